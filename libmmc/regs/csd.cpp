@@ -140,7 +140,6 @@ void decode_sd(DecodedRegister& r, std::span<const uint8_t> reg)
 {
     const int structure = static_cast<int>(reg[0] >> 6);
     r.fields = read_bit_fields(reg, csd_table(CardFamily::sd, structure));
-    add_common(r);
 
     uint64_t capacity = 0;
     std::string_view version, family;
@@ -164,9 +163,10 @@ void decode_sd(DecodedRegister& r, std::span<const uint8_t> reg)
         r.warnings.push_back("CSD_STRUCTURE 3 is reserved for SD cards; fields decoded with the 1.0 layout");
         capacity = legacy_capacity(r);
     }
-    r.add("csd_version", std::string(version), "CSD version");
-    if (!family.empty()) r.add("capacity_class", std::string(family), "Capacity class");
     add_capacity(r, capacity);
+    if (!family.empty()) r.add("capacity_class", std::string(family), "Capacity class");
+    r.add("csd_version", std::string(version), "CSD version");
+    add_common(r);
 
     const uint64_t sector_blocks = raw(r, "sector_size") + 1;
     const uint64_t write_block = uint64_t{1} << raw(r, "write_bl_len");
@@ -185,7 +185,6 @@ void decode_sd(DecodedRegister& r, std::span<const uint8_t> reg)
 void decode_mmc(DecodedRegister& r, std::span<const uint8_t> reg)
 {
     r.fields = read_bit_fields(reg, csd_table(CardFamily::mmc, 0));
-    add_common(r);
 
     static constexpr std::array<std::string_view, 5> spec_names{"1.0-1.2", "1.4", "2.0-2.2", "3.1-3.31", "4.x/5.x"};
     const uint64_t spec = raw(r, "spec_vers");
@@ -201,6 +200,7 @@ void decode_mmc(DecodedRegister& r, std::span<const uint8_t> reg)
                       : bytes_text(capacity));
     r.add("csd_capacity_is_placeholder", placeholder, "Capacity only in EXT_CSD");
     if (!placeholder) add_capacity(r, capacity);
+    add_common(r);
 
     const uint64_t group_blocks = (raw(r, "erase_grp_size") + 1) * (raw(r, "erase_grp_mult") + 1);
     r.add("erase_group_size_blocks", static_cast<int64_t>(group_blocks), "Erase group size",

@@ -1,0 +1,27 @@
+// What every tool shares at its edges: error messages in the util-linux
+// form "tool: what: why", exit codes, colour policy, reading "@FILE".
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace mmc::cli {
+
+enum Exit { ok = 0, failure = 1, usage = 2 };
+
+// Thrown for bad command-line input; main prints it and exits 2.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Print "tool: message" to stderr.
+void error(std::string_view tool, std::string_view message);
+
+// Colour only on a terminal and never with NO_COLOR.
+bool use_color(int fd);
+
+// The argument itself, or the contents of FILE for "@FILE".
+std::string read_arg_or_file(const std::string& arg);
+
+} // namespace mmc::cli

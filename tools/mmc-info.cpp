@@ -1,0 +1,130 @@
+// mmc-info: decode SD/MMC registers. Thin: options here, decoding in
+// libmmc/regs, presentation in libmmc/out.
+#include "cli/cli.h"
+#include "out/card_view.h"
+#include "regs/card_registers.h"
+#include "regs/hex.h"
+#include "version.h"
+
+#include <fmt/format.h>
+#include <getopt.h>
+#include <iostream>
+#include <unistd.h>
+
+namespace {
+
+constexpr const char* tool = "mmc-info";
+
+void usage(std::FILE* to)
+{
+    fmt::print(to, R"(Usage:
+ {0} [options] --decode KIND=HEX [--decode KIND=HEX ...]
+
+Decode SD, microSD, MMC and eMMC registers.
+
+Options:
+ -d, --decode KIND=HEX   decode a register image; KIND is one of cid, csd,
+                         scr, ssr, ocr, ext_csd, switch_status, status;
+                         HEX as Linux prints it (spaces, colons, 0x allowed)
+                         or @FILE to read it from a file
+ -c, --card sd|mmc       card family for CID/CSD/OCR/status (default: sd)
+ -J, --json              print JSON (see mmc-info(1) for the contract)
+ -v, --verbose           show every field with its bit range and raw value
+ -h, --help              display this help
+ -V, --version           display version
+
+Examples:
+ {0} --decode csd=400e00325b5900001fff7f800a400000
+ {0} --card mmc --decode ext_csd=@/sys/kernel/debug/mmc0/mmc0:0001/ext_csd
+)",
+               tool);
+}
+
+struct Options {
+    mmc::regs::CardFamily card = mmc::regs::CardFamily::sd;
+    std::vector<std::pair<mmc::regs::RegKind, std::string>> decode;
+    bool json = false;
+    bool verbose = false;
+};
+
+std::pair<mmc::regs::RegKind, std::string> parse_decode(const std::string& arg)
+{
+    const auto eq = arg.find('=');
+    if (eq == std::string::npos)
+        throw mmc::cli::UsageError(fmt::format("--decode {}: expected KIND=HEX, e.g. csd=400e0032...", arg));
+    const std::string name = arg.substr(0, eq);
+    const auto kind = mmc::regs::reg_kind_from_string(name);
+    if (!kind)
+        throw mmc::cli::UsageError(fmt::format(
+            "--decode: unknown register '{}'; expected cid, csd, scr, ssr, ocr, ext_csd, switch_status or status", name));
+    return {*kind, mmc::cli::read_arg_or_file(arg.substr(eq + 1))};
+}
+
+Options parse_options(int argc, char** argv)
+{
+    static const option longopts[] = {
+        {"decode", required_argument, nullptr, 'd'}, {"card", required_argument, nullptr, 'c'},
+        {"json", no_argument, nullptr, 'J'},         {"verbose", no_argument, nullptr, 'v'},
+        {"help", no_argument, nullptr, 'h'},         {"version", no_argument, nullptr, 'V'},
+        {nullptr, 0, nullptr, 0},
+    };
+    Options o;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":d:c:JvhV", longopts, nullptr)) != -1) {
+        switch (c) {
+        case 'd': o.decode.push_back(parse_decode(optarg)); break;
+        case 'c': {
+            const auto family = mmc::regs::card_family_from_string(optarg);
+            if (!family) throw mmc::cli::UsageError(fmt::format("--card {}: expected sd or mmc", optarg));
+            o.card = *family;
+            break;
+        }
+        case 'J': o.json = true; break;
+        case 'v': o.verbose = true; break;
+        case 'h': usage(stdout); std::exit(mmc::cli::ok);
+        case 'V': fmt::print("{} from mmckit {}\n", tool, mmc::version); std::exit(mmc::cli::ok);
+        case ':': throw mmc::cli::UsageError(fmt::format("option '{}' needs an argument", argv[optind - 1]));
+        default: throw mmc::cli::UsageError(fmt::format("unknown option '{}'", argv[optind - 1]));
+        }
+    }
+    if (optind < argc)
+        throw mmc::cli::UsageError(fmt::format(
+            "{}: reading a live card is not available in this build; decode its registers with --decode", argv[optind]));
+    if (o.decode.empty()) throw mmc::cli::UsageError("nothing to do; give --decode KIND=HEX (see --help)");
+    return o;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options options;
+    std::vector<mmc::regs::RawRegister> inputs;
+    try {
+        options = parse_options(argc, argv);
+        for (const auto& [kind, text] : options.decode)
+            inputs.push_back({kind, mmc::regs::parse_register_hex(kind, text), "input"});
+    } catch (const std::exception& e) {
+        mmc::cli::error(tool, e.what());
+        if (dynamic_cast<const mmc::regs::HexError*>(&e) == nullptr) fmt::print(stderr, "Try '{} --help' for more information.\n", tool);
+        return mmc::cli::usage;
+    }
+
+    try {
+        const auto card = mmc::regs::decode_card(options.card, inputs);
+        if (options.json) {
+            nlohmann::ordered_json doc;
+            doc["tool"] = tool;
+            doc["version"] = mmc::version;
+            doc.update(mmc::out::card_json(card));
+            std::cout << doc.dump(2) << '\n';
+        } else {
+            std::cout << mmc::out::card_text(card, {options.verbose, mmc::cli::use_color(STDOUT_FILENO)});
+        }
+    } catch (const std::exception& e) {
+        mmc::cli::error(tool, e.what());
+        return mmc::cli::failure;
+    }
+    return mmc::cli::ok;
+}
