@@ -1,0 +1,33 @@
+#!/bin/sh
+# mmc-info --decode from the command line: the issue's acceptance example,
+# input variants, JSON shape, and every malformed-input error (exit 2).
+cd "$(dirname "$0")/../.." || exit 1
+. tests/cli/lib.sh
+info=build/bin/mmc-info
+
+run 0 $info --decode csd=400e00325b5900001fff7f800a400000 --json &&
+    json_eq "CSD v2.0 of 4 GiB" "j['registers']['csd']['decoded']['capacity_bytes'], j['registers']['csd']['decoded']['csd_version']" "4294967296 2.0"
+json_eq "JSON names tool and version" "j['tool'], bool(j['version'])" "mmc-info True"
+json_eq "register carries hex, source, fields" "j['registers']['csd']['source'], j['registers']['csd']['fields']['c_size'], j['registers']['csd']['hex']" "input 8191 400e00325b5900001fff7f800a400000"
+
+run 0 $info --decode "csd=0x40:0e:00:32:5B:59:00:00:1F:FF:7F:80:0A:40:00:00" && expect "colons, 0x and upper case accepted" "$out" "4 GiB"
+
+tmp=$(mktemp); printf '400e0032 5b590000\n1fff7f80 0a400000\n' >"$tmp"
+run 0 $info --decode "csd=@$tmp" && expect "@FILE with spaces and newlines" "$out" "4 GiB"
+rm -f "$tmp"
+
+run 0 $info -v --decode csd=400e00325b5900001fff7f800a400000 && expect "-v lists bit ranges" "$out" '\[69:48\] +C_SIZE +8191'
+
+run 2 $info --decode csd=400e00325b5900001fff7f800a4000 && expect "short CSD: register, expected and given lengths" "$err" "csd: expected 16 bytes \(32 hex digits\), got 30 hex digits"
+run 2 $info --decode scr=02c58003zz000000 && expect "non-hex names the character" "$err" "scr: 'z' at position 9 is not a hex digit"
+run 2 $info --decode ssr= && expect "empty value" "$err" "ssr: empty value"
+run 2 $info --decode foo=00 && expect "unknown register" "$err" "unknown register 'foo'"
+run 2 $info --decode csd && expect "missing =" "$err" "expected KIND=HEX"
+run 2 $info --decode csd=@/nonexistent/file && expect "unreadable @FILE" "$err" "/nonexistent/file: No such file"
+run 2 $info --card xd --decode csd=00 && expect "bad --card" "$err" "--card xd: expected sd or mmc"
+run 2 $info && expect "nothing to do" "$err" "nothing to do"
+run 2 $info --bogus && expect "unknown option" "$err" "unknown option '--bogus'"
+run 0 $info --help && expect "--help lists --decode" "$out" "--decode KIND=HEX"
+run 0 $info --version && expect "--version" "$out" "mmc-info from mmckit [0-9]"
+
+finish

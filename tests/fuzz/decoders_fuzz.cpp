@@ -1,0 +1,48 @@
+// libFuzzer harness over the hex parser, every decoder and both views.
+// The first input byte picks the register kind and card family; the rest is
+// fed once as text (through the hex parser) and once as raw bytes.
+#include "out/card_view.h"
+#include "regs/card_registers.h"
+#include "regs/decode.h"
+#include "regs/hex.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+using namespace mmc::regs;
+
+namespace {
+constexpr RegKind kinds[] = {RegKind::cid, RegKind::csd, RegKind::scr, RegKind::ssr,
+                             RegKind::ocr, RegKind::ext_csd, RegKind::switch_status, RegKind::status};
+
+void exercise(CardFamily card, RegKind kind, std::vector<uint8_t> bytes)
+{
+    const auto regs = decode_card(card, {{kind, std::move(bytes), "input"}});
+    (void)mmc::out::card_json(regs).dump();
+    (void)mmc::out::card_text(regs, {true, false});
+}
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    if (size < 1) return 0;
+    const RegKind kind = kinds[data[0] % 8];
+    const CardFamily card = (data[0] & 8) ? CardFamily::mmc : CardFamily::sd;
+    const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
+
+    try {
+        exercise(card, kind, parse_register_hex(kind, text));
+    } catch (const HexError&) {
+        // Malformed text is expected input; the parser must only reject it.
+    }
+    // Raw bytes of the right size, zero padded: every bit pattern must decode.
+    std::vector<uint8_t> raw(register_size(kind), 0);
+    for (size_t i = 0; i < raw.size() && i + 1 < size; ++i) raw[i] = data[i + 1];
+    exercise(card, kind, std::move(raw));
+    try {
+        (void)parse_hex(text);
+    } catch (const HexError&) {
+    }
+    return 0;
+}
