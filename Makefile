@@ -53,3 +53,8 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TOOL_SRC:tools/%.cpp=$(BUILD)/obj/tools/%.d)
+
+# The emulated-card lab: a shell on an emulated SD card with the tools on PATH.
+.PHONY: lab
+lab: all
+	scripts/sdlab --shell
