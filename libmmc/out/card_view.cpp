@@ -74,10 +74,10 @@ std::vector<SummaryLine> card_summary(const regs::CardRegisters& card)
     if (scr) out.push_back({"sd_spec", "SD spec", text_of(scr, "spec_version")});
     if (ext) {
         out.push_back({"emmc_version", "eMMC", text_of(ext, "mmc_version")});
-        const std::string life_a = text_of(ext, "device_life_time_est_typ_a");
+        const std::string life_a = text_of(ext, "device_life_time_est_typ_a_text");
         if (!life_a.empty())
             out.push_back({"life_used", "Life used",
-                           fmt::format("A: {}, B: {}", life_a, text_of(ext, "device_life_time_est_typ_b"))});
+                           fmt::format("A: {}, B: {}", life_a, text_of(ext, "device_life_time_est_typ_b_text"))});
     }
     return out;
 }
