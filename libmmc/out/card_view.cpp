@@ -9,6 +9,14 @@ namespace mmc::out {
 
 namespace {
 
+// The decoded value as plain text (no annotations), e.g. "Samsung".
+std::string value_of(const regs::DecodedRegister* r, std::string_view key)
+{
+    if (!r) return {};
+    const auto* d = r->find(key);
+    return d ? regs::value_text(d->value) : std::string();
+}
+
 std::string text_of(const regs::DecodedRegister* r, std::string_view key)
 {
     if (!r) return {};
@@ -49,10 +57,10 @@ std::vector<SummaryLine> card_summary(const regs::CardRegisters& card)
     const auto* scr = card.get(RegKind::scr);
 
     if (cid) {
-        std::string who = text_of(cid, "manufacturer");
+        std::string who = value_of(cid, "manufacturer");
         append(who, field_text(cid, "pnm"));
-        const std::string date = text_of(cid, "date");
-        const std::string serial = text_of(cid, "serial_hex");
+        const std::string date = value_of(cid, "date");
+        const std::string serial = value_of(cid, "serial_hex");
         out.push_back({"card", "Card", fmt::format("{}{}{}", who, serial.empty() ? "" : ", serial " + serial,
                                              date.empty() ? "" : ", made " + date)});
     }
