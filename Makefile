@@ -2,7 +2,7 @@
 CXX      ?= g++
 CXXFLAGS ?= -O2 -g
 CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Ilibmmc -MMD -MP
-LDLIBS   := -lfmt
+LDLIBS   := -lfmt -lmnl -ludev
 BUILD    := build
 
 LIB_SRC  := $(shell find libmmc -name '*.cpp' | sort)

@@ -1,7 +1,10 @@
 // mmc-info: decode SD/MMC registers. Thin: options here, decoding in
 // libmmc/regs, presentation in libmmc/out.
 #include "cli/cli.h"
+#include "dev/discovery.h"
+#include "dev/register_sources.h"
 #include "out/card_view.h"
+#include "out/device_view.h"
 #include "regs/card_registers.h"
 #include "regs/hex.h"
 #include "version.h"
@@ -18,9 +21,13 @@ constexpr const char* tool = "mmc-info";
 void usage(std::FILE* to)
 {
     fmt::print(to, R"(Usage:
+ {0} [options]                  list every MMC/SD card
+ {0} [options] DEVICE           decode everything the card exposes
  {0} [options] --decode KIND=HEX [--decode KIND=HEX ...]
 
-Decode SD, microSD, MMC and eMMC registers.
+Decode SD, microSD, MMC and eMMC registers. DEVICE is /dev/mmcblk0,
+mmcblk0, a partition (mmcblk0p1), a host (mmc0), a card (mmc0:4567) or a
+sysfs path.
 
 Options:
  -d, --decode KIND=HEX   decode a register image; KIND is one of cid, csd,
@@ -30,10 +37,15 @@ Options:
  -c, --card sd|mmc       card family for CID/CSD/OCR/status (default: sd)
  -J, --json              print JSON (see mmc-info(1) for the contract)
  -v, --verbose           show every field with its bit range and raw value
+     --no-ioctl          read sysfs and debugfs only, send no card commands
+     --sysfs-root DIR    read sysfs from DIR (default /sys)
+     --debugfs-root DIR  read debugfs from DIR (default /sys/kernel/debug)
  -h, --help              display this help
  -V, --version           display version
 
 Examples:
+ {0}
+ {0} /dev/mmcblk0
  {0} --decode csd=400e00325b5900001fff7f800a400000
  {0} --card mmc --decode ext_csd=@/sys/kernel/debug/mmc0/mmc0:0001/ext_csd
 )",
@@ -45,6 +57,10 @@ struct Options {
     std::vector<std::pair<mmc::regs::RegKind, std::string>> decode;
     bool json = false;
     bool verbose = false;
+    bool use_ioctl = true;
+    std::optional<std::string> device;
+    mmc::dev::SysRoots roots;
+    bool debugfs_set = false;
 };
 
 std::pair<mmc::regs::RegKind, std::string> parse_decode(const std::string& arg)
@@ -66,6 +82,8 @@ Options parse_options(int argc, char** argv)
         {"decode", required_argument, nullptr, 'd'}, {"card", required_argument, nullptr, 'c'},
         {"json", no_argument, nullptr, 'J'},         {"verbose", no_argument, nullptr, 'v'},
         {"help", no_argument, nullptr, 'h'},         {"version", no_argument, nullptr, 'V'},
+        {"no-ioctl", no_argument, nullptr, 'N'},     {"sysfs-root", required_argument, nullptr, 'S'},
+        {"debugfs-root", required_argument, nullptr, 'D'},
         {nullptr, 0, nullptr, 0},
     };
     Options o;
@@ -81,6 +99,9 @@ Options parse_options(int argc, char** argv)
             break;
         }
         case 'J': o.json = true; break;
+        case 'N': o.use_ioctl = false; break;
+        case 'S': o.roots.sysfs = optarg; break;
+        case 'D': o.roots.debugfs = optarg; o.debugfs_set = true; break;
         case 'v': o.verbose = true; break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
         case 'V': fmt::print("{} from mmckit {}\n", tool, mmc::version); std::exit(mmc::cli::ok);
@@ -88,11 +109,60 @@ Options parse_options(int argc, char** argv)
         default: throw mmc::cli::UsageError(fmt::format("unknown option '{}'", argv[optind - 1]));
         }
     }
-    if (optind < argc)
-        throw mmc::cli::UsageError(fmt::format(
-            "{}: reading a live card is not available in this build; decode its registers with --decode", argv[optind]));
-    if (o.decode.empty()) throw mmc::cli::UsageError("nothing to do; give --decode KIND=HEX (see --help)");
+    if (optind < argc) o.device = argv[optind++];
+    if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));
+    if (o.device && !o.decode.empty()) throw mmc::cli::UsageError("give a DEVICE or --decode, not both");
+    // A fixture tree keeps its debugfs inside unless told otherwise.
+    if (!o.debugfs_set && !o.roots.is_live()) o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
     return o;
+}
+
+void print_json(nlohmann::ordered_json body)
+{
+    nlohmann::ordered_json doc;
+    doc["tool"] = tool;
+    doc["version"] = mmc::version;
+    doc.update(body);
+    std::cout << doc.dump(2) << '\n';
+}
+
+int list_cards(const Options& o)
+{
+    try {
+        const auto cards = mmc::dev::list_cards(o.roots);
+        if (o.json)
+            print_json({{"cards", mmc::out::card_list_json(cards, o.roots)}});
+        else
+            std::cout << mmc::out::card_list_text(cards, o.roots);
+    } catch (const std::exception& e) {
+        mmc::cli::error(tool, e.what());
+        return mmc::cli::failure;
+    }
+    return mmc::cli::ok;
+}
+
+int show_device(const Options& o)
+{
+    try {
+        const auto target = mmc::dev::resolve(*o.device, o.roots);
+        const auto& card = *target.card;
+        const auto gathered = mmc::dev::gather_registers(card, o.roots, {o.use_ioctl});
+        const auto family = card.type == mmc::dev::CardType::mmc ? mmc::regs::CardFamily::mmc : mmc::regs::CardFamily::sd;
+        const auto regs = mmc::regs::decode_card(family, gathered.registers);
+        if (o.json)
+            print_json(mmc::out::device_json(card, o.roots, gathered, regs));
+        else
+            std::cout << mmc::out::device_text(card, o.roots, gathered, regs, {o.verbose, mmc::cli::use_color(STDOUT_FILENO)});
+    } catch (const mmc::dev::ResolveError& e) {
+        mmc::cli::error(tool, e.what());
+        if (e.why == mmc::dev::ResolveError::Why::not_mmc)
+            fmt::print(stderr, "Registers are reachable only on a card behind an MMC/SD host controller.\n");
+        return mmc::cli::failure;
+    } catch (const std::exception& e) {
+        mmc::cli::error(tool, e.what());
+        return mmc::cli::failure;
+    }
+    return mmc::cli::ok;
 }
 
 } // namespace
@@ -111,14 +181,12 @@ int main(int argc, char** argv)
         return mmc::cli::usage;
     }
 
+    if (options.decode.empty()) return options.device ? show_device(options) : list_cards(options);
+
     try {
         const auto card = mmc::regs::decode_card(options.card, inputs);
         if (options.json) {
-            nlohmann::ordered_json doc;
-            doc["tool"] = tool;
-            doc["version"] = mmc::version;
-            doc.update(mmc::out::card_json(card));
-            std::cout << doc.dump(2) << '\n';
+            print_json(mmc::out::card_json(card));
         } else {
             std::cout << mmc::out::card_text(card, {options.verbose, mmc::cli::use_color(STDOUT_FILENO)});
         }

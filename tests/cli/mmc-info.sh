@@ -25,7 +25,7 @@ run 2 $info --decode foo=00 && expect "unknown register" "$err" "unknown registe
 run 2 $info --decode csd && expect "missing =" "$err" "expected KIND=HEX"
 run 2 $info --decode csd=@/nonexistent/file && expect "unreadable @FILE" "$err" "/nonexistent/file: No such file"
 run 2 $info --card xd --decode csd=00 && expect "bad --card" "$err" "--card xd: expected sd or mmc"
-run 2 $info && expect "nothing to do" "$err" "nothing to do"
+run 0 $info --sysfs-root /nonexistent && expect "no arguments lists cards (none here)" "$out" "No MMC/SD cards found"
 run 2 $info --bogus && expect "unknown option" "$err" "unknown option '--bogus'"
 run 0 $info --help && expect "--help lists --decode" "$out" "--decode KIND=HEX"
 run 0 $info --version && expect "--version" "$out" "mmc-info from mmckit [0-9]"

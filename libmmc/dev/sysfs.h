@@ -1,0 +1,31 @@
+// Where the kernel's views live, and reading them. Every root is a path so
+// tests can point the whole library at a fixture tree (tests/data/sysfs/...).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace mmc::dev {
+
+namespace fs = std::filesystem;
+
+struct SysRoots {
+    fs::path sysfs = "/sys";
+    fs::path debugfs = "/sys/kernel/debug";
+    fs::path dev = "/dev";
+
+    bool is_live() const { return sysfs == "/sys"; }
+};
+
+// An attribute's contents without the trailing newline; nullopt when it is
+// missing or unreadable (sysfs and debugfs attributes often are).
+std::optional<std::string> read_attr(const fs::path& path);
+
+// Where a symlink leads, as a name: "sdhci-pci" for .../drivers/sdhci-pci.
+std::optional<std::string> link_name(const fs::path& path);
+
+// A sysfs path with every symlink resolved, relative paths made absolute.
+fs::path resolve_path(const fs::path& path);
+
+} // namespace mmc::dev

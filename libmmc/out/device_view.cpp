@@ -1,0 +1,137 @@
+#include "out/device_view.h"
+
+#include "regs/units.h"
+
+#include <fmt/format.h>
+
+namespace mmc::out {
+
+namespace {
+
+std::string rca_text(uint16_t rca) { return fmt::format("0x{:04x}", rca); }
+
+nlohmann::ordered_json controller_json(const dev::Controller& c)
+{
+    nlohmann::ordered_json j;
+    j["device"] = c.device;
+    j["driver"] = c.driver;
+    if (!c.pci_id.empty()) j["pci_id"] = c.pci_id;
+    if (!c.compatible.empty()) j["compatible"] = c.compatible;
+    return j;
+}
+
+nlohmann::ordered_json partitions_json(const dev::Card& card)
+{
+    auto parts = nlohmann::ordered_json::array();
+    for (const auto& p : card.partitions)
+        parts.push_back({{"name", p.name}, {"start_sector", p.start_sector}, {"bytes", p.bytes},
+                         {"boot_area", p.boot_area}, {"read_only", p.read_only}});
+    return parts;
+}
+
+nlohmann::ordered_json ios_json(const dev::Host& host)
+{
+    if (!host.ios) return nullptr;
+    const auto& i = *host.ios;
+    nlohmann::ordered_json j;
+    j["clock_hz"] = i.clock_hz ? nlohmann::ordered_json(*i.clock_hz) : nullptr;
+    j["actual_clock_hz"] = i.actual_clock_hz ? nlohmann::ordered_json(*i.actual_clock_hz) : nullptr;
+    j["bus_width_bits"] = i.bus_width_bits ? nlohmann::ordered_json(*i.bus_width_bits) : nullptr;
+    j["timing"] = i.timing;
+    j["signal_voltage_v"] = i.signal_voltage_v ? nlohmann::ordered_json(*i.signal_voltage_v) : nullptr;
+    j["power"] = i.power_text;
+    return j;
+}
+
+} // namespace
+
+std::string bus_mode_text(const dev::Host& host)
+{
+    if (!host.ios) return "unknown (no debugfs)";
+    const auto& i = *host.ios;
+    if (i.powered_off()) return "powered off";
+    const auto clock = i.actual_clock_hz ? i.actual_clock_hz : i.clock_hz;
+    return fmt::format("{}, {} bits, {}", i.timing.empty() ? "?" : i.timing, i.bus_width_bits.value_or(0),
+                       clock ? regs::hertz_text(static_cast<double>(*clock)) : "? Hz");
+}
+
+std::string card_list_text(const std::vector<dev::Card>& cards, const dev::SysRoots& roots)
+{
+    if (cards.empty()) return "No MMC/SD cards found.\n";
+    std::vector<std::array<std::string, 7>> rows{{"DEVICE", "CARD", "TYPE", "NAME", "CAPACITY", "BUS", "CONTROLLER"}};
+    for (const auto& c : cards)
+        rows.push_back({c.is_storage() ? c.device_path(roots) : "-", c.name, std::string(dev::to_string(c.type)),
+                        c.product.empty() ? "-" : c.product,
+                        c.capacity_bytes ? regs::bytes_text(c.capacity_bytes).substr(0, regs::bytes_text(c.capacity_bytes).find(" (")) : "-",
+                        bus_mode_text(c.host), c.host.controller.describe()});
+    std::array<std::size_t, 7> width{};
+    for (const auto& r : rows)
+        for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
+    std::string out;
+    for (const auto& r : rows) {
+        std::string line;
+        for (std::size_t i = 0; i < r.size(); ++i)
+            line += i + 1 == r.size() ? r[i] : fmt::format("{:<{}}  ", r[i], width[i]);
+        out += line + "\n";
+    }
+    return out;
+}
+
+nlohmann::ordered_json card_list_json(const std::vector<dev::Card>& cards, const dev::SysRoots& roots)
+{
+    auto list = nlohmann::ordered_json::array();
+    for (const auto& c : cards) {
+        nlohmann::ordered_json j;
+        j["device"] = c.is_storage() ? nlohmann::ordered_json(c.device_path(roots)) : nullptr;
+        j["card"] = c.name;
+        j["host"] = c.host.name;
+        j["rca"] = rca_text(c.rca);
+        j["type"] = dev::to_string(c.type);
+        j["name"] = c.product;
+        j["capacity_bytes"] = c.capacity_bytes;
+        j["bus"] = bus_mode_text(c.host);
+        j["ios"] = ios_json(c.host);
+        j["controller"] = controller_json(c.host.controller);
+        j["partitions"] = partitions_json(c);
+        list.push_back(j);
+    }
+    return list;
+}
+
+std::string device_text(const dev::Card& card, const dev::SysRoots& roots, const dev::RegisterGathering& gathered,
+                        const regs::CardRegisters& regs, const TextStyle& style)
+{
+    std::string out;
+    out += fmt::format("{:<16} {}\n", "Device:", card.is_storage() ? card.device_path(roots) : "(no block device)");
+    out += fmt::format("{:<16} {} on {}, RCA {}, {}\n", "Card:", card.name, card.host.name, rca_text(card.rca),
+                       dev::to_string(card.type));
+    out += fmt::format("{:<16} {}\n", "Controller:", card.host.controller.describe());
+    out += fmt::format("{:<16} {}\n", "Bus:", bus_mode_text(card.host));
+    for (const auto& p : card.partitions)
+        out += fmt::format("{:<16} {} {}{}\n", p.boot_area ? "Boot area:" : "Partition:", p.name, regs::bytes_text(p.bytes),
+                           p.read_only ? " (read-only)" : "");
+    for (const auto& n : gathered.notes) out += fmt::format("{:<16} {}\n", "Note:", n);
+    out += card_text(regs, style);
+    return out;
+}
+
+nlohmann::ordered_json device_json(const dev::Card& card, const dev::SysRoots& roots,
+                                   const dev::RegisterGathering& gathered, const regs::CardRegisters& regs)
+{
+    nlohmann::ordered_json j;
+    j["device"] = card.is_storage() ? nlohmann::ordered_json(card.device_path(roots)) : nullptr;
+    j["card_name"] = card.name;
+    j["host"] = card.host.name;
+    j["rca"] = rca_text(card.rca);
+    j["type"] = dev::to_string(card.type);
+    j["name"] = card.product;
+    j["capacity_bytes"] = card.capacity_bytes;
+    j["controller"] = controller_json(card.host.controller);
+    j["ios"] = ios_json(card.host);
+    j["partitions"] = partitions_json(card);
+    j["notes"] = gathered.notes;
+    j.update(card_json(regs));
+    return j;
+}
+
+} // namespace mmc::out
