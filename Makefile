@@ -58,3 +58,9 @@ clean:
 .PHONY: lab
 lab: all
 	scripts/sdlab --shell
+
+# The main job on a machine with no card: the emulated card, identified.
+# (On a machine with a card: build/bin/mmc-info /dev/mmcblk0.)
+.PHONY: demo
+demo: all
+	scripts/demo
