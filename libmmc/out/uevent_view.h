@@ -1,0 +1,15 @@
+// The two line formats of mmc-watch: text for people (local time, action,
+// subsystem, devpath, the MMC keys) and one JSON object per line.
+#pragma once
+
+#include "dev/uevent.h"
+
+#include <chrono>
+#include <string>
+
+namespace mmc::out {
+
+std::string uevent_text_line(const dev::Uevent& e, std::chrono::system_clock::time_point when);
+std::string uevent_json_line(const dev::Uevent& e, std::chrono::system_clock::time_point when);
+
+} // namespace mmc::out

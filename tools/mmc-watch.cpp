@@ -1,0 +1,154 @@
+// mmc-watch: print SD/MMC card, host and block-device uevents as they
+// happen. Thin: options here, the netlink listener and the parser in
+// libmmc/dev/uevent, the line formats in libmmc/out/uevent_view.
+#include "cli/cli.h"
+#include "dev/uevent.h"
+#include "out/uevent_view.h"
+#include "version.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <getopt.h>
+#include <nlohmann/json.hpp>
+#include <system_error>
+
+namespace {
+
+constexpr const char* tool = "mmc-watch";
+constexpr int opt_once = 256; // long-only options take values past any char
+
+void usage(std::FILE* to)
+{
+    fmt::print(to, R"(Usage:
+ {0} [options]
+
+Print SD/MMC card and host events (add, remove, change, bind, unbind) as the
+kernel reports them, one line each.
+
+Options:
+ -a, --all               print every uevent, not only cards, hosts and
+                         mmcblk block devices
+     --once              exit after the first event printed
+ -t, --timeout SECONDS   stop after SECONDS (fractions allowed)
+ -J, --json              print one JSON object per line (see mmc-watch(1))
+ -h, --help              display this help
+ -V, --version           display version
+
+Without --once or --timeout it runs until interrupted. Exit status: 0 when
+at least one event was printed, 1 when the timeout passed with none or on
+failure, 2 on a usage error.
+
+Examples:
+ {0}
+ {0} --json --once --timeout 30
+)",
+               tool);
+}
+
+struct Options {
+    bool all = false;
+    bool once = false;
+    bool json = false;
+    std::optional<std::chrono::milliseconds> timeout;
+};
+
+std::chrono::milliseconds parse_timeout(const char* arg)
+{
+    char* end = nullptr;
+    errno = 0;
+    const double seconds = std::strtod(arg, &end);
+    if (end == arg || *end != '\0' || errno != 0 || !std::isfinite(seconds) || seconds <= 0 || seconds > 1e9)
+        throw mmc::cli::UsageError(fmt::format("--timeout {}: expected a positive number of seconds", arg));
+    return std::chrono::milliseconds(static_cast<long long>(std::ceil(seconds * 1000)));
+}
+
+Options parse_options(int argc, char** argv)
+{
+    static const option longopts[] = {
+        {"all", no_argument, nullptr, 'a'},  {"once", no_argument, nullptr, opt_once},
+        {"timeout", required_argument, nullptr, 't'}, {"json", no_argument, nullptr, 'J'},
+        {"help", no_argument, nullptr, 'h'}, {"version", no_argument, nullptr, 'V'},
+        {nullptr, 0, nullptr, 0},
+    };
+    Options o;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":at:JhV", longopts, nullptr)) != -1) {
+        switch (c) {
+        case 'a': o.all = true; break;
+        case opt_once: o.once = true; break;
+        case 't': o.timeout = parse_timeout(optarg); break;
+        case 'J': o.json = true; break;
+        case 'h': usage(stdout); std::exit(mmc::cli::ok);
+        case 'V': fmt::print("{} from mmckit {}\n", tool, mmc::version); std::exit(mmc::cli::ok);
+        case ':': throw mmc::cli::UsageError(fmt::format("option '{}' needs an argument", argv[optind - 1]));
+        default: throw mmc::cli::UsageError(fmt::format("unknown option '{}'", argv[optind - 1]));
+        }
+    }
+    if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'", argv[optind]));
+    return o;
+}
+
+int watch(const Options& options)
+{
+    using clock = std::chrono::steady_clock;
+    mmc::dev::UeventListener listener;
+    const auto deadline = clock::now() + options.timeout.value_or(std::chrono::milliseconds(0));
+    std::uint64_t printed = 0, overruns = 0;
+    for (;;) {
+        auto wait = std::chrono::milliseconds(-1);
+        if (options.timeout) {
+            wait = std::chrono::ceil<std::chrono::milliseconds>(deadline - clock::now());
+            if (wait.count() <= 0) break;
+        }
+        const auto event = listener.next(wait);
+        if (listener.overruns() != overruns) {
+            overruns = listener.overruns();
+            mmc::cli::error(tool, "kernel events were lost (socket receive buffer overrun)");
+        }
+        if (!event || (!options.all && !mmc::dev::is_mmc_event(*event))) continue;
+        const auto now = std::chrono::system_clock::now();
+        const std::string line = options.json ? mmc::out::uevent_json_line(*event, now) : mmc::out::uevent_text_line(*event, now);
+        if (std::fputs(line.c_str(), stdout) == EOF || std::fputc('\n', stdout) == EOF || std::fflush(stdout) == EOF)
+            throw std::system_error(errno, std::generic_category(), "write error");
+        ++printed;
+        if (options.once) break;
+    }
+    return printed > 0 ? mmc::cli::ok : mmc::cli::failure;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options options;
+    try {
+        options = parse_options(argc, argv);
+    } catch (const std::exception& e) {
+        mmc::cli::error(tool, e.what());
+        fmt::print(stderr, "Try '{} --help' for more information.\n", tool);
+        return mmc::cli::usage;
+    }
+
+    // A user pipes this into grep or a log: every event leaves at once.
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    try {
+        return watch(options);
+    } catch (const std::system_error& e) {
+        std::string message = e.what();
+        if (e.code() == std::errc::operation_not_permitted || e.code() == std::errc::permission_denied)
+            message += "; a seccomp or security policy forbids netlink here: run it as root or outside the container";
+        else if (e.code() == std::errc::protocol_not_supported || e.code() == std::errc::address_family_not_supported)
+            message += "; this kernel has no netlink uevent support";
+        mmc::cli::error(tool, message);
+    } catch (const std::exception& e) {
+        mmc::cli::error(tool, e.what());
+    }
+    return mmc::cli::failure;
+}
