@@ -1,35 +1,22 @@
 // CID decoder: every "kind":"cid" entry of tests/data/registers.json, then
 // targeted checks of the SD and MMC layouts and the MMC year rules.
+#include "corpus.h"
 #include "regs/decode.h"
 #include "regs/hex.h"
 
 #include <array>
-#include <cmath>
-#include <cstdio>
 #include <fmt/format.h>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
 #include <vector>
 
-#ifndef MMCKIT_TEST_DATA
-#define MMCKIT_TEST_DATA "tests/data/registers.json"
-#endif
-
 using json = nlohmann::json;
 using namespace mmc::regs;
+using namespace mmc::test;
 
 namespace {
-
-json load_corpus()
-{
-    std::ifstream in(MMCKIT_TEST_DATA);
-    if (!in) throw std::runtime_error("cannot open " MMCKIT_TEST_DATA " (run the tests from the repository root)");
-    return json::parse(in);
-}
 
 DecodedRegister decode_hex(const std::string& hex, CardFamily card, const DecodeContext& ctx = {})
 {
@@ -42,56 +29,6 @@ DecodedRegister decode_hex(const std::string& hex, CardFamily card, const Decode
 // "reserved_23_20", the MMC year alternatives are decoded keys).
 const std::map<std::string, std::string> computed_aliases{};
 
-// An expected JSON value against a decoded value: "" when equal, else why not.
-std::string compare_value(const Value& got, const json& want)
-{
-    struct Visitor {
-        const json& want;
-        std::string operator()(bool b) const
-        {
-            return want.is_boolean() && want.get<bool>() == b ? "" : fmt::format("got {}", b);
-        }
-        std::string operator()(int64_t i) const
-        {
-            return want.is_number_integer() && want.get<int64_t>() == i ? "" : fmt::format("got {}", i);
-        }
-        std::string operator()(double d) const
-        {
-            return want.is_number() && std::abs(want.get<double>() - d) < 1e-9 ? "" : fmt::format("got {}", d);
-        }
-        std::string operator()(const std::string& s) const
-        {
-            return want.is_string() && want.get<std::string>() == s ? "" : fmt::format("got \"{}\"", s);
-        }
-        std::string operator()(const IntList& l) const
-        {
-            return want.is_array() && want.get<IntList>() == l ? "" : fmt::format("got [{}]", fmt::join(l, ", "));
-        }
-        std::string operator()(const StringList& l) const
-        {
-            return want.is_array() && want.get<StringList>() == l ? "" : fmt::format("got [{}]", fmt::join(l, ", "));
-        }
-    };
-    return std::visit(Visitor{want}, got);
-}
-
-// Look a key up as a field (raw number, or text for ASCII fields), then as a
-// decoded value. "" when it matches.
-std::string compare_key(const DecodedRegister& r, const std::string& key, const json& want)
-{
-    if (const Field* f = r.field(key)) {
-        if (want.is_string()) {
-            if (!f->text) return "field has no text";
-            return *f->text == want.get<std::string>() ? "" : fmt::format("got text \"{}\"", *f->text);
-        }
-        if (want.is_number_integer())
-            return f->raw == want.get<uint64_t>() ? "" : fmt::format("got raw {}", f->raw);
-        return "field compared with a non-number, non-string value";
-    }
-    if (const Derived* d = r.find(key)) return compare_value(d->value, want);
-    return "no field or decoded value of that name";
-}
-
 // Keys of expected.source_values that describe the source rather than the
 // CID register; they are not checked against the decode.
 const std::map<std::string, std::string> not_register_facts{
@@ -103,6 +40,23 @@ const std::map<std::string, std::string> not_register_facts{
     {"CCC", "CSD field of the same card"},
     {"SCR_CMD_SUPPORT", "SCR field of the same card"},
     {"SCR_RESERVED_42_34_raw", "SCR field of the same card"},
+};
+
+// Source keys (what Linux sysfs, Aaru or usbsdmux printed) that are one of
+// our fields or decoded values under another name, compared as they are.
+const std::map<std::string, std::string> source_aliases{
+    {"name", "field:pnm"},
+    {"product_name", "field:pnm"},
+    {"manufacturer", "field:mid"},
+    {"application_id", "field:oid"}, // Aaru: "PH" for SD, 0 for MMC
+    {"product_revision", "field:prv"},
+    {"revision", "field:prv"},
+    {"manufacturing_date_raw", "decoded:mdt_raw"},
+    {"date_raw", "decoded:mdt_raw"},
+    {"crc", "field:crc"}, // Aaru stores 0 (last byte 0x01): the field says so too
+    {"MDT_Y", "decoded:mdt_year"},
+    {"MDT_M_raw", "decoded:mdt_month"}, // usbsdmux's text adds 1; raw is right
+    {"CID_reserved_bits_23_20", "field:reserved_23_20"},
 };
 
 const Derived& need(const DecodedRegister& r, std::string_view key)
@@ -118,99 +72,91 @@ std::string need_text(const DecodedRegister& r, std::string_view key)
     return std::get<std::string>(need(r, key).value);
 }
 
-// A source value (what Linux sysfs, Aaru or usbsdmux printed) against the
-// decode: "" when it matches, "skip" for the not-register facts above, else
-// why not.
-std::string compare_source(const DecodedRegister& r, const std::string& key, const json& want)
+// A source value the decode says nothing about: the not-register facts above,
+// and Linux's hwrev/fwrev of an MMC card (Linux fills them from the SD PRV
+// nibbles; for MMC it sets them only for the MMC 1.x CID layout and prints
+// 0x0 otherwise, so for MMC they say nothing about PRV).
+bool skipped_source(const DecodedRegister& r, const std::string& key)
 {
-    if (not_register_facts.count(key)) return "skip";
+    return not_register_facts.count(key) || (r.card == CardFamily::mmc && (key == "hwrev" || key == "fwrev"));
+}
+
+// A source value against the decode, for the keys skipped_source keeps.
+testing::AssertionResult compare_source(const DecodedRegister& r, const std::string& key, const json& want)
+{
     const bool sd = r.card == CardFamily::sd;
     auto eq = [](const std::string& got, const json& w) {
-        return w.is_string() && w.get<std::string>() == got ? std::string() : fmt::format("got \"{}\"", got);
+        if (w.is_string() && w.get<std::string>() == got) return testing::AssertionSuccess();
+        return testing::AssertionFailure() << "got \"" << got << "\"";
     };
     if (key == "manfid") return eq(fmt::format("0x{:06x}", r.field("mid")->raw), want); // Linux: 0x%06x
     if (key == "oemid") // Linux: 0x%04x of bits [119:104], so MMC includes CBX
         return eq(fmt::format("0x{:04x}", sd ? r.field("oid")->raw : static_cast<uint64_t>(need_int(r, "linux_oemid_16bit"))),
                   want);
-    if (key == "serial") return want.is_string() ? eq(need_text(r, "serial_hex"), want) : compare_key(r, "psn", want);
-    if (key == "name" || key == "product_name") return compare_key(r, "pnm", want);
+    if (key == "serial") return want.is_string() ? eq(need_text(r, "serial_hex"), want) : check_corpus_key(r, "psn", want);
     if (key == "date") // Linux "MM/YYYY". The one MMC entry comes from Linux 3.4, which never applied the
                        // EXT_CSD_REV > 4 year rule: its 05/1997 is the pre-4.5 reading (the notes say modern
                        // kernels print 05/2013), which is what a decode without ext_csd_rev gives.
         return eq(fmt::format("{:02}/{}", need_int(r, "mdt_month"), need_int(r, "mdt_year")), want);
-    if (key == "hwrev" || key == "fwrev") {
-        // Linux fills hwrev/fwrev from the SD PRV nibbles; for MMC it sets them only for the
-        // MMC 1.x CID layout and prints 0x0 otherwise, so for MMC they say nothing about PRV.
-        if (!sd) return "skip";
+    if (key == "hwrev" || key == "fwrev") // SD only, see skipped_source
         return eq(fmt::format("0x{:x}", need_int(r, key == "hwrev" ? "prv_major" : "prv_minor")), want);
-    }
-    if (key == "manufacturer") return compare_key(r, "mid", want);
-    if (key == "application_id") return compare_key(r, "oid", want); // Aaru: "PH" for SD, 0 for MMC
-    if (key == "product_revision" || key == "revision") return compare_key(r, "prv", want);
-    if (key == "manufacturing_date_raw" || key == "date_raw") return compare_key(r, "mdt_raw", want);
-    if (key == "crc") return compare_key(r, "crc", want); // Aaru stores 0 (last byte 0x01): the field says so too
-    if (key == "MDT_Y") return compare_key(r, "mdt_year", want);
-    if (key == "MDT_M_raw") return compare_key(r, "mdt_month", want); // usbsdmux's text adds 1; raw is right
-    if (key == "CID_reserved_bits_23_20") return compare_key(r, "reserved_23_20", want);
     if (key == "kernel_log") { // "mmcblk1: mmc1:5048 SD64G 58.0 GiB": the name is the CID fact in it
         const std::string pnm = *r.field("pnm")->text;
-        return want.is_string() && want.get<std::string>().find(" " + pnm + " ") != std::string::npos
-                   ? ""
-                   : fmt::format("product name \"{}\" not in the log line", pnm);
+        if (want.is_string() && want.get<std::string>().find(" " + pnm + " ") != std::string::npos)
+            return testing::AssertionSuccess();
+        return testing::AssertionFailure() << "product name \"" << pnm << "\" not in the log line";
     }
-    return "source key not mapped to the CID";
+    if (source_aliases.count(key)) return check_corpus_key(r, key, want, source_aliases);
+    return testing::AssertionFailure() << "source key not mapped to the CID";
 }
 
 } // namespace
 
 TEST(CidCorpus, EveryCidEntryMatches)
 {
-    const json corpus = load_corpus();
-    int entries = 0, checked = 0, skipped = 0;
-    for (const auto& entry : corpus) {
-        if (entry.value("kind", "") != "cid") continue;
-        ++entries;
+    CorpusCount count{"CID"};
+    count.skipped_why = "source values that are not CID facts";
+    for (const auto& entry : corpus_entries("cid")) {
+        ++count.entries;
         const std::string label = entry.value("card", "?");
         SCOPED_TRACE(label);
-        const auto family = card_family_from_string(entry.value("card_type", "") == "SD" ? "sd" : "mmc");
-        ASSERT_TRUE(family.has_value());
-        const DecodedRegister r = decode_hex(entry.at("hex").get<std::string>(), *family);
+        CardFamily family{};
+        ASSERT_NO_THROW(family = family_of(entry));
+        const DecodedRegister r = decode_hex(entry.at("hex").get<std::string>(), family);
 
         const json& expected = entry.at("expected");
         for (const auto& [key, want] : expected.at("computed_values").items()) {
             const auto alias = computed_aliases.find(key);
             const std::string name = alias == computed_aliases.end() ? key : alias->second;
-            EXPECT_EQ(compare_key(r, name, want), "") << "computed value " << key << " = " << want.dump();
-            ++checked;
+            EXPECT_TRUE(check_corpus_key(r, name, want)) << "computed value " << key << " = " << want.dump();
+            ++count.values;
         }
 
-        if (*family == CardFamily::mmc) {
+        if (family == CardFamily::mmc) {
             // Both year readings are decoded; with EXT_CSD_REV 6 known the date follows the 4.5+ rule.
             const auto& cv = expected.at("computed_values");
-            const DecodedRegister v6 = decode_hex(entry.at("hex").get<std::string>(), *family, {6});
+            const DecodedRegister v6 = decode_hex(entry.at("hex").get<std::string>(), family, {6});
             EXPECT_EQ(need_int(v6, "mdt_year"), cv.at("mdt_year_if_ext_csd_rev_gt4").get<int64_t>());
             EXPECT_EQ(need_text(v6, "date"), fmt::format("{}-{:02}", cv.at("mdt_year_if_ext_csd_rev_gt4").get<int>(),
                                                          cv.at("mdt_month").get<int>()));
             EXPECT_EQ(need_int(r, "mdt_year"), cv.at("mdt_year_jedec_pre_v45").get<int64_t>());
-            checked += 2;
+            count.values += 2;
         }
 
         if (expected.contains("source_values")) {
             for (const auto& [key, want] : expected.at("source_values").items()) {
-                const std::string result = compare_source(r, key, want);
-                if (result == "skip") {
-                    ++skipped;
+                if (skipped_source(r, key)) {
+                    ++count.skipped;
                     continue;
                 }
-                EXPECT_EQ(result, "") << "source value " << key << " = " << want.dump();
-                ++checked;
+                EXPECT_TRUE(compare_source(r, key, want)) << "source value " << key << " = " << want.dump();
+                ++count.values;
             }
         }
     }
-    EXPECT_GE(entries, 17);
-    std::printf("[ corpus   ] %d CID entries, %d values checked, %d source values skipped (not CID facts)\n",
-                entries, checked, skipped);
-    RecordProperty("cid_values_checked", checked);
+    EXPECT_GE(count.entries, 17);
+    count.print();
+    RecordProperty("cid_values_checked", count.values);
 }
 
 // Kingston Canvas Go! Plus 64GB (Marek Vasut's card, linux-mmc 2023).

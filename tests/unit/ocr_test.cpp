@@ -1,95 +1,55 @@
 // OCR decoding: the real dumps in tests/data/registers.json value by value
 // (SD and MMC), every bit, the Linux sysfs (host-masked) form and the size
 // check.
+#include "corpus.h"
 #include "regs/decode.h"
 #include "regs/hex.h"
 
 #include <array>
-#include <cmath>
-#include <cstdio>
-#include <fstream>
+#include <cstdint>
 #include <gtest/gtest.h>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace mmc::regs;
+using namespace mmc::test;
 using nlohmann::json;
 
 namespace {
 
-json load_corpus()
-{
-#ifdef MMCKIT_TEST_DATA
-    const std::string path = MMCKIT_TEST_DATA;
-#else
-    const std::string path = "tests/data/registers.json";
-#endif
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot open " + path + " (run the tests from the repository root)");
-    return json::parse(in);
-}
-
-testing::AssertionResult same(const Value& v, const json& want)
-{
-    if (want.is_boolean()) {
-        if (const auto* b = std::get_if<bool>(&v); b && *b == want.get<bool>()) return testing::AssertionSuccess();
-    } else if (want.is_number_integer()) {
-        const auto w = want.get<int64_t>();
-        if (const auto* i = std::get_if<int64_t>(&v); i && *i == w) return testing::AssertionSuccess();
-        if (const auto* b = std::get_if<bool>(&v); b && int64_t{*b} == w) return testing::AssertionSuccess();
-    } else if (want.is_number_float()) {
-        if (const auto* d = std::get_if<double>(&v); d && std::abs(*d - want.get<double>()) < 1e-9)
-            return testing::AssertionSuccess();
-    } else if (want.is_string()) {
-        if (const auto* s = std::get_if<std::string>(&v); s && *s == want.get<std::string>())
-            return testing::AssertionSuccess();
-    } else if (want.is_array()) {
-        if (const auto* l = std::get_if<StringList>(&v); l && want.get<StringList>() == *l)
-            return testing::AssertionSuccess();
-        if (const auto* l = std::get_if<IntList>(&v); l && want.get<IntList>() == *l)
-            return testing::AssertionSuccess();
-    }
-    return testing::AssertionFailure() << "decoded " << value_text(v) << ", corpus " << want.dump();
-}
-
 // The corpus names OCR bits by position with SD meanings. For MMC the same
 // positions are the access mode (bits 30:29) and reserved bits (28:24), so
-// an alias may pick one bit of a wider field.
-struct Alias {
-    std::string field;
-    int bit = -1; // -1: the whole field, else this bit of the field
+// an MMC key may pick one bit of a wider field (mmc_bit_aliases).
+const std::map<std::string, std::string> sd_aliases{
+    {"busy_or_powerup_done_bit31", "field:busy"}, {"ccs_bit30", "field:ccs"},
+    {"uhs2_bit29", "field:uhs2"},                 {"s18a_bit24", "field:s18a"},
+    {"low_voltage_bit7", "field:low_voltage"},
 };
-const std::map<std::string, Alias, std::less<>> sd_aliases{
-    {"busy_or_powerup_done_bit31", {"busy"}}, {"ccs_bit30", {"ccs"}},
-    {"uhs2_bit29", {"uhs2"}},                 {"s18a_bit24", {"s18a"}},
-    {"low_voltage_bit7", {"low_voltage"}},
+const std::map<std::string, std::string> mmc_aliases{
+    {"busy_or_powerup_done_bit31", "field:busy"},
+    {"low_voltage_bit7", "field:low_voltage"},
 };
-const std::map<std::string, Alias, std::less<>> mmc_aliases{
-    {"busy_or_powerup_done_bit31", {"busy"}}, {"ccs_bit30", {"access_mode", 1}},
-    {"uhs2_bit29", {"access_mode", 0}},       {"s18a_bit24", {"reserved", 0}},
-    {"low_voltage_bit7", {"low_voltage"}},
+const std::map<std::string, std::pair<std::string, int>> mmc_bit_aliases{
+    {"ccs_bit30", {"access_mode", 1}},
+    {"uhs2_bit29", {"access_mode", 0}},
+    {"s18a_bit24", {"reserved", 0}},
 };
-
-testing::AssertionResult field_is(const DecodedRegister& r, const Alias& a, const json& want)
-{
-    const Field* f = r.field(a.field);
-    if (!f) return testing::AssertionFailure() << "no field " << a.field;
-    const uint64_t got = a.bit < 0 ? f->raw : (f->raw >> a.bit) & 1;
-    if (want.is_number_integer() && got == want.get<uint64_t>()) return testing::AssertionSuccess();
-    return testing::AssertionFailure() << "field " << a.field << (a.bit < 0 ? "" : " bit " + std::to_string(a.bit))
-                                       << " = " << got << ", corpus " << want.dump();
-}
 
 testing::AssertionResult check_key(const DecodedRegister& r, const std::string& key, const json& want)
 {
-    const auto& aliases = r.card == CardFamily::sd ? sd_aliases : mmc_aliases;
-    if (const auto a = aliases.find(key); a != aliases.end()) return field_is(r, a->second, want);
-    if (r.field(key)) return field_is(r, Alias{key}, want);
-    if (const Derived* d = r.find(key)) return same(d->value, want);
-    return testing::AssertionFailure() << "corpus key " << key << " maps to no field or decoded value";
+    if (r.card == CardFamily::sd) return check_corpus_key(r, key, want, sd_aliases);
+    const auto a = mmc_bit_aliases.find(key);
+    if (a == mmc_bit_aliases.end()) return check_corpus_key(r, key, want, mmc_aliases);
+    const auto& [name, bit] = a->second;
+    const Field* f = r.field(name);
+    if (!f) return testing::AssertionFailure() << "no field " << name;
+    const uint64_t got = (f->raw >> bit) & 1;
+    if (want.is_number_integer() && got == want.get<uint64_t>()) return testing::AssertionSuccess();
+    return testing::AssertionFailure() << "field " << name << " bit " << bit << " = " << got << ", corpus "
+                                       << want.dump();
 }
 
 DecodedRegister ocr(uint32_t value, CardFamily card = CardFamily::sd)
@@ -109,24 +69,14 @@ uint64_t raw(const DecodedRegister& r, std::string_view name) { return r.field(n
 
 TEST(OcrCorpus, EveryComputedValueMatches)
 {
-    const json corpus = load_corpus();
-    int entries = 0, values = 0;
-    for (const auto& e : corpus) {
-        if (e.at("kind") != "ocr") continue;
-        SCOPED_TRACE(e.at("card").get<std::string>());
-        const auto family = card_family_from_string(e.at("card_type") == "SD" ? "sd" : "mmc");
-        ASSERT_TRUE(e.at("card_type") == "SD" || e.at("card_type") == "MMC");
-        const auto r = decode_ocr(parse_register_hex(RegKind::ocr, e.at("hex").get<std::string>()), *family);
-        EXPECT_FALSE(r.summary.empty());
-        for (const auto& [key, want] : e.at("expected").at("computed_values").items()) {
-            EXPECT_TRUE(check_key(r, key, want)) << key;
-            ++values;
-        }
-        ++entries;
-    }
-    EXPECT_GT(entries, 0);
-    EXPECT_GT(values, 0);
-    std::printf("[ corpus   ] OCR: %d entries, %d values checked\n", entries, values);
+    check_computed_values(
+        "ocr",
+        [](const json& e, DecodedRegister& r) {
+            ASSERT_TRUE(e.at("card_type") == "SD" || e.at("card_type") == "MMC");
+            r = decode_ocr(parse_register_hex(RegKind::ocr, e.at("hex").get<std::string>()), family_of(e));
+            EXPECT_FALSE(r.summary.empty());
+        },
+        check_key);
 }
 
 TEST(OcrTable, FieldsInsideRegisterAndDisjoint)

@@ -1,83 +1,21 @@
 // SCR decoding: the real dumps in tests/data/registers.json value by value,
 // every branch of the specification version table, bus widths, security,
 // command support and the size check.
+#include "corpus.h"
 #include "regs/decode.h"
 #include "regs/hex.h"
 
 #include <array>
-#include <cmath>
-#include <cstdio>
-#include <fstream>
+#include <cstdint>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 using namespace mmc::regs;
-using nlohmann::json;
+using namespace mmc::test;
 
 namespace {
-
-json load_corpus()
-{
-#ifdef MMCKIT_TEST_DATA
-    const std::string path = MMCKIT_TEST_DATA;
-#else
-    const std::string path = "tests/data/registers.json";
-#endif
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot open " + path + " (run the tests from the repository root)");
-    return json::parse(in);
-}
-
-// Compare a decoded value with a corpus value of the same meaning.
-testing::AssertionResult same(const Value& v, const json& want)
-{
-    if (want.is_boolean()) {
-        if (const auto* b = std::get_if<bool>(&v); b && *b == want.get<bool>()) return testing::AssertionSuccess();
-    } else if (want.is_number_integer()) {
-        const auto w = want.get<int64_t>();
-        if (const auto* i = std::get_if<int64_t>(&v); i && *i == w) return testing::AssertionSuccess();
-        if (const auto* b = std::get_if<bool>(&v); b && int64_t{*b} == w) return testing::AssertionSuccess();
-    } else if (want.is_number_float()) {
-        if (const auto* d = std::get_if<double>(&v); d && std::abs(*d - want.get<double>()) < 1e-9)
-            return testing::AssertionSuccess();
-    } else if (want.is_string()) {
-        if (const auto* s = std::get_if<std::string>(&v); s && *s == want.get<std::string>())
-            return testing::AssertionSuccess();
-    } else if (want.is_array()) {
-        if (const auto* l = std::get_if<StringList>(&v); l && want.get<StringList>() == *l)
-            return testing::AssertionSuccess();
-        if (const auto* l = std::get_if<IntList>(&v); l && want.get<IntList>() == *l)
-            return testing::AssertionSuccess();
-    }
-    return testing::AssertionFailure() << "decoded " << value_text(v) << ", corpus " << want.dump();
-}
-
-// Corpus key -> value: every SCR corpus key is one of our field names.
-testing::AssertionResult check_key(const DecodedRegister& r, const std::string& key, const json& want)
-{
-    if (const Field* f = r.field(key)) {
-        if (want.is_number_integer() && f->raw == want.get<uint64_t>()) return testing::AssertionSuccess();
-        return testing::AssertionFailure() << "field " << key << " = " << f->raw << ", corpus " << want.dump();
-    }
-    if (const Derived* d = r.find(key)) return same(d->value, want);
-    return testing::AssertionFailure() << "corpus key " << key << " maps to no field or decoded value";
-}
-
-// Set bits [hi:lo] of an 8-byte SCR image.
-void set(std::array<uint8_t, 8>& reg, int hi, int lo, uint64_t value)
-{
-    for (int bit = lo; bit <= hi; ++bit) {
-        const auto byte = reg.size() - 1 - static_cast<std::size_t>(bit / 8);
-        const auto mask = static_cast<uint8_t>(1u << (bit % 8));
-        if ((value >> (bit - lo)) & 1)
-            reg[byte] = static_cast<uint8_t>(reg[byte] | mask);
-        else
-            reg[byte] = static_cast<uint8_t>(reg[byte] & ~mask);
-    }
-}
 
 struct ScrBits {
     int spec = 2, spec3 = 1, spec4 = 0, specx = 0;
@@ -87,14 +25,14 @@ struct ScrBits {
 DecodedRegister scr(const ScrBits& b)
 {
     std::array<uint8_t, 8> reg{};
-    set(reg, 59, 56, static_cast<uint64_t>(b.spec));
-    set(reg, 55, 55, static_cast<uint64_t>(b.stat));
-    set(reg, 54, 52, static_cast<uint64_t>(b.security));
-    set(reg, 51, 48, static_cast<uint64_t>(b.widths));
-    set(reg, 47, 47, static_cast<uint64_t>(b.spec3));
-    set(reg, 42, 42, static_cast<uint64_t>(b.spec4));
-    set(reg, 41, 38, static_cast<uint64_t>(b.specx));
-    set(reg, 35, 32, static_cast<uint64_t>(b.cmd));
+    set_bits(reg, 59, 56, static_cast<uint64_t>(b.spec));
+    set_bits(reg, 55, 55, static_cast<uint64_t>(b.stat));
+    set_bits(reg, 54, 52, static_cast<uint64_t>(b.security));
+    set_bits(reg, 51, 48, static_cast<uint64_t>(b.widths));
+    set_bits(reg, 47, 47, static_cast<uint64_t>(b.spec3));
+    set_bits(reg, 42, 42, static_cast<uint64_t>(b.spec4));
+    set_bits(reg, 41, 38, static_cast<uint64_t>(b.specx));
+    set_bits(reg, 35, 32, static_cast<uint64_t>(b.cmd));
     return decode_scr(reg);
 }
 
@@ -105,23 +43,12 @@ StringList list(const DecodedRegister& r, std::string_view key) { return std::ge
 
 TEST(ScrCorpus, EveryComputedValueMatches)
 {
-    const json corpus = load_corpus();
-    int entries = 0, values = 0;
-    for (const auto& e : corpus) {
-        if (e.at("kind") != "scr") continue;
-        SCOPED_TRACE(e.at("card").get<std::string>());
+    // Every SCR corpus key is one of our field names or decoded keys.
+    check_computed_values("scr", [](const nlohmann::json& e, DecodedRegister& r) {
         ASSERT_EQ(e.at("card_type"), "SD");
-        const auto r = decode_scr(parse_register_hex(RegKind::scr, e.at("hex").get<std::string>()));
+        r = decode_scr(parse_register_hex(RegKind::scr, e.at("hex").get<std::string>()));
         EXPECT_FALSE(r.summary.empty());
-        for (const auto& [key, want] : e.at("expected").at("computed_values").items()) {
-            EXPECT_TRUE(check_key(r, key, want)) << key;
-            ++values;
-        }
-        ++entries;
-    }
-    EXPECT_GT(entries, 0);
-    EXPECT_GT(values, 0);
-    std::printf("[ corpus   ] SCR: %d entries, %d values checked\n", entries, values);
+    });
 }
 
 TEST(ScrTable, FieldsInsideRegisterAndDisjoint)

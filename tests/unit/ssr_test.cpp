@@ -1,113 +1,37 @@
 // SD status (SSR) decoding: the real dumps in tests/data/registers.json value
 // by value, every AU size code, the class codes, performance enhancement
 // bits, the erase timeout helper and the size check.
+#include "corpus.h"
 #include "regs/decode.h"
 #include "regs/hex.h"
 #include "regs/ssr.h"
 
 #include <array>
-#include <cmath>
-#include <cstdio>
-#include <fstream>
+#include <cstdint>
 #include <gtest/gtest.h>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 using namespace mmc::regs;
-using nlohmann::json;
+using namespace mmc::test;
 
 namespace {
 
-json load_corpus()
-{
-#ifdef MMCKIT_TEST_DATA
-    const std::string path = MMCKIT_TEST_DATA;
-#else
-    const std::string path = "tests/data/registers.json";
-#endif
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot open " + path + " (run the tests from the repository root)");
-    return json::parse(in);
-}
-
-testing::AssertionResult same(const Value& v, const json& want)
-{
-    if (want.is_boolean()) {
-        if (const auto* b = std::get_if<bool>(&v); b && *b == want.get<bool>()) return testing::AssertionSuccess();
-    } else if (want.is_number_integer()) {
-        const auto w = want.get<int64_t>();
-        if (const auto* i = std::get_if<int64_t>(&v); i && *i == w) return testing::AssertionSuccess();
-        if (const auto* b = std::get_if<bool>(&v); b && int64_t{*b} == w) return testing::AssertionSuccess();
-    } else if (want.is_number_float()) {
-        if (const auto* d = std::get_if<double>(&v); d && std::abs(*d - want.get<double>()) < 1e-9)
-            return testing::AssertionSuccess();
-    } else if (want.is_string()) {
-        if (const auto* s = std::get_if<std::string>(&v); s && *s == want.get<std::string>())
-            return testing::AssertionSuccess();
-    } else if (want.is_array()) {
-        if (const auto* l = std::get_if<StringList>(&v); l && want.get<StringList>() == *l)
-            return testing::AssertionSuccess();
-        if (const auto* l = std::get_if<IntList>(&v); l && want.get<IntList>() == *l)
-            return testing::AssertionSuccess();
-    }
-    return testing::AssertionFailure() << "decoded " << value_text(v) << ", corpus " << want.dump();
-}
-
 // Corpus keys whose name differs from ours or collides with a field of a
 // different meaning. Everything else must be a field or a decoded key.
-enum class Source { field, decoded };
-struct Alias {
-    Source source;
-    std::string name;
+const std::map<std::string, std::string> aliases{
+    {"speed_class", "decoded:speed_class_mb_s"}, // corpus: MB/s; our field speed_class is the code
+    {"speed_class_raw", "field:speed_class"},
+    {"au_size_raw", "field:au_size"},
+    {"uhs_au_size_raw", "field:uhs_au_size"},
+    {"uhs_speed_grade", "field:uhs_speed_grade"},     // raw code, not "U3"
+    {"video_speed_class", "field:video_speed_class"}, // raw code, not "V30"
+    {"app_perf_class", "field:app_perf_class"},       // raw code, not "A2"
 };
-const std::map<std::string, Alias, std::less<>> aliases{
-    {"speed_class", {Source::decoded, "speed_class_mb_s"}}, // corpus: MB/s; our field speed_class is the code
-    {"speed_class_raw", {Source::field, "speed_class"}},
-    {"au_size_raw", {Source::field, "au_size"}},
-    {"uhs_au_size_raw", {Source::field, "uhs_au_size"}},
-    {"uhs_speed_grade", {Source::field, "uhs_speed_grade"}},     // raw code, not "U3"
-    {"video_speed_class", {Source::field, "video_speed_class"}}, // raw code, not "V30"
-    {"app_perf_class", {Source::field, "app_perf_class"}},       // raw code, not "A2"
-};
-
-testing::AssertionResult field_is(const DecodedRegister& r, const std::string& name, const json& want)
-{
-    const Field* f = r.field(name);
-    if (!f) return testing::AssertionFailure() << "no field " << name;
-    if (want.is_number_integer() && f->raw == want.get<uint64_t>()) return testing::AssertionSuccess();
-    return testing::AssertionFailure() << "field " << name << " = " << f->raw << ", corpus " << want.dump();
-}
-
-testing::AssertionResult check_key(const DecodedRegister& r, const std::string& key, const json& want)
-{
-    if (const auto a = aliases.find(key); a != aliases.end()) {
-        if (a->second.source == Source::field) return field_is(r, a->second.name, want);
-        const Derived* d = r.find(a->second.name);
-        if (!d) return testing::AssertionFailure() << "alias " << key << " -> missing decoded " << a->second.name;
-        return same(d->value, want);
-    }
-    if (r.field(key)) return field_is(r, key, want);
-    if (const Derived* d = r.find(key)) return same(d->value, want);
-    return testing::AssertionFailure() << "corpus key " << key << " maps to no field or decoded value";
-}
 
 using Image = std::array<uint8_t, 64>;
-
-// Set bits [hi:lo] of a 64-byte SSR image (bit 511 = MSB of byte 0).
-void set(Image& reg, int hi, int lo, uint64_t value)
-{
-    for (int bit = lo; bit <= hi; ++bit) {
-        const auto byte = reg.size() - 1 - static_cast<std::size_t>(bit / 8);
-        const auto mask = static_cast<uint8_t>(1u << (bit % 8));
-        if ((value >> (bit - lo)) & 1)
-            reg[byte] = static_cast<uint8_t>(reg[byte] | mask);
-        else
-            reg[byte] = static_cast<uint8_t>(reg[byte] & ~mask);
-    }
-}
 
 std::string str(const DecodedRegister& r, std::string_view key) { return std::get<std::string>(r.find(key)->value); }
 int64_t num(const DecodedRegister& r, std::string_view key) { return std::get<int64_t>(r.find(key)->value); }
@@ -129,23 +53,14 @@ DecodedRegister ssr(std::string_view hex) { return decode_ssr(parse_register_hex
 
 TEST(SsrCorpus, EveryComputedValueMatches)
 {
-    const json corpus = load_corpus();
-    int entries = 0, values = 0;
-    for (const auto& e : corpus) {
-        if (e.at("kind") != "ssr") continue;
-        SCOPED_TRACE(e.at("card").get<std::string>());
-        ASSERT_EQ(e.at("card_type"), "SD");
-        const auto r = ssr(e.at("hex").get<std::string>());
-        EXPECT_FALSE(r.summary.empty());
-        for (const auto& [key, want] : e.at("expected").at("computed_values").items()) {
-            EXPECT_TRUE(check_key(r, key, want)) << key;
-            ++values;
-        }
-        ++entries;
-    }
-    EXPECT_GT(entries, 0);
-    EXPECT_GT(values, 0);
-    std::printf("[ corpus   ] SSR: %d entries, %d values checked\n", entries, values);
+    check_computed_values(
+        "ssr",
+        [](const nlohmann::json& e, DecodedRegister& r) {
+            ASSERT_EQ(e.at("card_type"), "SD");
+            r = ssr(e.at("hex").get<std::string>());
+            EXPECT_FALSE(r.summary.empty());
+        },
+        aliases);
 }
 
 TEST(SsrTable, FieldsInsideRegisterAndDisjoint)
@@ -194,8 +109,8 @@ TEST(SsrAuSize, EveryCode)
                                         16 << 20,   24 << 20, 32 << 20, 64 << 20};
     for (int code = 0; code < 16; ++code) {
         Image reg{};
-        set(reg, 431, 428, static_cast<uint64_t>(code));
-        set(reg, 395, 392, static_cast<uint64_t>(code));
+        set_bits(reg, 431, 428, static_cast<uint64_t>(code));
+        set_bits(reg, 395, 392, static_cast<uint64_t>(code));
         const auto r = decode_ssr(reg);
         EXPECT_EQ(r.field("au_size")->raw, static_cast<uint64_t>(code));
         EXPECT_EQ(num(r, "au_size_bytes"), bytes[static_cast<std::size_t>(code)]) << code;
@@ -211,8 +126,8 @@ TEST(SsrAuSize, EveryCode)
 TEST(SsrAuSize, UndefinedWithClaimedClassWarns)
 {
     Image reg{};
-    set(reg, 447, 440, 4); // C10, AU_SIZE 0
-    set(reg, 399, 396, 1); // U1, UHS_AU_SIZE 0
+    set_bits(reg, 447, 440, 4); // C10, AU_SIZE 0
+    set_bits(reg, 399, 396, 1); // U1, UHS_AU_SIZE 0
     EXPECT_EQ(decode_ssr(reg).warnings.size(), 2u);
 }
 
@@ -222,16 +137,16 @@ TEST(SsrSpeedClass, EveryCode)
     const std::array<int64_t, 5> mb_s{0, 2, 4, 6, 10};
     for (int code = 0; code < 5; ++code) {
         Image reg{};
-        set(reg, 447, 440, static_cast<uint64_t>(code));
-        set(reg, 431, 428, 9);
+        set_bits(reg, 447, 440, static_cast<uint64_t>(code));
+        set_bits(reg, 431, 428, 9);
         const auto r = decode_ssr(reg);
         EXPECT_EQ(str(r, "speed_class"), names[static_cast<std::size_t>(code)]);
         EXPECT_EQ(num(r, "speed_class_mb_s"), mb_s[static_cast<std::size_t>(code)]);
         EXPECT_TRUE(r.warnings.empty());
     }
     Image reg{};
-    set(reg, 447, 440, 5);
-    set(reg, 431, 428, 9);
+    set_bits(reg, 447, 440, 5);
+    set_bits(reg, 431, 428, 9);
     const auto r = decode_ssr(reg);
     EXPECT_EQ(str(r, "speed_class"), "reserved (5)");
     EXPECT_EQ(r.warnings.size(), 1u);
@@ -242,8 +157,8 @@ TEST(SsrSpeedClass, UhsVideoAndApplicationClasses)
     const std::vector<std::pair<int, std::string>> grades{{0, "U0"}, {1, "U1"}, {3, "U3"}, {2, "reserved (2)"}};
     for (const auto& [code, name] : grades) {
         Image reg{};
-        set(reg, 399, 396, static_cast<uint64_t>(code));
-        set(reg, 395, 392, 9);
+        set_bits(reg, 399, 396, static_cast<uint64_t>(code));
+        set_bits(reg, 395, 392, 9);
         const auto r = decode_ssr(reg);
         EXPECT_EQ(str(r, "uhs_speed_grade"), name);
         EXPECT_EQ(r.warnings.size(), code == 2 ? 1u : 0u);
@@ -253,7 +168,7 @@ TEST(SsrSpeedClass, UhsVideoAndApplicationClasses)
                                                           {20, "reserved (20)"}};
     for (const auto& [code, name] : videos) {
         Image reg{};
-        set(reg, 391, 384, static_cast<uint64_t>(code));
+        set_bits(reg, 391, 384, static_cast<uint64_t>(code));
         const auto r = decode_ssr(reg);
         EXPECT_EQ(str(r, "video_speed_class"), name);
         EXPECT_EQ(r.warnings.size(), code == 20 ? 1u : 0u);
@@ -261,7 +176,7 @@ TEST(SsrSpeedClass, UhsVideoAndApplicationClasses)
     const std::vector<std::pair<int, std::string>> apps{{0, "not supported"}, {1, "A1"}, {3, "reserved (3)"}};
     for (const auto& [code, name] : apps) {
         Image reg{};
-        set(reg, 339, 336, static_cast<uint64_t>(code));
+        set_bits(reg, 339, 336, static_cast<uint64_t>(code));
         const auto r = decode_ssr(reg);
         EXPECT_EQ(str(r, "app_perf_class"), name);
         EXPECT_EQ(r.warnings.size(), code == 3 ? 1u : 0u);
@@ -271,14 +186,14 @@ TEST(SsrSpeedClass, UhsVideoAndApplicationClasses)
 TEST(SsrPerformanceEnhance, BitLayout)
 {
     Image reg{};
-    set(reg, 335, 328, 0x01);
+    set_bits(reg, 335, 328, 0x01);
     EXPECT_TRUE(flag(decode_ssr(reg), "perf_enh_card_maintenance"));
-    set(reg, 335, 328, 0x02);
+    set_bits(reg, 335, 328, 0x02);
     EXPECT_TRUE(flag(decode_ssr(reg), "perf_enh_host_maintenance"));
-    set(reg, 335, 328, 0x04);
+    set_bits(reg, 335, 328, 0x04);
     EXPECT_TRUE(flag(decode_ssr(reg), "perf_enh_cache_support"));
     EXPECT_EQ(num(decode_ssr(reg), "perf_enh_cq_depth"), 0);
-    set(reg, 335, 328, 0x08);
+    set_bits(reg, 335, 328, 0x08);
     EXPECT_FALSE(flag(decode_ssr(reg), "perf_enh_cache_support"));
     EXPECT_EQ(num(decode_ssr(reg), "perf_enh_cq_depth"), 1);
     EXPECT_EQ(decode_ssr(reg).find("perf_enh_cq_depth")->text, "supported, queue depth 2 (code 1)");
@@ -287,17 +202,17 @@ TEST(SsrPerformanceEnhance, BitLayout)
 TEST(SsrPerformanceEnhance, A2NeedsCacheAndQueue)
 {
     Image reg{};
-    set(reg, 339, 336, 2);
-    set(reg, 335, 328, 0x00);
+    set_bits(reg, 339, 336, 2);
+    set_bits(reg, 335, 328, 0x00);
     EXPECT_EQ(decode_ssr(reg).warnings.size(), 1u);
-    set(reg, 335, 328, 0x04); // cache only
+    set_bits(reg, 335, 328, 0x04); // cache only
     EXPECT_EQ(decode_ssr(reg).warnings.size(), 1u);
-    set(reg, 335, 328, 0xf8); // queue only
+    set_bits(reg, 335, 328, 0xf8); // queue only
     EXPECT_EQ(decode_ssr(reg).warnings.size(), 1u);
-    set(reg, 335, 328, 0x3c); // both
+    set_bits(reg, 335, 328, 0x3c); // both
     EXPECT_TRUE(decode_ssr(reg).warnings.empty());
-    set(reg, 339, 336, 1); // A1 needs neither
-    set(reg, 335, 328, 0x00);
+    set_bits(reg, 339, 336, 1); // A1 needs neither
+    set_bits(reg, 335, 328, 0x00);
     EXPECT_TRUE(decode_ssr(reg).warnings.empty());
 }
 
@@ -305,20 +220,20 @@ TEST(SsrDecode, BusWidthCardTypeAndMove)
 {
     Image reg{};
     EXPECT_EQ(str(decode_ssr(reg), "bus_width_text"), "1-bit");
-    set(reg, 511, 510, 1);
+    set_bits(reg, 511, 510, 1);
     EXPECT_EQ(str(decode_ssr(reg), "bus_width_text"), "reserved");
     EXPECT_EQ(decode_ssr(reg).warnings.size(), 1u);
 
     Image types{};
-    set(types, 495, 480, 1);
+    set_bits(types, 495, 480, 1);
     EXPECT_EQ(str(decode_ssr(types), "card_type_text"), "SD ROM card");
-    set(types, 495, 480, 2);
+    set_bits(types, 495, 480, 2);
     EXPECT_EQ(str(decode_ssr(types), "card_type_text"), "OTP card");
-    set(types, 495, 480, 3);
+    set_bits(types, 495, 480, 3);
     EXPECT_EQ(decode_ssr(types).warnings.size(), 1u);
 
     Image move{};
-    set(move, 439, 432, 255);
+    set_bits(move, 439, 432, 255);
     EXPECT_EQ(num(decode_ssr(move), "performance_move_mb_s"), 255);
     EXPECT_EQ(decode_ssr(move).find("performance_move_mb_s")->text, "infinity");
 }
@@ -340,14 +255,14 @@ TEST(SsrErase, TimeoutFromTheCard)
 TEST(SsrErase, FallbackWhenNotSupported)
 {
     Image reg{};
-    set(reg, 401, 400, 3); // offset alone means nothing
+    set_bits(reg, 401, 400, 3); // offset alone means nothing
     const auto r = decode_ssr(reg);
     EXPECT_DOUBLE_EQ(sd_erase_timeout_seconds(r, 8), 2.0);
     EXPECT_DOUBLE_EQ(real(r, "erase_timeout_s"), 0.25);
     EXPECT_EQ(num(r, "erase_offset_s"), 0);
     EXPECT_TRUE(r.warnings.empty());
 
-    set(reg, 407, 402, 5); // ERASE_TIMEOUT without ERASE_SIZE
+    set_bits(reg, 407, 402, 5); // ERASE_TIMEOUT without ERASE_SIZE
     const auto bad = decode_ssr(reg);
     EXPECT_EQ(bad.warnings.size(), 1u);
     EXPECT_DOUBLE_EQ(sd_erase_timeout_seconds(bad, 4), 1.0);
