@@ -77,8 +77,11 @@ constexpr auto sd_v2 = concat(head, sd_v2_size, sd_erase, tail, crc);
 constexpr auto sd_v3 = concat(head, sd_v3_size, sd_erase, tail, crc);
 constexpr auto mmc = concat(head, mmc_spec_vers, legacy_size, mmc_groups, tail, crc);
 
-// TAAC and TRAN_SPEED share one mantissa table (value x10); 0 is reserved.
+// TAAC and SD TRAN_SPEED share one mantissa table (value x10); 0 is reserved.
 constexpr std::array<int, 16> mantissa_x10{0, 10, 12, 13, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 70, 80};
+// MMC TRAN_SPEED differs in two entries: 2.6 and 5.2, so 0x32 is 26 MHz and
+// 0x5a is 52 MHz (JESD84-B51 7.3.7); TAAC keeps the common table.
+constexpr std::array<int, 16> mmc_tran_mantissa_x10{0, 10, 12, 13, 15, 20, 26, 30, 35, 40, 45, 52, 55, 60, 70, 80};
 
 double taac_seconds(uint64_t taac)
 {
@@ -88,13 +91,14 @@ double taac_seconds(uint64_t taac)
 }
 
 // Bits per second; units 100 kbit/s, 1, 10, 100 Mbit/s (4-7 reserved).
-int64_t tran_speed_bits(uint64_t tran_speed)
+int64_t tran_speed_bits(uint64_t tran_speed, CardFamily card)
 {
+    const auto& mantissa = card == CardFamily::mmc ? mmc_tran_mantissa_x10 : mantissa_x10;
     const uint64_t unit = tran_speed & 7;
     if (unit > 3) return 0;
     int64_t base = 100000;
     for (uint64_t i = 0; i < unit; ++i) base *= 10;
-    return base * mantissa_x10[(tran_speed >> 3) & 15] / 10;
+    return base * mantissa[(tran_speed >> 3) & 15] / 10;
 }
 
 uint64_t raw(const DecodedRegister& r, std::string_view name) { return r.field(name)->raw; }
@@ -105,7 +109,7 @@ void add_common(DecodedRegister& r)
     r.add("taac_ns", static_cast<int64_t>(taac * 1e9 + 0.5), "Read access time (TAAC)", seconds_text(taac));
     const auto nsac = static_cast<int64_t>(raw(r, "nsac")) * 100;
     r.add("nsac_clocks", nsac, "Read access clocks (NSAC)", fmt::format("{} clock cycles", nsac));
-    const int64_t speed = tran_speed_bits(raw(r, "tran_speed"));
+    const int64_t speed = tran_speed_bits(raw(r, "tran_speed"), r.card);
     r.add("tran_speed_bit_per_s", speed, "Max transfer rate", speed ? fmt::format("{} Mbit/s", speed / 1e6) : "reserved");
 
     IntList classes;

@@ -83,6 +83,8 @@ TEST(Csd, MmcPlaceholderDefersToExtCsd)
     EXPECT_EQ(r.find("capacity_bytes"), nullptr);
     EXPECT_EQ(num(r, "erase_group_size_blocks"), 512);
     EXPECT_EQ(str(r, "spec_version"), "4.x/5.x");
+    // MMC's TRAN_SPEED table has 2.6 where SD's has 2.5: 0x32 is 26 MHz.
+    EXPECT_EQ(num(r, "tran_speed_bit_per_s"), 26000000);
 }
 
 TEST(Csd, MmcLegacyCapacity)
