@@ -67,11 +67,12 @@ std::vector<Ios> parse_ios(std::string_view text)
     std::size_t pos = 0;
     while (pos <= text.size()) {
         const auto nl = text.find('\n', pos);
-        const std::string line(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
+        // Trimmed: a pasted "\r\n" leaves a "\r" the regex's "$" will not pass.
+        const std::string line = trim(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
         pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
         std::smatch m;
         if (!std::regex_match(line, m, line_re)) {
-            if (cur && !trim(line).empty()) cur->unparsed.push_back(trim(line));
+            if (cur && !line.empty()) cur->unparsed.push_back(line);
             continue;
         }
         std::string host;

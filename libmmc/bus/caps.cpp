@@ -1,0 +1,104 @@
+// Names of the debugfs caps and caps2 bits (struct mmc_host in
+// include/linux/mmc/host.h), without the MMC_CAP_/MMC_CAP2_ prefix.
+// The bit numbers are not stable: v4.11 (commit 20f921bb0114, which added
+// MMC_CAP_3_3V_DDR at bit 11) shifted caps bits 11-19 up by one, and caps2
+// dropped HC_ERASE_SZ and the packed-command bits in the same cycle. A dump is
+// decoded with the table of the kernel that printed it.
+#include "bus/doctor.h"
+
+#include <array>
+#include <charconv>
+#include <fmt/format.h>
+
+namespace mmc::bus {
+
+namespace {
+
+using BitNames = std::array<std::string_view, 32>;
+
+// v4.11 and later (torvalds 1758047057db, v5.19 era). Bit 10 was ERASE until
+// MMC_CAP_ERASE was dropped in v5.x and has been unused since, so the name can
+// only be right; bit 21 was free until SYNC_RUNTIME_PM took it.
+constexpr BitNames caps_current{
+    "4_BIT_DATA",    "MMC_HIGHSPEED",   "SD_HIGHSPEED",   "SDIO_IRQ",      "SPI",
+    "NEEDS_POLL",    "8_BIT_DATA",      "AGGRESSIVE_PM",  "NONREMOVABLE",  "WAIT_WHILE_BUSY",
+    "ERASE",         "3_3V_DDR",        "1_8V_DDR",       "1_2V_DDR",      "POWER_OFF_CARD",
+    "BUS_WIDTH_TEST", "UHS_SDR12",      "UHS_SDR25",      "UHS_SDR50",     "UHS_SDR104",
+    "UHS_DDR50",     "SYNC_RUNTIME_PM", "NEED_RSP_BUSY",  "DRIVER_TYPE_A", "DRIVER_TYPE_C",
+    "DRIVER_TYPE_D", "",                "DONE_COMPLETE",  "CD_WAKE",       "CMD_DURING_TFR",
+    "CMD23",         "HW_RESET",
+};
+
+// Before v4.11 (4.4-4.10 mainline; the 3.x vendor BSPs share every speed bit).
+// 3.x named bit 7 DISABLE, bits 20-22 SET_XPC_330/300/180 and 26-29
+// MAX_CURRENT_200..800; none of them bears on the bus mode.
+constexpr BitNames caps_before_4_11{
+    "4_BIT_DATA",    "MMC_HIGHSPEED",  "SD_HIGHSPEED",  "SDIO_IRQ",       "SPI",
+    "NEEDS_POLL",    "8_BIT_DATA",     "AGGRESSIVE_PM", "NONREMOVABLE",   "WAIT_WHILE_BUSY",
+    "ERASE",         "1_8V_DDR",       "1_2V_DDR",      "POWER_OFF_CARD", "BUS_WIDTH_TEST",
+    "UHS_SDR12",     "UHS_SDR25",      "UHS_SDR50",     "UHS_SDR104",     "UHS_DDR50",
+    "RUNTIME_RESUME", "",              "",              "DRIVER_TYPE_A",  "DRIVER_TYPE_C",
+    "DRIVER_TYPE_D", "",               "",              "",               "CMD_DURING_TFR",
+    "CMD23",         "HW_RESET",
+};
+
+// v4.11 and later. Bit 9 is SD_UHS2 from ~v6.13 and was unused before; bit 29
+// is vendor- or version-dependent, so it stays unnamed.
+constexpr BitNames caps2_current{
+    "BOOTPART_NOACC",    "",                "FULL_PWR_CYCLE", "FULL_PWR_CYCLE_IN_SUSPEND", "",
+    "HS200_1_8V_SDR",    "HS200_1_2V_SDR",  "SD_EXP",         "SD_EXP_1_2V",               "SD_UHS2",
+    "CD_ACTIVE_HIGH",    "RO_ACTIVE_HIGH",  "",               "",                          "NO_PRESCAN_POWERUP",
+    "HS400_1_8V",        "HS400_1_2V",      "SDIO_IRQ_NOTHREAD", "NO_WRITE_PROTECT",       "NO_SDIO",
+    "HS400_ES",          "NO_SD",           "NO_MMC",         "CQE",                       "CQE_DCMD",
+    "AVOID_3_3V",        "MERGE_CAPABLE",   "CRYPTO",         "ALT_GPT_TEGRA",             "",
+    "",                  "",
+};
+
+// v3.15 (HS400) to v4.10. Before v3.15 the bits from 7 up meant other things
+// and vendor trees moved them (one put HS400 at 21-22), which the doctor
+// guards against separately.
+constexpr BitNames caps2_before_4_11{
+    "BOOTPART_NOACC",    "",                "FULL_PWR_CYCLE", "",                          "",
+    "HS200_1_8V_SDR",    "HS200_1_2V_SDR",  "",               "",                          "HC_ERASE_SZ",
+    "CD_ACTIVE_HIGH",    "RO_ACTIVE_HIGH",  "PACKED_RD",      "PACKED_WR",                 "NO_PRESCAN_POWERUP",
+    "HS400_1_8V",        "HS400_1_2V",      "SDIO_IRQ_NOTHREAD", "NO_WRITE_PROTECT",       "NO_SDIO",
+    "HS400_ES",          "NO_SD",           "NO_MMC",         "",                          "",
+    "",                  "",                "",               "",                          "",
+    "",                  "",
+};
+
+std::vector<std::string> decode(uint32_t value, const BitNames& names)
+{
+    std::vector<std::string> out;
+    for (int bit = 0; bit < 32; ++bit) {
+        if (!(value >> bit & 1)) continue;
+        const auto name = names[static_cast<std::size_t>(bit)];
+        out.push_back(name.empty() ? fmt::format("bit {}", bit) : std::string(name));
+    }
+    return out;
+}
+
+} // namespace
+
+bool kernel_before(std::string_view version, int major, int minor)
+{
+    int v_major = 0, v_minor = 0;
+    const char* end = version.data() + version.size();
+    auto r = std::from_chars(version.data(), end, v_major);
+    if (r.ec != std::errc() || r.ptr == end || *r.ptr != '.') return false;
+    r = std::from_chars(r.ptr + 1, end, v_minor);
+    if (r.ec != std::errc()) return false;
+    return v_major < major || (v_major == major && v_minor < minor);
+}
+
+std::vector<std::string> decode_caps(uint32_t caps, std::string_view kernel_version)
+{
+    return decode(caps, kernel_before(kernel_version, 4, 11) ? caps_before_4_11 : caps_current);
+}
+
+std::vector<std::string> decode_caps2(uint32_t caps2, std::string_view kernel_version)
+{
+    return decode(caps2, kernel_before(kernel_version, 4, 11) ? caps2_before_4_11 : caps2_current);
+}
+
+} // namespace mmc::bus

@@ -1,0 +1,104 @@
+// The bus-mode doctor: given what the kernel negotiated (ios), what the host
+// offers (caps, caps2, device-tree properties) and what the card supports
+// (OCR S18A, SSR UHS grade, CMD6 switch status, EXT_CSD DEVICE_TYPE and
+// STROBE_SUPPORT), say which mode runs, its ceiling, the best each side can
+// do, and which side limits throughput, with the evidence in plain words.
+// Pure: the evidence is gathered elsewhere (libmmc/dev), so pasted dumps and
+// fixture trees diagnose the same way as live hosts.
+#pragma once
+
+#include "bus/ios.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mmc::bus {
+
+enum class CardKind { sd, mmc, sdio, unknown };
+
+// Device-tree properties of the controller node that bear on bus speed.
+struct DeviceTree {
+    std::optional<uint32_t> max_frequency;
+    std::optional<uint32_t> bus_width;
+    std::vector<std::string> flags; // present boolean properties: "no-1-8-v", "sd-uhs-sdr104", "mmc-hs200-1_8v", ...
+    bool has_vqmmc_supply = false;
+    std::string compatible;
+    bool has(std::string_view flag) const;
+};
+
+struct Evidence {
+    std::string host;                  // "mmc0"
+    Ios ios;
+    std::optional<uint32_t> caps;      // debugfs caps
+    std::optional<uint32_t> caps2;     // debugfs caps2
+    std::string kernel_version;        // "6.1.0-57-amd64"; decides the caps layout
+    CardKind card = CardKind::unknown;
+    std::string controller;            // "sdhci-pci (PCI 1b36:0007 at ...)"
+    std::optional<DeviceTree> dt;
+    std::string kernel_message;        // "mmc0: new high speed SDHC card at address 4567"
+
+    // SD card capabilities.
+    std::optional<bool> s18a;                          // OCR bit 24 (only meaningful in a raw R3 OCR)
+    std::optional<int> uhs_speed_grade;                // SSR
+    std::vector<std::string> sd_bus_speeds_supported;  // CMD6 group 1: "SDR12", "SDR25", "SDR50", "SDR104", "DDR50"
+    // eMMC capabilities.
+    std::optional<uint8_t> device_type;                // EXT_CSD[196]
+    std::optional<bool> strobe_support;                // EXT_CSD[184]
+};
+
+struct Finding {
+    std::string severity; // "limit", "info", "warning"
+    std::string text;     // plain words with the evidence
+};
+
+struct Diagnosis {
+    std::string host;
+    CardKind card = CardKind::unknown;
+    Ios ios;
+    std::string mode;                         // legacy, HS, SDR12 ... HS400ES; "off" when powered off
+    std::optional<double> mode_ceiling_mb_s;  // from the mode table, 10^6 bytes/s
+    std::optional<double> clock_ceiling_mb_s; // clock x width (x2 for DDR) / 8
+    std::optional<double> ceiling_mb_s;       // the smaller of the two
+    std::string card_best_mode;               // best the card supports ("" unknown)
+    std::string host_best_mode;               // best the host offers ("" unknown)
+    std::string limit;                        // "card", "host", "board", "clock", "none", "unknown", "not storage", "powered off"
+    std::vector<Finding> findings;
+    std::vector<std::string> suggestions;     // what a user can try
+    std::vector<std::string> caps_names;      // decoded caps and caps2 flags
+};
+
+Diagnosis diagnose(const Evidence& evidence);
+
+// The short mode name from the ios timing text and clock: "sd high-speed" ->
+// "HS", "mmc high-speed" -> "MMC-HS", "mmc HS400 enhanced strobe" -> "HS400ES".
+std::string mode_name(const Ios& ios);
+// Ceiling of a mode in MB/s (10^6 bytes), nullopt for unknown. "legacy" is the
+// SD default speed (12.5); the overload with the card kind gives MMC legacy
+// (26 MHz x 8 bits = 26) for CardKind::mmc.
+std::optional<double> mode_ceiling_mb_s(std::string_view mode);
+std::optional<double> mode_ceiling_mb_s(std::string_view mode, CardKind card);
+
+// The clock and bus width a mode is rated for; its ceiling is
+// clock_hz x width_bits (x2 when ddr) / 8. Besides the running-mode names,
+// "HS26" (an eMMC that does high-speed timing only at 26 MHz) is known.
+struct ModeSpec {
+    std::string_view name;
+    double clock_hz = 0;
+    int width_bits = 0;
+    bool ddr = false;
+};
+std::optional<ModeSpec> mode_spec(std::string_view mode, CardKind card = CardKind::unknown);
+
+// caps/caps2 bit names; `kernel_version` like "4.9.140" selects the layout
+// used before v4.11 for caps bits 10 and up.
+std::vector<std::string> decode_caps(uint32_t caps, std::string_view kernel_version);
+std::vector<std::string> decode_caps2(uint32_t caps2, std::string_view kernel_version);
+// True when `kernel_version` ("4.4.0-rc1", "6.1.0-57-amd64") is older than
+// major.minor; false when empty or not a version (the current layout).
+bool kernel_before(std::string_view kernel_version, int major, int minor);
+
+} // namespace mmc::bus

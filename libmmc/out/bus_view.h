@@ -1,0 +1,25 @@
+// Views of bus diagnoses: text for people, JSON per the contract in
+// man/mmc-bus.1.
+#pragma once
+
+#include "bus/doctor.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace mmc::out {
+
+struct BusReport {
+    bus::Diagnosis diagnosis;
+    std::string controller;
+    std::string kernel_message;
+    std::optional<double> measured_mb_s;
+    std::string measure_error; // why --measure gave no figure
+};
+
+std::string bus_text(const BusReport& report, bool verbose);
+nlohmann::ordered_json bus_json(const BusReport& report);
+std::string_view card_kind_name(bus::CardKind kind);
+
+} // namespace mmc::out

@@ -1,0 +1,25 @@
+#!/bin/sh
+# mmc-bus on the lab's emulated SD card: sd high-speed at 26 MHz actual,
+# 3.3 V, 4 bits; the host offers no UHS and the card lists no UHS mode.
+# Ceilings must be 25 MB/s (mode) and 13 MB/s (clock); --measure gives a figure.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/cli/lib.sh
+command -v qemu-system-x86_64 >/dev/null || { skip "lab: qemu-system-x86_64 not installed (make deps)"; finish; exit; }
+res=$(mktemp -d)
+trap 'rm -rf "$res" "$out" "$err"' EXIT
+scripts/sdlab --out "$res" -- sh -c 'mmc-bus -J --measure=2 /dev/mmcblk0 > $SDLAB_OUT/bus.json; echo $? > $SDLAB_OUT/bus.rc; mmc-bus -v > $SDLAB_OUT/bus.txt' \
+    || { fail "lab run failed"; finish; exit 1; }
+
+[ "$(cat "$res/bus.rc")" = 0 ] && pass "mmc-bus exits 0" || fail "mmc-bus exit $(cat "$res/bus.rc")"
+cp "$res/bus.json" "$out"
+json_eq "negotiated mode: sd high-speed, 4 bits, 26 of 50 MHz, 3.3 V" \
+    "(lambda i: (i['timing'], i['mode'], i['bus_width_bits'], i['actual_clock_hz'], i['clock_hz'], i['signal_voltage_v']))(j['hosts'][0]['ios'])" \
+    "('sd high-speed', 'HS', 4, 26000000, 50000000, 3.3)"
+json_eq "mode ceiling 25 MB/s, clock ceiling 13 MB/s" "j['hosts'][0]['mode_ceiling_mb_s'], j['hosts'][0]['clock_ceiling_mb_s'], j['hosts'][0]['ceiling_mb_s']" "25.0 13.0 13.0"
+json_eq "best modes: card HS, host HS" "j['hosts'][0]['card_best_mode'], j['hosts'][0]['host_best_mode']" "HS HS"
+json_eq "says the host offers no UHS" "any('host offers no UHS' in f['text'] for f in j['hosts'][0]['findings'])" "True"
+json_eq "says the card has no UHS (CMD6)" "any('card reports no UHS' in f['text'] for f in j['hosts'][0]['findings'])" "True"
+json_eq "--measure reports a figure below the ceiling" "0 < j['hosts'][0]['measured_mb_s'] <= 13.5" "True"
+json_eq "kernel's card message" "j['hosts'][0]['kernel_message']" "mmc0: new high speed SDHC card at address 4567"
+expect "text view names the limit" "$res/bus.txt" "Limit: +clock"
+finish
