@@ -1,0 +1,282 @@
+#include "erase/device.h"
+
+#include "dev/discovery.h"
+#include "dev/mmc_ioctl.h"
+#include "regs/hex.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace mmc::erase {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+uint64_t number(const std::optional<std::string>& text)
+{
+    uint64_t v = 0;
+    if (text) std::from_chars(text->data(), text->data() + text->size(), v);
+    return v;
+}
+
+uint64_t field(const regs::DecodedRegister* r, std::string_view name)
+{
+    if (!r) return 0;
+    const auto* f = r->field(name);
+    return f ? f->raw : 0;
+}
+
+int64_t derived_int(const regs::DecodedRegister* r, std::string_view key)
+{
+    if (!r) return 0;
+    const auto* d = r->find(key);
+    if (!d) return 0;
+    if (const auto* i = std::get_if<int64_t>(&d->value)) return *i;
+    return 0;
+}
+
+std::string derived_text(const regs::DecodedRegister* r, std::string_view key)
+{
+    if (!r) return {};
+    const auto* d = r->find(key);
+    if (!d) return {};
+    if (const auto* s = std::get_if<std::string>(&d->value)) return *s;
+    return regs::value_text(d->value);
+}
+
+// "/dev/mmcblk0" -> "mmcblk0"; other names unchanged.
+std::string strip_dev(const std::string& name, const dev::SysRoots& roots)
+{
+    const std::string prefix = roots.dev.string() + "/";
+    if (name.rfind(prefix, 0) == 0) return name.substr(prefix.size());
+    if (name.rfind("/dev/", 0) == 0) return name.substr(5);
+    return name;
+}
+
+// dev::resolve's messages start with the name; the tool prefixes the device.
+std::string without_name(const std::string& message, const std::string& name)
+{
+    const std::string prefix = name + ": ";
+    return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
+}
+
+bool all_zero(const std::vector<uint8_t>& v)
+{
+    return std::all_of(v.begin(), v.end(), [](uint8_t b) { return b == 0; });
+}
+
+// Register images for the erase decisions. Sysfs for what the kernel keeps
+// current (CID, CSD, SCR, OCR); card commands for what it does not (the SSR:
+// Linux's sysfs copy may be zero) and EXT_CSD. CMD13 tells whether raw
+// commands get through at all (CAP_SYS_RAWIO).
+std::vector<regs::RawRegister> gather(const dev::Card& card, const TargetOptions& o, Capabilities& caps,
+                                      std::vector<std::string>& notes)
+{
+    std::vector<regs::RawRegister> raws;
+    auto from_sysfs = [&](regs::RegKind kind) {
+        const auto text = dev::card_attr(card, regs::to_string(kind));
+        if (!text || text->empty()) return false;
+        try {
+            auto bytes = regs::parse_register_hex(kind, *text);
+            if (kind == regs::RegKind::ssr && all_zero(bytes)) {
+                notes.push_back("ssr: the sysfs copy is all zeros; not used");
+                return false;
+            }
+            raws.push_back({kind, std::move(bytes), "sysfs"});
+            return true;
+        } catch (const regs::HexError& e) {
+            notes.push_back(fmt::format("{}: sysfs copy unreadable: {}", regs::to_string(kind), e.what()));
+            return false;
+        }
+    };
+    from_sysfs(regs::RegKind::cid);
+    from_sysfs(regs::RegKind::csd);
+    from_sysfs(regs::RegKind::ocr);
+
+    std::unique_ptr<dev::MmcChannel> channel;
+    if (!o.use_ioctl)
+        caps.raw_unavailable = "--no-ioctl";
+    else if (!o.roots.is_live())
+        caps.raw_unavailable = "a fixture tree has no card to talk to";
+    else {
+        try {
+            channel = std::make_unique<dev::MmcChannel>(card.device_path(o.roots));
+            channel->card_status(card.rca);
+            caps.raw_channel = true;
+        } catch (const std::system_error& e) {
+            caps.raw_unavailable = fmt::format("CMD13 to the card failed ({}){}", e.code().message(),
+                                               e.code().value() == EPERM || e.code().value() == EACCES
+                                                   ? "; card commands need CAP_SYS_RAWIO (run as root)"
+                                                   : "");
+            channel.reset();
+        }
+    }
+    auto by_ioctl = [&](regs::RegKind kind, const char* command, auto read) {
+        if (!channel) return false;
+        try {
+            raws.push_back({kind, read(), "ioctl"});
+            return true;
+        } catch (const std::system_error& e) {
+            notes.push_back(fmt::format("{}: {} failed ({})", regs::to_string(kind), command, e.code().message()));
+            return false;
+        }
+    };
+    if (caps.family == Family::sd) {
+        if (!from_sysfs(regs::RegKind::scr)) by_ioctl(regs::RegKind::scr, "ACMD51", [&] { return channel->sd_scr(); });
+        if (by_ioctl(regs::RegKind::ssr, "ACMD13", [&] { return channel->sd_status(); }))
+            caps.ssr_source = "ioctl";
+        else if (from_sysfs(regs::RegKind::ssr))
+            caps.ssr_source = "sysfs";
+    } else if (caps.family == Family::mmc) {
+        if (!by_ioctl(regs::RegKind::ext_csd, "CMD8", [&] { return channel->mmc_ext_csd(); })) {
+            const auto text = dev::read_attr(dev::card_debugfs(card, o.roots) / "ext_csd");
+            if (text && !text->empty()) {
+                try {
+                    raws.push_back({regs::RegKind::ext_csd, regs::parse_register_hex(regs::RegKind::ext_csd, *text),
+                                    "debugfs"});
+                } catch (const regs::HexError&) {
+                }
+            }
+        }
+    }
+    return raws;
+}
+
+} // namespace
+
+void apply_registers(Capabilities& c, const regs::CardRegisters& regs, uint64_t capacity_bytes)
+{
+    const auto* csd = regs.get(regs::RegKind::csd);
+    c.erase_class = (field(csd, "ccc") >> 5) & 1;
+    if (c.family == Family::sd) {
+        c.block_addressed = field(csd, "csd_structure") != 0;
+        if (const auto* scr = regs.get(regs::RegKind::scr))
+            c.erased_byte = field(scr, "data_stat_after_erase") ? 0xff : 0x00;
+        if (const auto* ssr = regs.get(regs::RegKind::ssr)) {
+            c.ssr = *ssr;
+            c.au_bytes = static_cast<uint64_t>(derived_int(ssr, "au_size_bytes"));
+            c.sd_discard_support = field(ssr, "discard_support") != 0;
+            c.fule_support = field(ssr, "fule_support") != 0;
+        }
+        return;
+    }
+    // MMC: sector addressing above 2 GiB, as Linux decides it.
+    const auto* ext = regs.get(regs::RegKind::ext_csd);
+    const uint64_t sectors = field(ext, "sec_count");
+    c.block_addressed = (sectors ? sectors * 512 : capacity_bytes) > (uint64_t{2} << 30);
+    const uint64_t block = static_cast<uint64_t>(derived_int(csd, "write_block_bytes"));
+    c.csd_erase_group_bytes = static_cast<uint64_t>(derived_int(csd, "erase_group_size_blocks")) * (block ? block : 512);
+    if (csd) {
+        const double ms = static_cast<double>(derived_int(csd, "taac_ns")) * (10 << field(csd, "r2w_factor")) / 1e6;
+        c.csd_write_timeout_ms = static_cast<uint32_t>(std::max(1.0, std::ceil(ms)));
+    }
+    if (!ext) return;
+    c.have_ext_csd = true;
+    c.ext_csd_rev = static_cast<int>(field(ext, "ext_csd_rev"));
+    c.sec_feature_support = static_cast<uint8_t>(field(ext, "sec_feature_support"));
+    c.hc_erase_group_bytes = field(ext, "hc_erase_grp_size") * 512 * 1024;
+    c.hc_erase_group_def = field(ext, "erase_group_def") & 1;
+    c.erase_timeout_mult = static_cast<uint32_t>(field(ext, "erase_timeout_mult"));
+    c.trim_mult = static_cast<uint32_t>(field(ext, "trim_mult"));
+    c.sec_erase_mult = static_cast<uint32_t>(field(ext, "sec_erase_mult"));
+    c.sec_trim_mult = static_cast<uint32_t>(field(ext, "sec_trim_mult"));
+    c.erased_byte = field(ext, "erased_mem_cont") ? 0xff : 0x00;
+}
+
+Target find_target(const std::string& device, const TargetOptions& o)
+{
+    const auto& roots = o.roots;
+    Target t;
+    std::string name = strip_dev(device, roots);
+    std::optional<dev::Target> mmc;
+    std::error_code ec;
+
+    // A name that is no block device (mmc0, mmc0:4567, a sysfs path) must be
+    // an MMC host or card; its block device is the card's.
+    if (name.find('/') != std::string::npos || !fs::exists(roots.sysfs / "class" / "block" / name, ec)) {
+        try {
+            mmc = dev::resolve(device, roots);
+        } catch (const dev::ResolveError& e) {
+            throw TargetError(e.why == dev::ResolveError::Why::not_mmc ? TargetError::Why::not_mmc
+                                                                       : TargetError::Why::not_found,
+                              without_name(e.what(), name));
+        }
+        if (!mmc->card || mmc->card->block.empty())
+            throw TargetError(TargetError::Why::no_block, fmt::format("{}: the card has no block device", device));
+        name = mmc->partition.empty() ? mmc->card->block : mmc->partition;
+    }
+
+    const fs::path dir = dev::resolve_path(roots.sysfs / "class" / "block" / name);
+    t.name = name;
+    t.path = (roots.dev / name).string();
+    t.is_partition = fs::exists(dir / "partition", ec);
+    const fs::path disk_dir = t.is_partition ? dir.parent_path() : dir;
+    t.disk = disk_dir.filename().string();
+    t.disk_path = (roots.dev / t.disk).string();
+    t.size = number(dev::read_attr(dir / "size")) * 512;
+    t.disk_size = number(dev::read_attr(disk_dir / "size")) * 512;
+    t.start = t.is_partition ? number(dev::read_attr(dir / "start")) * 512 : 0;
+    if (t.disk != t.name) t.siblings.push_back(t.disk);
+    for (const auto& e : fs::directory_iterator(disk_dir, ec))
+        if (fs::exists(e.path() / "partition", ec) && e.path().filename() != t.name)
+            t.siblings.push_back(e.path().filename().string());
+
+    auto& c = t.caps;
+    c.name = name;
+    const fs::path q = disk_dir / "queue";
+    c.logical_block = std::max<uint64_t>(512, number(dev::read_attr(q / "logical_block_size")));
+    c.discard_granularity = number(dev::read_attr(q / "discard_granularity"));
+    c.discard_max_bytes = number(dev::read_attr(q / "discard_max_bytes"));
+    c.discard_max_hw_bytes = number(dev::read_attr(q / "discard_max_hw_bytes"));
+    c.write_zeroes_max_bytes = number(dev::read_attr(q / "write_zeroes_max_bytes"));
+
+    if (!mmc) {
+        try {
+            mmc = dev::resolve(name, roots);
+        } catch (const dev::ResolveError& e) {
+            if (e.why != dev::ResolveError::Why::not_mmc)
+                throw TargetError(TargetError::Why::not_found, without_name(e.what(), name));
+            t.not_mmc = dev::explain_non_mmc(dir);
+            const std::string is = name + " is ";
+            c.kind = t.not_mmc.rfind(is, 0) == 0 ? t.not_mmc.substr(is.size()) : "not on an MMC host";
+            if (!o.any_device) throw TargetError(TargetError::Why::not_mmc, "not an MMC/SD device: " + t.not_mmc);
+            return t;
+        }
+    }
+    const dev::Card& card = *mmc->card;
+    t.rca = card.rca;
+    const bool sd = card.type == dev::CardType::sd || card.type == dev::CardType::sd_combo;
+    c.family = sd ? Family::sd : card.type == dev::CardType::mmc ? Family::mmc : Family::none;
+    c.kind = sd ? "an SD card" : c.family == Family::mmc ? "an eMMC" : fmt::format("a {} card", dev::to_string(card.type));
+    c.preferred_erase_bytes = number(dev::card_attr(card, "preferred_erase_size"));
+
+    const auto raws = gather(card, o, c, t.notes);
+    const auto regs = regs::decode_card(sd ? regs::CardFamily::sd : regs::CardFamily::mmc, raws);
+    apply_registers(c, regs, card.capacity_bytes);
+    if (t.disk != card.block) {
+        // An eMMC boot area is its own disk; raw addresses would land in the user area.
+        c.raw_channel = false;
+        c.raw_unavailable = fmt::format("{} is an eMMC boot area; raw erase commands would need a partition switch",
+                                        t.disk);
+    }
+
+    CardIdentity id;
+    id.card = card.name;
+    id.type = std::string(dev::to_string(card.type));
+    id.host = card.host.name;
+    id.controller = card.host.controller.describe();
+    id.capacity_bytes = card.capacity_bytes;
+    const auto* cid = regs.get(regs::RegKind::cid);
+    id.product = cid ? derived_text(cid, "product_name") : card.product;
+    if (id.product.empty()) id.product = card.product;
+    id.manufacturer = derived_text(cid, "manufacturer");
+    id.serial = derived_text(cid, "serial_hex");
+    id.date = derived_text(cid, "date");
+    t.card = id;
+    return t;
+}
+
+} // namespace mmc::erase

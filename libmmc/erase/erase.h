@@ -1,0 +1,87 @@
+// Erasing a range of an SD/MMC card (or, with any_device, any block device):
+// the API mmc-erase and mmc-bench share. prepare() finds the device, checks
+// it is safe to touch, chooses the method and plans the work without
+// touching anything; execute() does it chunk by chunk, stopping between
+// chunks when `stop` becomes true, then verifies. erase_range() is both.
+#pragma once
+
+#include "erase/device.h"
+#include "erase/methods.h"
+#include "erase/plan.h"
+#include "erase/safety.h"
+#include "erase/verify.h"
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mmc::erase {
+
+struct Options {
+    bool zero_unaligned = false; // zero the head and tail outside whole erase units
+    bool any_device = false;     // accept a block device that is not on an MMC host
+    bool use_ioctl = true;       // card commands for registers and raw methods
+    uint64_t max_chunk = 0;      // at most this many bytes per chunk (0: the method's own bound)
+    VerifyMode verify = VerifyMode::none;
+    dev::SysRoots roots;         // sysfs, debugfs, /dev
+    SafetyRoots safety;          // /proc and sysfs for the safety checks
+};
+
+// Nothing was touched: the device is unsafe, the method is not supported by
+// the card's registers, the range holds no whole erase unit, or the device
+// cannot be opened exclusively. what() says why.
+struct Refused : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Everything decided before anything is destroyed.
+struct Prepared {
+    std::string device;   // as given
+    Target target;
+    Selection selection;  // the method and why
+    EraseUnit unit;
+    Plan plan;
+    Outcome outcome;      // what the erased range should read back as
+    std::string command;  // "BLKDISCARD", "CMD32/CMD33 CMD38 ERASE (0x0), block addresses"
+    std::vector<std::string> warnings;
+    Options options;
+};
+
+struct Progress {
+    uint64_t done_bytes = 0, total_bytes = 0;
+    std::size_t chunks_done = 0, chunks_total = 0;
+    double seconds = 0;
+};
+using ProgressFn = std::function<void(const Progress&)>;
+
+struct ChunkTime {
+    Extent extent;
+    double seconds = 0;
+    std::string what = "chunk"; // "chunk", "head", "tail" (zeroed edges)
+};
+
+struct Report {
+    Prepared prepared;
+    std::vector<ChunkTime> chunks; // what was done, in order
+    Extent erased;                 // contiguous: exactly what was destroyed
+    bool interrupted = false;
+    std::string error;             // set when a chunk failed (erased says how far it got)
+    std::optional<VerifyReport> verify;
+    std::vector<std::string> warnings;
+    double seconds = 0;            // erase time (not verification)
+};
+
+// Throws Refused, PlanError (a bad range: a usage error), TargetError.
+Prepared prepare(const std::string& device, const Range& range, Method method, const Options& options);
+
+// Throws Refused when the device cannot be opened exclusively; failures
+// after that are in Report::error.
+Report execute(const Prepared& prepared, const ProgressFn& progress, const std::atomic<bool>& stop);
+
+Report erase_range(const std::string& device, const Range& range, Method method, const Options& options,
+                   const ProgressFn& progress, const std::atomic<bool>& stop);
+
+} // namespace mmc::erase

@@ -1,0 +1,147 @@
+#include "erase/plan.h"
+
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <fmt/format.h>
+
+namespace mmc::erase {
+
+namespace {
+
+struct MethodName {
+    Method method;
+    std::string_view name;
+};
+
+constexpr std::array<MethodName, 12> names{{
+    {Method::automatic, "auto"},
+    {Method::discard, "discard"},
+    {Method::secure, "secure"},
+    {Method::zeroout, "zeroout"},
+    {Method::erase, "erase"},
+    {Method::sd_discard, "sd-discard"},
+    {Method::fule, "fule"},
+    {Method::trim, "trim"},
+    {Method::emmc_discard, "emmc-discard"},
+    {Method::secure_erase, "secure-erase"},
+    {Method::secure_trim, "secure-trim"},
+    {Method::sanitize, "sanitize"},
+}};
+
+constexpr std::array<Method, 11> every{Method::discard,    Method::secure,       Method::zeroout,
+                                       Method::erase,      Method::sd_discard,   Method::fule,
+                                       Method::trim,       Method::emmc_discard, Method::secure_erase,
+                                       Method::secure_trim, Method::sanitize};
+
+uint64_t round_up(uint64_t v, uint64_t unit) { return (v + unit - 1) / unit * unit; }
+uint64_t round_down(uint64_t v, uint64_t unit) { return v / unit * unit; }
+
+} // namespace
+
+std::string_view to_string(Method m)
+{
+    for (const auto& n : names)
+        if (n.method == m) return n.name;
+    return "unknown";
+}
+
+std::optional<Method> method_from_string(std::string_view name)
+{
+    for (const auto& n : names)
+        if (n.name == name) return n.method;
+    return std::nullopt;
+}
+
+std::span<const Method> all_methods() { return every; }
+
+bool is_block_layer(Method m) { return m == Method::discard || m == Method::secure || m == Method::zeroout; }
+bool is_raw(Method m) { return m != Method::automatic && !is_block_layer(m); }
+
+std::string_view to_string(EdgeAction a)
+{
+    switch (a) {
+    case EdgeAction::none: return "none";
+    case EdgeAction::left_alone: return "left alone";
+    case EdgeAction::zeroed: return "zeroed";
+    }
+    return "none";
+}
+
+std::optional<uint64_t> parse_size(std::string_view text)
+{
+    uint64_t value = 0;
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    const auto r = std::from_chars(first, last, value);
+    if (r.ec != std::errc() || r.ptr == first) return std::nullopt;
+    std::string suffix(r.ptr, last);
+    for (auto& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (suffix.ends_with("IB")) suffix.erase(suffix.size() - 2);
+    else if (suffix.size() > 1 && suffix.ends_with("B")) suffix.pop_back();
+    else if (suffix == "B") suffix.clear();
+    int shift = 0;
+    if (suffix.empty()) shift = 0;
+    else if (suffix == "K") shift = 10;
+    else if (suffix == "M") shift = 20;
+    else if (suffix == "G") shift = 30;
+    else if (suffix == "T") shift = 40;
+    else return std::nullopt;
+    if (shift && value > (UINT64_MAX >> shift)) return std::nullopt;
+    return value << shift;
+}
+
+uint64_t chunk_size(uint64_t unit, uint64_t max_chunk)
+{
+    if (max_chunk == 0) return 0;
+    const uint64_t n = max_chunk / unit;
+    return (n ? n : 1) * unit;
+}
+
+Plan make_plan(const PlanInput& in)
+{
+    if (in.logical_block == 0 || in.erase_unit == 0) throw PlanError("erase unit and logical block must not be 0");
+    if (in.device_bytes == 0) throw PlanError("the device is empty (size 0)");
+    if (in.range.offset >= in.device_bytes)
+        throw PlanError(fmt::format("offset {} is beyond the end of the device ({} bytes)", in.range.offset,
+                                    in.device_bytes));
+    const uint64_t room = in.device_bytes - in.range.offset;
+    const uint64_t length = in.range.length.value_or(room);
+    if (length == 0) throw PlanError("length is 0: nothing to erase");
+    if (length > room)
+        throw PlanError(fmt::format("offset {} + length {} runs past the end of the device ({} bytes, {} after the "
+                                    "offset)",
+                                    in.range.offset, length, in.device_bytes, room));
+
+    Plan p;
+    p.range = {in.range.offset, length};
+    p.erase_unit = in.erase_unit;
+
+    // Alignment is on the disk, where the card's units are.
+    const uint64_t abs_start = in.device_start + p.range.offset;
+    const uint64_t abs_end = abs_start + length;
+    const uint64_t a_start = round_up(abs_start, in.erase_unit);
+    const uint64_t a_end = round_down(abs_end, in.erase_unit);
+    const EdgeAction edge = in.zero_unaligned ? EdgeAction::zeroed : EdgeAction::left_alone;
+    if (a_end <= a_start) {
+        // Not one whole unit inside: the range is all head.
+        p.aligned = {p.range.offset, 0};
+        p.head = {p.range, edge};
+        p.tail = {{p.range.end(), 0}, EdgeAction::none};
+        return p;
+    }
+    p.aligned = {a_start - in.device_start, a_end - a_start};
+    p.head.extent = {p.range.offset, p.aligned.offset - p.range.offset};
+    p.head.action = p.head.extent.empty() ? EdgeAction::none : edge;
+    p.tail.extent = {p.aligned.end(), p.range.end() - p.aligned.end()};
+    p.tail.action = p.tail.extent.empty() ? EdgeAction::none : edge;
+
+    p.chunk_bytes = chunk_size(in.erase_unit, in.max_chunk);
+    const uint64_t step = p.chunk_bytes ? p.chunk_bytes : p.aligned.length;
+    for (uint64_t off = p.aligned.offset; off < p.aligned.end(); off += step)
+        p.chunks.push_back({off, std::min(step, p.aligned.end() - off)});
+    if (!p.chunk_bytes) p.chunk_bytes = p.aligned.length;
+    return p;
+}
+
+} // namespace mmc::erase

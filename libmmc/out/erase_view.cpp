@@ -1,0 +1,249 @@
+#include "out/erase_view.h"
+
+#include "regs/units.h"
+
+#include <array>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace mmc::out {
+
+namespace {
+
+using erase::Edge;
+using erase::EdgeAction;
+using erase::Extent;
+using regs::bytes_text;
+
+// "4 MiB (4194304 bytes)", "3.44 KiB (3520 bytes)", "512 bytes"
+std::string size_text(uint64_t bytes)
+{
+    const std::string t = bytes_text(bytes);
+    return t.find("bytes") != std::string::npos ? t : fmt::format("{} ({} bytes)", t, bytes);
+}
+
+std::string extent_text(const Extent& e)
+{
+    return fmt::format("offset {}, {}", e.offset, size_text(e.length));
+}
+
+std::string edge_text(const Edge& e)
+{
+    if (e.action == EdgeAction::none) return "none";
+    return fmt::format("{}: {}", erase::to_string(e.action), extent_text(e.extent));
+}
+
+std::string action_key(EdgeAction a)
+{
+    switch (a) {
+    case EdgeAction::none: return "none";
+    case EdgeAction::left_alone: return "left_alone";
+    case EdgeAction::zeroed: return "zeroed";
+    }
+    return "none";
+}
+
+nlohmann::ordered_json edge_json(const Edge& e)
+{
+    return {{"offset", e.extent.offset}, {"length", e.extent.length}, {"action", action_key(e.action)}};
+}
+
+std::string rate_text(uint64_t bytes, double seconds)
+{
+    if (seconds <= 0) return "-";
+    return fmt::format("{:.1f} MB/s", static_cast<double>(bytes) / seconds / 1e6);
+}
+
+// "512 KiB", "1.5 MiB", "3.2 GiB": short, for the progress line.
+std::string short_bytes(uint64_t bytes)
+{
+    static constexpr std::array<const char*, 5> unit{"bytes", "KiB", "MiB", "GiB", "TiB"};
+    double v = static_cast<double>(bytes);
+    std::size_t i = 0;
+    while (v >= 1024.0 && i + 1 < unit.size()) {
+        v /= 1024.0;
+        ++i;
+    }
+    return i == 0 ? fmt::format("{} bytes", bytes) : fmt::format("{:.{}f} {}", v, v < 10 && v != std::floor(v) ? 1 : 0, unit[i]);
+}
+
+std::string duration_text(double s)
+{
+    if (s < 60) return fmt::format("{:.0f} s", std::ceil(s));
+    const auto total = static_cast<long>(std::ceil(s));
+    if (total < 3600) return fmt::format("{}:{:02d}", total / 60, total % 60);
+    return fmt::format("{}:{:02d}:{:02d}", total / 3600, total / 60 % 60, total % 60);
+}
+
+} // namespace
+
+std::string erase_plan_text(const erase::Prepared& p)
+{
+    const auto& t = p.target;
+    const auto& plan = p.plan;
+    std::string out;
+    auto line = [&](std::string_view label, const std::string& text) { out += fmt::format("{:<12}{}\n", label, text); };
+
+    std::string where;
+    if (t.card)
+        where = fmt::format("{}, {} on {}", t.card->card, t.caps.kind, t.card->host);
+    else
+        where = t.not_mmc.empty() ? "not an MMC/SD card" : t.not_mmc + ", not an MMC/SD card";
+    line("Device:", fmt::format("{} ({})", t.path, where));
+    if (t.is_partition)
+        line("Partition:", fmt::format("{} of {}, from byte {} of the disk, {}", t.name, t.disk_path, t.start,
+                                       size_text(t.size)));
+    if (t.card) {
+        std::string card = t.card->product.empty() ? "(no name)" : fmt::format("\"{}\"", t.card->product);
+        if (!t.card->manufacturer.empty()) card += ", " + t.card->manufacturer;
+        line("Card:", card);
+        line("Serial:", t.card->serial.empty() ? "unknown" : t.card->serial);
+        line("Capacity:", size_text(t.card->capacity_bytes));
+    } else {
+        line("Card:", "none (no card registers behind this device)");
+        line("Capacity:", size_text(t.size));
+    }
+    line("Range:", extent_text(plan.range));
+    line("Method:", fmt::format("{}: {}{}", erase::to_string(p.selection.method), p.command,
+                                p.selection.why == "requested" ? "" : fmt::format(" ({})", p.selection.why)));
+    line("Erase unit:", fmt::format("{} ({})", bytes_text(p.unit.bytes), p.unit.source));
+    if (plan.aligned.empty())
+        line("Aligned:", "no whole erase unit in the range");
+    else
+        line("Aligned:", fmt::format("{} in {} chunk{} of at most {}", extent_text(plan.aligned), plan.chunks.size(),
+                                     plan.chunks.size() == 1 ? "" : "s", bytes_text(plan.chunk_bytes)));
+    line("Head:", edge_text(plan.head));
+    line("Tail:", edge_text(plan.tail));
+    line("Reads as:", [&] {
+        const auto& o = p.outcome;
+        if (o.zero_only) return fmt::format("0x00 ({})", o.basis);
+        std::string s = o.declared ? fmt::format("0x{:02x} ({})", *o.declared, o.basis) : fmt::format("0x00 or 0xff ({})", o.basis);
+        return s;
+    }());
+    for (const auto& w : p.warnings) out += fmt::format("Warning:    {}\n", w);
+    return out;
+}
+
+std::string erase_report_text(const erase::Report& r)
+{
+    const auto& p = r.prepared;
+    std::string out;
+    auto line = [&](std::string_view label, const std::string& text) { out += fmt::format("{:<12}{}\n", label, text); };
+    std::size_t chunks = 0;
+    for (const auto& c : r.chunks) chunks += c.what == "chunk";
+
+    if (r.interrupted)
+        line("Interrupted:", fmt::format("erased {} of {}; the rest of the range is untouched",
+                                         r.erased.length ? extent_text(r.erased) : "nothing", p.target.path));
+    else if (!r.error.empty())
+        line("Failed:", fmt::format("{}; erased {} before that", r.error,
+                                    r.erased.length ? extent_text(r.erased) : "nothing"));
+    else
+        line("Erased:", fmt::format("{} of {}", extent_text(r.erased), p.target.path));
+    line("Method:", fmt::format("{}: {}", erase::to_string(p.selection.method), p.command));
+    line("Chunks:", fmt::format("{} of {} in {:.3f} s, {}", chunks, p.plan.chunks.size(), r.seconds,
+                                rate_text(r.erased.length, r.seconds)));
+    for (const auto& c : r.chunks)
+        if (c.what != "chunk") line(c.what == "head" ? "Head:" : "Tail:", fmt::format("zeroed, {}", extent_text(c.extent)));
+    if (r.verify) {
+        const auto& v = *r.verify;
+        line("Verify:", fmt::format("{} ({}, {} checked): expected {}; found {}", erase::to_string(v.result),
+                                    erase::to_string(v.mode), bytes_text(v.bytes_checked), v.expected, v.found));
+        for (const auto& d : v.details) out += fmt::format("            - {}\n", d);
+    }
+    for (const auto& w : r.warnings)
+        if (w.rfind("verify: ", 0) != 0) out += fmt::format("Warning:    {}\n", w);
+    return out;
+}
+
+std::string erase_progress_line(const erase::Progress& p)
+{
+    const double pct = p.total_bytes ? 100.0 * static_cast<double>(p.done_bytes) / static_cast<double>(p.total_bytes) : 100;
+    std::string left = "-";
+    if (p.done_bytes && p.seconds > 0 && p.total_bytes > p.done_bytes)
+        left = duration_text(p.seconds * static_cast<double>(p.total_bytes - p.done_bytes) / static_cast<double>(p.done_bytes));
+    else if (p.total_bytes <= p.done_bytes)
+        left = "0 s";
+    return fmt::format("  {} of {}  {:3.0f}%  {}  {} left", short_bytes(p.done_bytes), short_bytes(p.total_bytes), pct,
+                       rate_text(p.done_bytes, p.seconds), left);
+}
+
+nlohmann::ordered_json erase_json(const erase::Prepared& p, const erase::Report* r)
+{
+    using nlohmann::ordered_json;
+    const auto& t = p.target;
+    const auto& plan = p.plan;
+    ordered_json doc;
+    doc["device"] = t.path;
+    doc["dry_run"] = r == nullptr;
+    doc["target"] = {{"name", t.name},
+                     {"disk", t.disk_path},
+                     {"partition", t.is_partition},
+                     {"start", t.start},
+                     {"size_bytes", t.size},
+                     {"kind", t.card ? t.caps.kind : t.not_mmc}};
+    if (t.card) {
+        const auto& c = *t.card;
+        doc["card"] = {{"card", c.card},         {"type", c.type},     {"name", c.product},
+                       {"manufacturer", c.manufacturer}, {"serial", c.serial}, {"date", c.date},
+                       {"capacity_bytes", c.capacity_bytes}, {"host", c.host}, {"controller", c.controller}};
+    } else {
+        doc["card"] = nullptr;
+    }
+    ordered_json expected;
+    if (p.outcome.zero_only || p.outcome.declared)
+        expected = fmt::format("0x{:02x}", p.outcome.zero_only ? 0 : *p.outcome.declared);
+    else
+        expected = "0x00 or 0xff";
+    doc["plan"] = {{"method", erase::to_string(p.selection.method)},
+                   {"method_reason", p.selection.why},
+                   {"command", p.command},
+                   {"offset", plan.range.offset},
+                   {"length", plan.range.length},
+                   {"aligned_offset", plan.aligned.offset},
+                   {"aligned_length", plan.aligned.length},
+                   {"erase_unit", plan.erase_unit},
+                   {"erase_unit_source", p.unit.source},
+                   {"chunk_bytes", plan.chunk_bytes},
+                   {"head", edge_json(plan.head)},
+                   {"tail", edge_json(plan.tail)},
+                   {"chunks", plan.chunks.size()},
+                   {"expected", expected},
+                   {"expected_basis", p.outcome.basis},
+                   {"old_data_allowed", p.outcome.undefined}};
+
+    auto& chunks = doc["chunks"] = ordered_json::array();
+    std::size_t chunk_count = 0;
+    if (r) {
+        for (const auto& c : r->chunks) {
+            ordered_json j = {{"offset", c.extent.offset}, {"length", c.extent.length}, {"seconds", c.seconds}};
+            if (c.what != "chunk") j["what"] = c.what;
+            chunk_count += c.what == "chunk";
+            chunks.push_back(std::move(j));
+        }
+    }
+    doc["erased"] = {{"offset", r ? r->erased.offset : plan.range.offset}, {"length", r ? r->erased.length : 0}};
+    doc["interrupted"] = r ? r->interrupted : false;
+    doc["error"] = r && !r->error.empty() ? ordered_json(r->error) : ordered_json(nullptr);
+    if (r && r->verify) {
+        const auto& v = *r->verify;
+        doc["verify"] = {{"mode", erase::to_string(v.mode)},   {"expected", v.expected},
+                         {"found", v.found},                    {"bytes_checked", v.bytes_checked},
+                         {"result", erase::to_string(v.result)}, {"details", v.details}};
+    } else {
+        doc["verify"] = nullptr;
+    }
+    doc["warnings"] = r ? r->warnings : p.warnings;
+    doc["notes"] = t.notes;
+    const double seconds = r ? r->seconds : 0;
+    const uint64_t bytes = r ? r->erased.length : 0;
+    doc["summary"] = {{"method", erase::to_string(p.selection.method)},
+                      {"bytes", bytes},
+                      {"chunks", chunk_count},
+                      {"chunks_planned", plan.chunks.size()},
+                      {"seconds", seconds},
+                      {"bytes_per_second", seconds > 0 ? static_cast<double>(bytes) / seconds : 0.0}};
+    return doc;
+}
+
+} // namespace mmc::out

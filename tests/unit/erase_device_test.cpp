@@ -1,0 +1,100 @@
+// Finding the erase target in fixture trees (no card commands): the lab's SD
+// card, an eMMC partition with its disk and bounds, an eMMC boot area, and a
+// card behind a USB reader (refused without --any-device).
+#include "erase/device.h"
+
+#include <gtest/gtest.h>
+
+using namespace mmc::erase;
+
+namespace {
+TargetOptions fixture(const std::string& name, bool any_device = false)
+{
+    TargetOptions o;
+    o.roots.sysfs = "tests/data/sysfs/" + name + "/sys";
+    o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
+    o.any_device = any_device;
+    o.use_ioctl = false;
+    return o;
+}
+} // namespace
+
+TEST(EraseDevice, LabSdCardFromSysfs)
+{
+    for (const std::string name : {"/dev/mmcblk0", "mmcblk0", "mmc0", "mmc0:4567"}) {
+        const auto t = find_target(name, fixture("sd-qemu"));
+        EXPECT_EQ(t.path, "/dev/mmcblk0") << name;
+        EXPECT_EQ(t.disk, "mmcblk0") << name;
+        EXPECT_FALSE(t.is_partition);
+        EXPECT_EQ(t.size, 4294967296u);
+        EXPECT_EQ(t.rca, 0x4567);
+        ASSERT_TRUE(t.card);
+        EXPECT_EQ(t.card->product, "QEMU!");
+        EXPECT_EQ(t.card->serial, "0xdeadbeef");
+        const auto& c = t.caps;
+        EXPECT_EQ(c.family, Family::sd);
+        EXPECT_FALSE(c.raw_channel);
+        EXPECT_EQ(c.raw_unavailable, "--no-ioctl");
+        EXPECT_EQ(c.preferred_erase_bytes, 4194304u);
+        EXPECT_EQ(c.discard_max_bytes, 4194304u);
+        EXPECT_EQ(c.discard_granularity, 4194304u);
+        EXPECT_TRUE(c.erase_class);
+        EXPECT_EQ(c.erased_byte, std::optional<uint8_t>(0x00));
+        // The sysfs SSR copy is all zeros: not used, and said so.
+        EXPECT_FALSE(c.ssr);
+        ASSERT_FALSE(t.notes.empty());
+        EXPECT_NE(t.notes[0].find("all zeros"), std::string::npos);
+    }
+}
+
+TEST(EraseDevice, EmmcPartitionResolvesToItsDiskAndBounds)
+{
+    const auto t = find_target("mmcblk1p2", fixture("emmc-cm4"));
+    EXPECT_TRUE(t.is_partition);
+    EXPECT_EQ(t.name, "mmcblk1p2");
+    EXPECT_EQ(t.disk, "mmcblk1");
+    EXPECT_EQ(t.disk_path, "/dev/mmcblk1");
+    EXPECT_EQ(t.start, uint64_t{532480} * 512);
+    EXPECT_EQ(t.size, uint64_t{121610240} * 512);
+    EXPECT_EQ(t.caps.family, Family::mmc);
+    // EXT_CSD from debugfs: SEC_FEATURE_SUPPORT 0x55, 4 MiB HC erase groups.
+    EXPECT_TRUE(t.caps.have_ext_csd);
+    EXPECT_EQ(t.caps.sec_feature_support, 0x55);
+    EXPECT_EQ(t.caps.hc_erase_group_bytes, 4u * 1024 * 1024);
+    EXPECT_TRUE(t.caps.block_addressed);
+}
+
+TEST(EraseDevice, EmmcBootAreaHasNoRawCommands)
+{
+    const auto t = find_target("mmcblk1boot0", fixture("emmc-cm4"));
+    EXPECT_EQ(t.disk, "mmcblk1boot0");
+    EXPECT_FALSE(t.caps.raw_channel);
+    EXPECT_NE(t.caps.raw_unavailable.find("boot area"), std::string::npos) << t.caps.raw_unavailable;
+}
+
+TEST(EraseDevice, UsbReaderNeedsAnyDevice)
+{
+    try {
+        find_target("/dev/sda", fixture("usb-reader"));
+        FAIL() << "a USB reader was accepted";
+    } catch (const TargetError& e) {
+        EXPECT_EQ(e.why, TargetError::Why::not_mmc);
+        EXPECT_NE(std::string(e.what()).find("not an MMC/SD device: sda is on USB"), std::string::npos) << e.what();
+    }
+    const auto t = find_target("/dev/sda", fixture("usb-reader", true));
+    EXPECT_EQ(t.caps.family, Family::none);
+    EXPECT_FALSE(t.card);
+    EXPECT_NE(t.not_mmc.find("USB"), std::string::npos);
+    EXPECT_EQ(t.size, uint64_t{62333952} * 512);
+}
+
+TEST(EraseDevice, MissingDevice)
+{
+    try {
+        find_target("/dev/mmcblk9", fixture("sd-qemu"));
+        FAIL();
+    } catch (const TargetError& e) {
+        EXPECT_EQ(e.why, TargetError::Why::not_found);
+        EXPECT_STREQ(e.what(), "no such device");
+    }
+}

@@ -1,0 +1,290 @@
+// mmc-erase: erase a range of an SD/MMC card. Thin: options, confirmation
+// and signals here; planning, safety, methods and verification in
+// libmmc/erase; views in libmmc/out/erase_view.
+#include "cli/cli.h"
+#include "erase/erase.h"
+#include "out/erase_view.h"
+#include "version.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstring>
+#include <fmt/format.h>
+#include <getopt.h>
+#include <iostream>
+#include <unistd.h>
+
+namespace {
+
+constexpr const char* tool = "mmc-erase";
+
+std::atomic<bool> stop_requested{false};
+volatile std::sig_atomic_t stop_signal = 0;
+
+extern "C" void on_signal(int sig)
+{
+    stop_signal = sig;
+    stop_requested.store(true);
+}
+
+void usage(std::FILE* to)
+{
+    fmt::print(to, R"(Usage:
+ {0} [options] DEVICE
+
+Erase a range of an SD, microSD or eMMC card, by the card's own erase
+commands or the block layer's discard, secure discard or zeroout. DEVICE is
+/dev/mmcblk0, mmcblk0, a partition (mmcblk0p1, erased within its bounds), a
+host (mmc0) or a card (mmc0:4567); any block device with --any-device.
+
+Options:
+ -m, --method METHOD   auto (default: the best the card and host support),
+                       discard, secure, zeroout (block layer); erase (SD and
+                       eMMC CMD38 ERASE), sd-discard, fule (SD); trim,
+                       emmc-discard, secure-erase, secure-trim, sanitize (eMMC)
+ -o, --offset SIZE     start of the range (default 0); K, M, G, T suffixes
+ -l, --length SIZE     length of the range (default: to the end)
+     --zero-unaligned  zero the head and tail outside whole erase units
+                       (default: leave them alone)
+     --chunk SIZE      at most SIZE bytes per chunk (default: what the device
+                       allows, bounded so Ctrl-C is prompt)
+     --verify[=MODE]   read the range back and check it: sampled (default)
+                       or full
+ -y, --yes             do not ask for confirmation
+ -n, --dry-run         print the plan and touch nothing
+     --any-device      allow a block device that is not an MMC/SD card
+     --no-ioctl        send no card commands (no raw methods; SSR from sysfs)
+ -J, --json            print JSON (see mmc-erase(1))
+ -v, --verbose         print each chunk as it completes (stderr)
+     --sysfs-root DIR  read sysfs from DIR (default /sys)
+ -h, --help            display this help
+ -V, --version         display version
+
+Examples:
+ {0} --dry-run /dev/mmcblk0
+ {0} --method erase --offset 16M --length 64M --verify /dev/mmcblk0
+ {0} --yes --method discard mmcblk0p2
+)",
+               tool);
+}
+
+struct Options {
+    std::string device;
+    mmc::erase::Range range;
+    mmc::erase::Method method = mmc::erase::Method::automatic;
+    mmc::erase::Options lib;
+    bool yes = false, dry_run = false, json = false, verbose = false;
+};
+
+uint64_t size_arg(const char* opt, const char* text)
+{
+    const auto v = mmc::erase::parse_size(text);
+    if (!v)
+        throw mmc::cli::UsageError(fmt::format("{} {}: expected a size in bytes, with an optional K, M, G or T suffix",
+                                               opt, text));
+    return *v;
+}
+
+Options parse_options(int argc, char** argv)
+{
+    enum { zero_unaligned = 256, chunk, verify, any_device, no_ioctl, sysfs };
+    static const option longopts[] = {
+        {"method", required_argument, nullptr, 'm'},      {"offset", required_argument, nullptr, 'o'},
+        {"length", required_argument, nullptr, 'l'},      {"zero-unaligned", no_argument, nullptr, zero_unaligned},
+        {"chunk", required_argument, nullptr, chunk},     {"verify", optional_argument, nullptr, verify},
+        {"yes", no_argument, nullptr, 'y'},               {"dry-run", no_argument, nullptr, 'n'},
+        {"any-device", no_argument, nullptr, any_device}, {"no-ioctl", no_argument, nullptr, no_ioctl},
+        {"json", no_argument, nullptr, 'J'},              {"verbose", no_argument, nullptr, 'v'},
+        {"sysfs-root", required_argument, nullptr, sysfs}, {"help", no_argument, nullptr, 'h'},
+        {"version", no_argument, nullptr, 'V'},           {nullptr, 0, nullptr, 0},
+    };
+    Options o;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":m:o:l:ynJvhV", longopts, nullptr)) != -1) {
+        switch (c) {
+        case 'm': {
+            const auto m = mmc::erase::method_from_string(optarg);
+            if (!m)
+                throw mmc::cli::UsageError(fmt::format(
+                    "--method {}: expected auto, discard, secure, zeroout, erase, sd-discard, fule, trim, "
+                    "emmc-discard, secure-erase, secure-trim or sanitize",
+                    optarg));
+            o.method = *m;
+            break;
+        }
+        case 'o': o.range.offset = size_arg("--offset", optarg); break;
+        case 'l': o.range.length = size_arg("--length", optarg); break;
+        case zero_unaligned: o.lib.zero_unaligned = true; break;
+        case chunk:
+            o.lib.max_chunk = size_arg("--chunk", optarg);
+            if (o.lib.max_chunk == 0) throw mmc::cli::UsageError("--chunk 0: a chunk must hold at least one byte");
+            break;
+        case verify: {
+            const std::string v = optarg ? optarg : "sampled";
+            if (v == "sampled") o.lib.verify = mmc::erase::VerifyMode::sampled;
+            else if (v == "full") o.lib.verify = mmc::erase::VerifyMode::full;
+            else throw mmc::cli::UsageError(fmt::format("--verify={}: expected sampled or full", v));
+            break;
+        }
+        case 'y': o.yes = true; break;
+        case 'n': o.dry_run = true; break;
+        case any_device: o.lib.any_device = true; break;
+        case no_ioctl: o.lib.use_ioctl = false; break;
+        case 'J': o.json = true; break;
+        case 'v': o.verbose = true; break;
+        case sysfs:
+            o.lib.roots.sysfs = optarg;
+            o.lib.roots.debugfs = o.lib.roots.sysfs / "kernel" / "debug";
+            o.lib.safety.sysfs = optarg;
+            break;
+        case 'h': usage(stdout); std::exit(mmc::cli::ok);
+        case 'V': fmt::print("{} from mmckit {}\n", tool, mmc::version); std::exit(mmc::cli::ok);
+        case ':': throw mmc::cli::UsageError(fmt::format("option '{}' needs an argument", argv[optind - 1]));
+        default: throw mmc::cli::UsageError(fmt::format("unknown option '{}'", argv[optind - 1]));
+        }
+    }
+    if (optind >= argc) throw mmc::cli::UsageError("no DEVICE given");
+    o.device = argv[optind++];
+    if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));
+    return o;
+}
+
+void print_json(const nlohmann::ordered_json& body)
+{
+    nlohmann::ordered_json doc;
+    doc["tool"] = tool;
+    doc["version"] = mmc::version;
+    doc.update(body);
+    std::cout << doc.dump(2) << '\n';
+}
+
+void install_signals()
+{
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; // no SA_RESTART: a read at the prompt returns
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
+
+int interrupted_status() { return 128 + (stop_signal ? static_cast<int>(stop_signal) : SIGINT); }
+
+// Ask on the terminal; true only for "yes".
+bool confirm(const mmc::erase::Prepared& p)
+{
+    fmt::print(stderr, "{}\nThis destroys the data in the range above on {}.\nType \"yes\" to erase: ",
+               mmc::out::erase_plan_text(p), p.target.path);
+    std::fflush(stderr);
+    std::string answer;
+    if (!std::getline(std::cin, answer)) return false;
+    return answer == "yes";
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options o;
+    try {
+        o = parse_options(argc, argv);
+    } catch (const mmc::cli::UsageError& e) {
+        mmc::cli::error(tool, e.what());
+        fmt::print(stderr, "Try '{} --help' for more information.\n", tool);
+        return mmc::cli::usage;
+    }
+    install_signals();
+
+    mmc::erase::Prepared prepared;
+    try {
+        prepared = mmc::erase::prepare(o.device, o.range, o.method, o.lib);
+    } catch (const mmc::erase::PlanError& e) {
+        mmc::cli::error(tool, fmt::format("{}: {}", o.device, e.what()));
+        return mmc::cli::usage;
+    } catch (const std::exception& e) {
+        mmc::cli::error(tool, fmt::format("{}: {}", o.device, e.what()));
+        return mmc::cli::failure;
+    }
+
+    if (o.dry_run) {
+        if (o.json)
+            print_json(mmc::out::erase_json(prepared, nullptr));
+        else
+            fmt::print("{}Dry run: nothing was erased.\n", mmc::out::erase_plan_text(prepared));
+        return mmc::cli::ok;
+    }
+
+    if (!o.yes) {
+        if (!isatty(STDIN_FILENO)) {
+            mmc::cli::error(tool, fmt::format("{}: refusing to erase without confirmation: stdin is not a terminal; "
+                                              "use --yes (or --dry-run to see the plan)",
+                                              prepared.target.path));
+            return mmc::cli::failure;
+        }
+        const bool yes = confirm(prepared);
+        if (stop_requested.load()) {
+            fmt::print(stderr, "\n");
+            mmc::cli::error(tool, "interrupted before anything was erased");
+            return interrupted_status();
+        }
+        if (!yes) {
+            mmc::cli::error(tool, "not confirmed; nothing was erased");
+            return mmc::cli::failure;
+        }
+    } else if (!o.json) {
+        // Show what is about to go, even unasked.
+        fmt::print("{}", mmc::out::erase_plan_text(prepared));
+        std::fflush(stdout);
+    }
+
+    // Progress on a terminal, at most four times a second (a serial console
+    // is slow), and always the last update.
+    const bool tty = isatty(STDERR_FILENO);
+    bool progress_shown = false;
+    double last_shown = -1;
+    auto progress = [&](const mmc::erase::Progress& p) {
+        if (o.verbose) {
+            fmt::print(stderr, "{}chunk {}/{} done: {} of {} bytes in {:.3f} s\n", progress_shown ? "\n" : "",
+                       p.chunks_done, p.chunks_total, p.done_bytes, p.total_bytes, p.seconds);
+            progress_shown = false;
+        }
+        if (tty && (p.seconds - last_shown >= 0.25 || p.done_bytes == p.total_bytes)) {
+            fmt::print(stderr, "\r{}\033[K", mmc::out::erase_progress_line(p));
+            progress_shown = true;
+            last_shown = p.seconds;
+        }
+        std::fflush(stderr);
+    };
+
+    mmc::erase::Report report;
+    try {
+        report = mmc::erase::execute(prepared, progress, stop_requested);
+    } catch (const std::exception& e) {
+        if (progress_shown) fmt::print(stderr, "\n");
+        mmc::cli::error(tool, fmt::format("{}: {}", o.device, e.what()));
+        return mmc::cli::failure;
+    }
+    if (progress_shown) fmt::print(stderr, "\n");
+
+    if (o.json)
+        print_json(mmc::out::erase_json(prepared, &report));
+    else
+        fmt::print("{}{}", o.yes ? "\n" : "", mmc::out::erase_report_text(report));
+
+    if (report.interrupted) {
+        mmc::cli::error(tool, fmt::format("interrupted: erased offset {} length {} of {}", report.erased.offset,
+                                          report.erased.length, prepared.target.path));
+        return interrupted_status();
+    }
+    if (!report.error.empty()) {
+        mmc::cli::error(tool, fmt::format("{}: {}", prepared.target.path, report.error));
+        return mmc::cli::failure;
+    }
+    if (report.verify && report.verify->result == mmc::erase::VerifyResult::fail) {
+        mmc::cli::error(tool, fmt::format("{}: verification failed: the range does not read back as erased",
+                                          prepared.target.path));
+        return mmc::cli::failure;
+    }
+    return mmc::cli::ok;
+}
