@@ -2,6 +2,9 @@
 # and output, count results, and end with "<suite>: N passed, M failed, K skipped".
 # shellcheck shell=sh
 passed=0 failed=0 skipped=0
+# Debian's python3 when there is one: a pyenv shim costs a second per call.
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 suite=$(basename "$0" .sh)
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
@@ -24,7 +27,7 @@ skip() { skipped=$((skipped + 1)); echo "  skip $1"; }
 expect() { if grep -qE -- "$3" "$2"; then pass "$1"; else fail "$1: /$3/ not in output"; sed 's/^/    | /' "$2" | head -8; fi; }
 # json_eq NAME PYEXPR EXPECTED: evaluates PYEXPR over the JSON in $out as j.
 json_eq() {
-    got=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$out" 2>&1)
+    got=$($PY -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$out" 2>&1)
     if [ "$got" = "$3" ]; then pass "$1"; else fail "$1: got '$got', expected '$3'"; fi
 }
 finish() {

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/../.." || exit 1
 bus=build/bin/mmc-bus
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out" "$err"' EXIT
-ios() { python3 -c "import json,sys; print(json.load(open('tests/data/ios.json'))[int(sys.argv[1])]['ios'], end='')" "$1" > "$tmp/$1.txt"; echo "$tmp/$1.txt"; }
+ios() { $PY -c "import json,sys; print(json.load(open('tests/data/ios.json'))[int(sys.argv[1])]['ios'], end='')" "$1" > "$tmp/$1.txt"; echo "$tmp/$1.txt"; }
 
 # Raspberry Pi 4 booted with sdhci.debug_quirks2=4 (no 1.8 V): high speed only.
 run 0 $bus -J --ios "$(ios 1)" --card sd &&

@@ -13,7 +13,7 @@ if ! scripts/sdlab --size 4G --card2 1G --out "$res" -- sh -c "$(cat tests/lab/g
 fi
 
 check() { # check NAME FILE PYEXPR EXPECTED
-    got=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); r=j.get('registers',{}); print($3)" "$res/$2" 2>&1)
+    got=$($PY -c "import json,sys; j=json.load(open(sys.argv[1])); r=j.get('registers',{}); print($3)" "$res/$2" 2>&1)
     if [ "$got" = "$4" ]; then pass "$1"; else fail "$1: got '$got', expected '$4'"; fi
 }
 rc() { [ "$(cat "$res/$2.rc" 2>/dev/null)" = "$3" ] && pass "$1" || fail "$1: exit $(cat "$res/$2.rc" 2>/dev/null), expected $3"; }
@@ -36,7 +36,7 @@ check "CMD13 with the real RCA: state tran" sdhc.json \
     "r['status']['source'], r['status']['decoded']['current_state_name']" "ioctl tran"
 check "CMD6 mode-0 switch status read" sdhc.json "r['switch_status']['source']" "ioctl"
 check "CID and CSD by CMD9/CMD10" sdhc.json "r['cid']['source'], r['csd']['source']" "ioctl ioctl"
-got=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['registers']; print(r['cid']['hex'], r['csd']['hex'])" "$res/sdhc.json")
+got=$($PY -c "import json,sys; r=json.load(open(sys.argv[1]))['registers']; print(r['cid']['hex'], r['csd']['hex'])" "$res/sdhc.json")
 want="$(cat "$res/sysfs-cid") $(cat "$res/sysfs-csd")"
 [ "$got" = "$want" ] && pass "CMD9/CMD10 match sysfs cid/csd" || fail "CMD9/CMD10 '$got' differ from sysfs '$want'"
 rc "card readable after CMD7/9/10/7" read-after 0
