@@ -1,0 +1,342 @@
+#include "report/bundle.h"
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+namespace mmc::report {
+
+bool Results::empty() const
+{
+    return !seq_read_mb_s && !seq_write_mb_s && rand_read_iops.empty() && rand_write_iops.empty();
+}
+
+namespace {
+
+template <typename T>
+json opt(const std::optional<T>& v)
+{
+    return v ? json(*v) : json(nullptr);
+}
+
+json iops_json(const std::map<std::string, double>& iops)
+{
+    json j = json::object();
+    for (const auto key : iops_keys) {
+        const auto it = iops.find(std::string(key));
+        if (it != iops.end()) j[std::string(key)] = it->second;
+    }
+    return j;
+}
+
+// Readers that take what is there and note what has the wrong type.
+class Reader {
+public:
+    explicit Reader(std::vector<std::string>& warnings) : warnings_(warnings) {}
+
+    std::string text(const json& obj, const char* key, const std::string& where)
+    {
+        if (!obj.is_object() || !obj.contains(key) || obj[key].is_null()) return {};
+        if (obj[key].is_string()) return obj[key].get<std::string>();
+        if (obj[key].is_number()) return obj[key].dump();
+        warn(where, key, "a string");
+        return {};
+    }
+
+    std::optional<double> number(const json& obj, const char* key, const std::string& where)
+    {
+        if (!obj.is_object() || !obj.contains(key) || obj[key].is_null()) return std::nullopt;
+        if (obj[key].is_number()) return obj[key].get<double>();
+        warn(where, key, "a number");
+        return std::nullopt;
+    }
+
+    const json* object(const json& obj, const char* key, const std::string& where)
+    {
+        if (!obj.is_object() || !obj.contains(key) || obj[key].is_null()) return nullptr;
+        if (obj[key].is_object()) return &obj[key];
+        warn(where, key, "an object");
+        return nullptr;
+    }
+
+    const json* array(const json& obj, const char* key, const std::string& where)
+    {
+        if (!obj.is_object() || !obj.contains(key) || obj[key].is_null()) return nullptr;
+        if (obj[key].is_array()) return &obj[key];
+        warn(where, key, "an array");
+        return nullptr;
+    }
+
+    void note(std::string text) { warnings_.push_back(std::move(text)); }
+
+private:
+    void warn(const std::string& where, const char* key, const char* want)
+    {
+        warnings_.push_back(fmt::format("{}{}: not {}; ignored", where.empty() ? "" : where + ".", key, want));
+    }
+    std::vector<std::string>& warnings_;
+};
+
+void read_iops(Reader& r, const json& results, const char* key, std::map<std::string, double>& out)
+{
+    const json* j = r.object(results, key, "results");
+    if (!j) return;
+    for (const auto size : iops_keys) {
+        const std::string k(size);
+        if (auto v = r.number(*j, k.c_str(), fmt::format("results.{}", key))) out[k] = *v;
+    }
+    for (const auto& [k, v] : j->items()) {
+        bool known = false;
+        for (const auto size : iops_keys) known = known || k == size;
+        if (!known) r.note(fmt::format("results.{}.{}: not a block size this report shows (1k, 4k, 16k); ignored", key, k));
+    }
+}
+
+json part(const json& doc, const char* key)
+{
+    return doc.contains(key) ? doc[key] : json(nullptr);
+}
+
+} // namespace
+
+json to_json(const Bundle& b)
+{
+    json j;
+    j["format"] = bundle_format;
+    j["format_version"] = bundle_format_version;
+    j["kind"] = b.kind;
+    j["created"] = b.created;
+    const auto& c = b.card;
+    j["card"] = {{"label", c.label},
+                 {"manufacturer", c.manufacturer},
+                 {"product", c.product},
+                 {"serial", c.serial},
+                 {"capacity_bytes", opt(c.capacity_bytes)},
+                 {"type", c.type},
+                 {"classes",
+                  {{"speed_class", c.classes.speed_class},
+                   {"uhs_speed_grade", c.classes.uhs_speed_grade},
+                   {"video_speed_class", c.classes.video_speed_class},
+                   {"app_perf_class", c.classes.app_perf_class}}}};
+    j["host"] = {{"label", b.host.label}, {"controller", b.host.controller}, {"bus_mode", b.host.bus_mode}, {"kernel", b.host.kernel}};
+    if (b.source) {
+        const auto& s = *b.source;
+        j["source"] = {{"title", s.title}, {"method", s.method}, {"units", s.units}, {"url", s.url}};
+        if (!s.notes.empty()) j["source"]["notes"] = s.notes;
+        if (!s.conversion.empty()) j["source"]["conversion"] = s.conversion;
+        if (!s.results_as_published.is_null()) j["source"]["results_as_published"] = s.results_as_published;
+        if (!s.row.is_null()) j["source"]["row"] = s.row;
+    }
+    json results = json::object();
+    if (b.results.seq_read_mb_s) results["seq_read_mb_s"] = *b.results.seq_read_mb_s;
+    if (b.results.seq_write_mb_s) results["seq_write_mb_s"] = *b.results.seq_write_mb_s;
+    if (!b.results.rand_read_iops.empty()) results["rand_read_iops"] = iops_json(b.results.rand_read_iops);
+    if (!b.results.rand_write_iops.empty()) results["rand_write_iops"] = iops_json(b.results.rand_write_iops);
+    j["results"] = results;
+    if (!b.error.empty()) j["error"] = b.error;
+    json verdicts = json::array();
+    for (const auto& v : b.verdicts)
+        verdicts.push_back({{"claim", v.claim},
+                            {"required", opt(v.required)},
+                            {"measured", opt(v.measured)},
+                            {"unit", v.unit},
+                            {"result", v.result},
+                            {"why", v.why}});
+    j["verdicts"] = verdicts;
+    if (!b.registers.is_null()) j["registers"] = b.registers;
+    if (!b.bus.is_null()) j["bus"] = b.bus;
+    if (!b.erase.is_null()) j["erase"] = b.erase;
+    if (!b.bench.is_null()) j["bench"] = b.bench;
+    json steps = json::array();
+    for (const auto& s : b.steps) steps.push_back({{"name", s.name}, {"ok", s.ok}, {"message", s.message}});
+    j["steps"] = steps;
+    j["environment"] = b.environment.is_null() ? json::object() : b.environment;
+    j["tools"] = b.tools.is_null() ? json::object() : b.tools;
+    return j;
+}
+
+bool looks_like_bundle(const json& doc)
+{
+    return doc.is_object() && doc.contains("format") && doc["format"].is_string() && doc["format"] == bundle_format;
+}
+
+Bundle from_json(const json& doc)
+{
+    if (!doc.is_object()) throw NotABundle("not an mmckit bundle (not a JSON object)");
+    if (!looks_like_bundle(doc)) {
+        if (doc.contains("tool") && doc["tool"].is_string())
+            throw NotABundle(fmt::format("not an mmckit bundle ({} output; mmc-report --make-bundle makes a bundle from it)",
+                                         doc["tool"].get<std::string>()));
+        throw NotABundle("not an mmckit bundle (no \"format\": \"mmckit-bundle\")");
+    }
+    Bundle b;
+    Reader r(b.warnings);
+    if (!doc.contains("format_version")) {
+        r.note("no format_version; read as version 1");
+    } else if (!doc["format_version"].is_number_integer()) {
+        throw NotABundle("format_version is not an integer");
+    } else if (doc["format_version"].get<int>() > bundle_format_version) {
+        throw NotABundle(fmt::format("bundle format version {} is newer than this mmc-report reads ({})",
+                                     doc["format_version"].get<int>(), bundle_format_version));
+    }
+    b.kind = r.text(doc, "kind", "");
+    if (b.kind.empty()) b.kind = doc.contains("source") ? "imported" : "measured";
+    if (b.kind != "measured" && b.kind != "imported") r.note(fmt::format("kind: unknown kind '{}'", b.kind));
+    b.created = r.text(doc, "created", "");
+
+    if (const json* c = r.object(doc, "card", "")) {
+        b.card.label = r.text(*c, "label", "card");
+        b.card.manufacturer = r.text(*c, "manufacturer", "card");
+        b.card.product = r.text(*c, "product", "card");
+        b.card.serial = r.text(*c, "serial", "card");
+        if (auto cap = r.number(*c, "capacity_bytes", "card"); cap && *cap >= 0) b.card.capacity_bytes = static_cast<uint64_t>(*cap);
+        b.card.type = r.text(*c, "type", "card");
+        if (const json* cl = r.object(*c, "classes", "card")) {
+            b.card.classes.speed_class = r.text(*cl, "speed_class", "card.classes");
+            b.card.classes.uhs_speed_grade = r.text(*cl, "uhs_speed_grade", "card.classes");
+            b.card.classes.video_speed_class = r.text(*cl, "video_speed_class", "card.classes");
+            b.card.classes.app_perf_class = r.text(*cl, "app_perf_class", "card.classes");
+        }
+    }
+    if (b.card.label.empty()) {
+        b.card.label = b.card.product.empty() ? "unnamed card"
+                       : b.card.manufacturer.empty() ? b.card.product
+                                                     : b.card.manufacturer + " " + b.card.product;
+    }
+    if (const json* h = r.object(doc, "host", "")) {
+        b.host.label = r.text(*h, "label", "host");
+        b.host.controller = r.text(*h, "controller", "host");
+        b.host.bus_mode = r.text(*h, "bus_mode", "host");
+        b.host.kernel = r.text(*h, "kernel", "host");
+    }
+    if (b.host.label.empty()) b.host.label = b.host.controller.empty() ? "unnamed host" : b.host.controller;
+
+    if (const json* s = r.object(doc, "source", "")) {
+        Source src;
+        src.title = r.text(*s, "title", "source");
+        src.method = r.text(*s, "method", "source");
+        src.units = r.text(*s, "units", "source");
+        src.url = r.text(*s, "url", "source");
+        src.notes = r.text(*s, "notes", "source");
+        src.conversion = r.text(*s, "conversion", "source");
+        src.results_as_published = part(*s, "results_as_published");
+        src.row = part(*s, "row");
+        b.source = std::move(src);
+    }
+    if (const json* res = r.object(doc, "results", "")) {
+        b.results.seq_read_mb_s = r.number(*res, "seq_read_mb_s", "results");
+        b.results.seq_write_mb_s = r.number(*res, "seq_write_mb_s", "results");
+        read_iops(r, *res, "rand_read_iops", b.results.rand_read_iops);
+        read_iops(r, *res, "rand_write_iops", b.results.rand_write_iops);
+    }
+    b.error = r.text(doc, "error", "");
+    if (const json* vs = r.array(doc, "verdicts", "")) {
+        for (std::size_t i = 0; i < vs->size(); ++i) {
+            const json& v = (*vs)[i];
+            const std::string where = fmt::format("verdicts[{}]", i);
+            if (!v.is_object()) {
+                r.note(where + ": not an object; ignored");
+                continue;
+            }
+            Verdict out;
+            out.claim = r.text(v, "claim", where);
+            out.required = r.number(v, "required", where);
+            out.measured = r.number(v, "measured", where);
+            out.unit = r.text(v, "unit", where);
+            out.result = r.text(v, "result", where);
+            out.why = r.text(v, "why", where);
+            if (out.result != "pass" && out.result != "fail" && out.result != "not-applicable")
+                r.note(fmt::format("{}: result '{}' is not pass, fail or not-applicable", where, out.result));
+            b.verdicts.push_back(std::move(out));
+        }
+    }
+    if (const json* reg = r.object(doc, "registers", "")) b.registers = *reg;
+    if (const json* bus = r.object(doc, "bus", "")) b.bus = *bus;
+    if (const json* er = r.object(doc, "erase", "")) b.erase = *er;
+    if (const json* be = r.array(doc, "bench", "")) b.bench = *be;
+    if (const json* steps = r.array(doc, "steps", "")) {
+        for (std::size_t i = 0; i < steps->size(); ++i) {
+            const json& s = (*steps)[i];
+            const std::string where = fmt::format("steps[{}]", i);
+            if (!s.is_object()) {
+                r.note(where + ": not an object; ignored");
+                continue;
+            }
+            Step step;
+            step.name = r.text(s, "name", where);
+            step.ok = s.contains("ok") && s["ok"].is_boolean() && s["ok"].get<bool>();
+            step.message = r.text(s, "message", where);
+            b.steps.push_back(std::move(step));
+        }
+    }
+    if (const json* env = r.object(doc, "environment", "")) b.environment = *env;
+    if (const json* tools = r.object(doc, "tools", "")) b.tools = *tools;
+    return b;
+}
+
+Bundle load_bundle(const std::filesystem::path& path)
+{
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(fmt::format("{}: {}", path.string(), std::strerror(errno)));
+    std::stringstream text;
+    text << in.rdbuf();
+    json doc;
+    try {
+        doc = json::parse(text.str());
+    } catch (const json::parse_error& e) {
+        throw std::runtime_error(fmt::format("{}: not JSON ({})", path.string(), e.what()));
+    }
+    Bundle b = from_json(doc);
+    b.path = path.string();
+    return b;
+}
+
+std::string safe_name_part(std::string_view text, std::size_t max_length, std::string_view fallback)
+{
+    std::string out;
+    bool dash = false;
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.') {
+            if (dash && !out.empty()) out += '-';
+            dash = false;
+            if (c == '.' && (out.empty() || out.back() == '.')) continue; // no leading dot, no ".."
+            out += static_cast<char>(c);
+        } else if (c >= 'A' && c <= 'Z') {
+            if (dash && !out.empty()) out += '-';
+            dash = false;
+            out += static_cast<char>(c - 'A' + 'a');
+        } else {
+            dash = true;
+        }
+        if (out.size() >= max_length) break;
+    }
+    out.resize(std::min(out.size(), max_length));
+    while (!out.empty() && (out.back() == '-' || out.back() == '.')) out.pop_back();
+    return out.empty() ? std::string(fallback) : out;
+}
+
+std::string bundle_file_name(const Bundle& b)
+{
+    std::string when;
+    for (const char c : b.created)
+        if ((c >= '0' && c <= '9') || c == 'T' || c == 'Z') when += c;
+    if (when.empty()) when = "undated";
+    when.resize(std::min<std::size_t>(when.size(), 20));
+    return fmt::format("{}-{}-{}.json", safe_name_part(b.card.label, 48, "card"), safe_name_part(b.host.label, 48, "host"), when);
+}
+
+std::string iso8601_utc(int64_t seconds)
+{
+    const std::time_t t = static_cast<std::time_t>(seconds);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+} // namespace mmc::report

@@ -1,0 +1,140 @@
+// The result bundle: one card measured (or reported by a study) on one
+// host, with where every figure came from. Its JSON, format "mmckit-bundle"
+// version 1, is documented in man/mmc-report.1. Loading is tolerant: an
+// imported bundle has no registers, a failed pipeline step leaves its part
+// out, and a part of the wrong shape is dropped with a warning.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mmc::report {
+
+using json = nlohmann::ordered_json;
+
+inline constexpr std::string_view bundle_format = "mmckit-bundle";
+inline constexpr int bundle_format_version = 1;
+
+// The random-I/O block sizes a bundle keeps, as its JSON keys, and in bytes.
+inline constexpr std::array<std::string_view, 3> iops_keys = {"1k", "4k", "16k"};
+inline constexpr std::array<uint32_t, 3> iops_block_sizes = {1024, 4096, 16384};
+
+// What the card claims in its SD status, as mmc-info decodes it
+// ("C10", "U3", "V30", "A1"; "U0" or "not supported" when it claims nothing).
+struct Classes {
+    std::string speed_class, uhs_speed_grade, video_speed_class, app_perf_class;
+};
+
+struct CardInfo {
+    std::string label;        // the row name in tables
+    std::string manufacturer; // "SanDisk"
+    std::string product;      // "SL16G"
+    std::string serial;       // "0x0eace07e"
+    std::optional<uint64_t> capacity_bytes;
+    std::string type;         // "SD", "MMC" or "" (unknown)
+    Classes classes;
+};
+
+struct HostInfo {
+    std::string label;      // the column name in tables
+    std::string controller; // "sdhci-pci (PCI 1b36:0007 at 0000:00:04.0)"
+    std::string bus_mode;   // "HS", "SDR104", "DDR50", "HS200" ...
+    std::string kernel;
+};
+
+// Where an imported bundle's figures were published.
+struct Source {
+    std::string title, method, units, url, notes;
+    std::string conversion;      // how the published figures became MB/s and IOPS
+    // Each figure as published, keyed like results ("seq_read", "seq_write",
+    // "rand_read_4k", ...): {"value": 8.35, "unit": "MiB/s"}.
+    json results_as_published;
+    json row;                    // the study's row verbatim, every field as printed
+};
+
+// Figures in MB/s (10^6 bytes per second) and IOPS; a missing figure is absent, never 0.
+struct Results {
+    std::optional<double> seq_read_mb_s, seq_write_mb_s;
+    std::map<std::string, double> rand_read_iops, rand_write_iops; // keys from iops_keys
+    bool empty() const;
+};
+
+struct Verdict {
+    std::string claim; // "A1 random read 4 KiB QD1"
+    std::optional<double> required, measured;
+    std::string unit;   // "IOPS", "MB/s"
+    std::string result; // "pass", "fail", "not-applicable"
+    std::string why;
+};
+
+// A step of the pipeline that made the bundle and whether it worked.
+struct Step {
+    std::string name;
+    bool ok = false;
+    std::string message;
+};
+
+struct Bundle {
+    std::string kind = "measured"; // or "imported"
+    std::string created;           // ISO-8601 UTC, "2026-11-03T10:15:00Z"
+    CardInfo card;
+    HostInfo host;
+    std::optional<Source> source;  // imported bundles
+    Results results;
+    std::vector<Verdict> verdicts;
+    std::string error;             // what went wrong for this card on this host ("I/O errors")
+    // The tools' own documents, kept whole; null when absent.
+    json registers;   // mmc-info -J
+    json bus;         // one host object of mmc-bus -J
+    json erase;       // mmc-erase -J
+    json bench;       // array of mmc-bench -J documents
+    std::vector<Step> steps;
+    json environment; // hostname, machine, kernel, arch, os, cpu_model
+    json tools;       // {"mmc-info": "0.1.0", ...}
+
+    // Not part of the JSON: the file it was read from and what was odd in it.
+    std::string path;
+    std::vector<std::string> warnings;
+};
+
+// A document that is not a bundle (no "format": "mmckit-bundle"), or one in
+// a newer format version than this code reads.
+struct NotABundle : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+json to_json(const Bundle& bundle);
+
+// Reads a bundle; throws NotABundle when doc is not one. Parts that are
+// missing stay empty; parts of the wrong type are dropped with a warning in
+// Bundle::warnings.
+Bundle from_json(const json& doc);
+
+// Reads and parses a file; throws std::runtime_error ("PATH: why") when it
+// cannot be read or is not JSON, NotABundle when it is not a bundle.
+Bundle load_bundle(const std::filesystem::path& path);
+
+// True when doc says it is a bundle (its "format"), whatever its version.
+bool looks_like_bundle(const json& doc);
+
+// A piece of a file name: lower-case ASCII letters, digits, '.' and '-'
+// only, no leading dot, runs of anything else turned into one '-', at most
+// max_length characters; fallback when nothing is left.
+std::string safe_name_part(std::string_view text, std::size_t max_length, std::string_view fallback);
+
+// "<card>-<host>-<UTC time>.json", from the labels and "created"
+// ("2026-11-03T10:15:00Z" -> "20261103T101500Z").
+std::string bundle_file_name(const Bundle& bundle);
+
+// "2026-11-03T10:15:00Z" for a time in seconds since the epoch.
+std::string iso8601_utc(int64_t seconds_since_epoch);
+
+} // namespace mmc::report

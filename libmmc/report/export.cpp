@@ -1,0 +1,149 @@
+#include "report/export.h"
+
+#include "version.h"
+
+#include <fmt/format.h>
+
+namespace mmc::report {
+
+const std::vector<std::string> csv_columns = {
+    "table",           "study",      "card",  "host", "seq_write_mb_s", "seq_read_mb_s", "rand_write_iops_1k",
+    "rand_read_iops_1k", "rand_write_iops_4k", "rand_read_iops_4k", "rand_write_iops_16k", "rand_read_iops_16k",
+    "error",           "claim",      "required", "measured", "unit", "result", "why", "bundle"};
+
+namespace {
+
+std::string num(std::optional<double> v) { return v ? fmt::format("{}", *v) : std::string(); }
+
+json opt(std::optional<double> v) { return v ? json(*v) : json(nullptr); }
+
+json iops_obj(const Results& r, bool write)
+{
+    json j = json::object();
+    for (const auto key : iops_keys) j[std::string(key)] = opt(rand_iops(r, write, key));
+    return j;
+}
+
+std::string csv_line(const std::vector<std::string>& fields)
+{
+    std::string line;
+    for (std::size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
+    return line + "\r\n";
+}
+
+} // namespace
+
+std::string csv_field(const std::string& s)
+{
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+    std::string out = "\"";
+    for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::string csv_report(const Report& rep)
+{
+    std::string out = csv_line(csv_columns);
+    for (const auto& g : rep.groups) {
+        for (std::size_t m = 0; m < g.members.size(); ++m) {
+            const Bundle& b = rep.bundles[g.members[m]];
+            const std::string& card = g.cards[g.row_of[m]];
+            const std::string& host = g.hosts[g.column_of[m]];
+            std::vector<std::string> f{"results", g.title, card, host, num(b.results.seq_write_mb_s), num(b.results.seq_read_mb_s)};
+            for (const auto key : iops_keys) {
+                f.push_back(num(rand_iops(b.results, true, key)));
+                f.push_back(num(rand_iops(b.results, false, key)));
+            }
+            f.insert(f.end(), {b.error, "", "", "", "", "", "", b.path});
+            out += csv_line(f);
+        }
+        for (std::size_t m = 0; m < g.members.size(); ++m) {
+            const Bundle& b = rep.bundles[g.members[m]];
+            for (const auto& v : b.verdicts) {
+                std::vector<std::string> f{"verdicts", g.title, g.cards[g.row_of[m]], g.hosts[g.column_of[m]]};
+                f.resize(12);
+                f.insert(f.end(), {"", v.claim, num(v.required), num(v.measured), v.unit, v.result, v.why, b.path});
+                out += csv_line(f);
+            }
+        }
+    }
+    return out;
+}
+
+json json_report(const Report& rep, const std::vector<std::string>& warnings)
+{
+    json doc;
+    doc["tool"] = "mmc-report";
+    doc["version"] = mmc::version;
+    json bundles = json::array();
+    for (const auto& b : rep.bundles)
+        bundles.push_back({{"path", b.path},
+                           {"kind", b.kind},
+                           {"card", b.card.label},
+                           {"host", b.host.label},
+                           {"created", b.created},
+                           {"warnings", b.warnings}});
+    doc["bundles"] = bundles;
+    json groups = json::array();
+    for (const auto& g : rep.groups) {
+        json jg;
+        jg["title"] = g.title;
+        jg["kind"] = g.kind;
+        if (g.source)
+            jg["source"] = {{"title", g.source->title},     {"method", g.source->method}, {"units", g.source->units},
+                            {"conversion", g.source->conversion}, {"url", g.source->url},   {"notes", g.source->notes}};
+        else
+            jg["source"] = nullptr;
+        jg["hosts"] = g.hosts;
+        jg["cards"] = g.cards;
+        for (const bool write : {false, true}) {
+            json matrix = json::array();
+            for (std::size_t r = 0; r < g.cards.size(); ++r) {
+                json row = json::array();
+                for (std::size_t c = 0; c < g.hosts.size(); ++c) {
+                    const int i = g.cell[r][c];
+                    row.push_back(i < 0 ? json(nullptr)
+                                        : opt(write ? rep.bundles[i].results.seq_write_mb_s : rep.bundles[i].results.seq_read_mb_s));
+                }
+                matrix.push_back(row);
+            }
+            jg[write ? "seq_write_mb_s" : "seq_read_mb_s"] = matrix;
+        }
+        json results = json::array(), verdicts = json::array(), failed = json::array();
+        for (std::size_t m = 0; m < g.members.size(); ++m) {
+            const Bundle& b = rep.bundles[g.members[m]];
+            const std::string& card = g.cards[g.row_of[m]];
+            const std::string& host = g.hosts[g.column_of[m]];
+            json row = {{"card", card},
+                        {"host", host},
+                        {"seq_write_mb_s", opt(b.results.seq_write_mb_s)},
+                        {"seq_read_mb_s", opt(b.results.seq_read_mb_s)},
+                        {"rand_write_iops", iops_obj(b.results, true)},
+                        {"rand_read_iops", iops_obj(b.results, false)},
+                        {"error", b.error.empty() ? json(nullptr) : json(b.error)},
+                        {"bundle", b.path}};
+            if (b.source && !b.source->results_as_published.is_null()) row["as_published"] = b.source->results_as_published;
+            results.push_back(row);
+            for (const auto& v : b.verdicts)
+                verdicts.push_back({{"card", card},
+                                    {"host", host},
+                                    {"claim", v.claim},
+                                    {"required", opt(v.required)},
+                                    {"measured", opt(v.measured)},
+                                    {"unit", v.unit},
+                                    {"result", v.result},
+                                    {"why", v.why}});
+            for (const auto& s : b.steps)
+                if (!s.ok) failed.push_back({{"card", card}, {"host", host}, {"name", s.name}, {"message", s.message}});
+        }
+        jg["results"] = results;
+        jg["verdicts"] = verdicts;
+        jg["failed_steps"] = failed;
+        groups.push_back(jg);
+    }
+    doc["groups"] = groups;
+    doc["warnings"] = warnings;
+    return doc;
+}
+
+} // namespace mmc::report

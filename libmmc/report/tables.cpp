@@ -1,0 +1,162 @@
+#include "report/tables.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+
+namespace mmc::report {
+
+bool Group::has_sequential(const std::vector<Bundle>& bundles) const
+{
+    for (int i : members)
+        if (bundles[i].results.seq_read_mb_s || bundles[i].results.seq_write_mb_s) return true;
+    return false;
+}
+
+bool Group::has_random(const std::vector<Bundle>& bundles) const
+{
+    for (int i : members)
+        if (!bundles[i].results.rand_read_iops.empty() || !bundles[i].results.rand_write_iops.empty()) return true;
+    return false;
+}
+
+bool Group::has_verdicts(const std::vector<Bundle>& bundles) const
+{
+    for (int i : members)
+        if (!bundles[i].verdicts.empty()) return true;
+    return false;
+}
+
+Report build_report(std::vector<Bundle> bundles)
+{
+    Report r;
+    r.bundles = std::move(bundles);
+    std::map<std::string, std::size_t> group_of;
+    struct Row {
+        std::string label, serial;
+    };
+    std::vector<std::vector<Row>> rows;
+    for (int i = 0; i < static_cast<int>(r.bundles.size()); ++i) {
+        const Bundle& b = r.bundles[i];
+        const bool imported = b.kind == "imported" && b.source;
+        const std::string gkey = imported ? "imported\x1f" + b.source->title : "measured";
+        auto [it, fresh] = group_of.try_emplace(gkey, r.groups.size());
+        if (fresh) {
+            Group g;
+            g.kind = imported ? "imported" : "measured";
+            g.title = imported ? (b.source->title.empty() ? "Untitled study" : b.source->title) : "Measured with mmckit";
+            if (imported) g.source = b.source;
+            r.groups.push_back(std::move(g));
+            rows.emplace_back();
+        }
+        Group& g = r.groups[it->second];
+        auto& grows = rows[it->second];
+
+        int col = -1;
+        for (std::size_t c = 0; c < g.hosts.size(); ++c)
+            if (g.hosts[c] == b.host.label) col = static_cast<int>(c);
+        if (col < 0) {
+            col = static_cast<int>(g.hosts.size());
+            g.hosts.push_back(b.host.label);
+            for (auto& row : g.cell) row.push_back(-1);
+        }
+        // The same card: the same label and serial, or a serial missing on one side.
+        int row = -1;
+        for (std::size_t k = 0; k < grows.size() && row < 0; ++k)
+            if (grows[k].label == b.card.label && (grows[k].serial == b.card.serial || grows[k].serial.empty() || b.card.serial.empty()) &&
+                g.cell[k][col] < 0)
+                row = static_cast<int>(k);
+        if (row < 0) {
+            row = static_cast<int>(grows.size());
+            grows.push_back({b.card.label, b.card.serial});
+            g.cell.emplace_back(g.hosts.size(), -1);
+        } else if (grows[row].serial.empty()) {
+            grows[row].serial = b.card.serial;
+        }
+        g.cell[row][col] = i;
+        g.members.push_back(i);
+        g.row_of.push_back(row);
+        g.column_of.push_back(col);
+    }
+    // Unique row names: rows of one label get their serials when those tell
+    // them apart, else numbers in order.
+    for (std::size_t gi = 0; gi < r.groups.size(); ++gi) {
+        const auto& grows = rows[gi];
+        auto& cards = r.groups[gi].cards;
+        for (std::size_t k = 0; k < grows.size(); ++k) {
+            std::vector<std::size_t> same;
+            for (std::size_t m = 0; m < grows.size(); ++m)
+                if (grows[m].label == grows[k].label) same.push_back(m);
+            std::string name = grows[k].label;
+            if (same.size() > 1) {
+                bool serials_differ = true;
+                for (std::size_t a = 0; a < same.size(); ++a)
+                    for (std::size_t b = 0; b < same.size(); ++b)
+                        if (grows[same[a]].serial.empty() || (a != b && grows[same[a]].serial == grows[same[b]].serial))
+                            serials_differ = false;
+                if (serials_differ) name += fmt::format(" (serial {})", grows[k].serial);
+                else name += fmt::format(" ({})", std::find(same.begin(), same.end(), k) - same.begin() + 1);
+            }
+            cards.push_back(name);
+        }
+    }
+    return r;
+}
+
+std::string mb_s_text(std::optional<double> v)
+{
+    if (!v) return missing_text;
+    if (*v >= 10000) return fmt::format("{:.0f}", *v);
+    return fmt::format("{:.4g}", *v);
+}
+
+std::string iops_text(std::optional<double> v)
+{
+    if (!v) return missing_text;
+    if (*v >= 1000) return fmt::format("{:.0f}", *v);
+    return fmt::format("{:.4g}", *v);
+}
+
+std::string value_with_unit(std::optional<double> v, const std::string& unit)
+{
+    if (!v) return missing_text;
+    const std::string n = unit == "IOPS" ? iops_text(v) : mb_s_text(v);
+    return unit.empty() ? n : n + " " + unit;
+}
+
+std::optional<double> rand_iops(const Results& r, bool write, std::string_view key)
+{
+    const auto& m = write ? r.rand_write_iops : r.rand_read_iops;
+    const auto it = m.find(std::string(key));
+    if (it == m.end()) return std::nullopt;
+    return it->second;
+}
+
+std::string units_line(const Group& g)
+{
+    const std::string shown = "MB/s (10^6 bytes/s) and IOPS";
+    if (!g.source || g.source->units.empty()) return "shown in " + shown;
+    std::string line = fmt::format("published in {}; shown in {}", g.source->units, shown);
+    if (!g.source->conversion.empty()) line += ": " + g.source->conversion;
+    return line;
+}
+
+std::string classes_text(const Classes& c)
+{
+    std::string out;
+    auto add = [&](const std::string& v, std::initializer_list<const char*> none) {
+        if (v.empty()) return;
+        for (const char* n : none)
+            if (v == n) return;
+        std::string s = v;
+        if (s.rfind("Class ", 0) == 0) s = "C" + s.substr(6);
+        out += (out.empty() ? "" : " ") + s;
+    };
+    add(c.speed_class, {"Class 0", "C0", "none"});
+    add(c.uhs_speed_grade, {"U0", "none"});
+    add(c.video_speed_class, {"not supported", "V0", "none"});
+    add(c.app_perf_class, {"not supported", "A0", "none"});
+    return out;
+}
+
+} // namespace mmc::report

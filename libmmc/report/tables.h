@@ -1,0 +1,64 @@
+// The report model: bundles sorted into groups (one per published study,
+// one for everything measured with mmckit), each a matrix of cards (rows)
+// against hosts (columns), plus the card@host rows of the random-I/O table
+// and the verdicts. The views (text, CSV, JSON, HTML) only format this.
+#pragma once
+
+#include "report/bundle.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mmc::report {
+
+// What a missing figure prints as, everywhere: never 0.
+inline constexpr const char* missing_text = "\u2013"; // en dash
+
+struct Group {
+    std::string title; // the study's title, or "Measured with mmckit"
+    std::string kind;  // "imported" or "measured"
+    std::optional<Source> source;   // the first member's, for imported groups
+    std::vector<std::string> hosts; // columns, in order of first appearance
+    std::vector<std::string> cards; // rows, in order of first appearance, made unique
+    std::vector<std::vector<int>> cell; // [card][host]: index into Report::bundles, -1 for none
+    std::vector<int> members;       // indices into Report::bundles, in file order
+    std::vector<int> row_of;        // per member: its card row
+    std::vector<int> column_of;     // per member: its host column
+
+    bool has_sequential(const std::vector<Bundle>& bundles) const;
+    bool has_random(const std::vector<Bundle>& bundles) const;
+    bool has_verdicts(const std::vector<Bundle>& bundles) const;
+};
+
+struct Report {
+    std::vector<Bundle> bundles;
+    std::vector<Group> groups;
+};
+
+// Groups bundles in the order given. A bundle goes to the first row of its
+// card (the same label, and the same serial unless one side has none) whose
+// cell on its host is free; two bundles of one card on one host make two
+// rows, so nothing is hidden. Rows of one label are told apart by their
+// serials when all have different ones ("(serial 0x...)"), else numbered
+// "(1)", "(2)" in order.
+Report build_report(std::vector<Bundle> bundles);
+
+// Figures as tables print them: MB/s to 4 significant digits ("18.2",
+// "0.982", "65"), IOPS whole from 1000 up ("1854", "219.5"), missing as "–".
+std::string mb_s_text(std::optional<double> v);
+std::string iops_text(std::optional<double> v);
+// "1500 IOPS", "10 MB/s"; "–" when missing.
+std::string value_with_unit(std::optional<double> v, const std::string& unit);
+
+// A card@host's figure, or nothing.
+std::optional<double> rand_iops(const Results& r, bool write, std::string_view key);
+
+// What a group's header says about units: "published in MiB/s; shown in MB/s
+// (10^6 bytes/s): MiB/s x 1.048576".
+std::string units_line(const Group& g);
+
+// "C10 U1 V30 A1" from the classes a card claims ("" when none).
+std::string classes_text(const Classes& c);
+
+} // namespace mmc::report

@@ -1,0 +1,274 @@
+#include "report/text.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <sstream>
+
+namespace mmc::report {
+
+std::size_t display_width(const std::string& s)
+{
+    std::size_t n = 0;
+    for (const char c : s)
+        if ((static_cast<unsigned char>(c) & 0xc0) != 0x80) ++n;
+    return n;
+}
+
+namespace {
+
+std::string pad(const std::string& s, std::size_t width, bool right)
+{
+    const std::size_t w = display_width(s);
+    const std::string fill(width > w ? width - w : 0, ' ');
+    return right ? fill + s : s + fill;
+}
+
+std::vector<std::string> words(const std::string& s)
+{
+    std::vector<std::string> out;
+    std::istringstream in(s);
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+}
+
+std::vector<std::string> wrap(const std::string& s, std::size_t width)
+{
+    std::vector<std::string> lines;
+    std::string line;
+    for (const auto& w : words(s)) {
+        if (!line.empty() && display_width(line) + 1 + display_width(w) > width) {
+            lines.push_back(line);
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + w;
+    }
+    if (!line.empty() || lines.empty()) lines.push_back(line);
+    return lines;
+}
+
+// "Label:   text" wrapped with a hanging indent.
+std::string field(const std::string& label, const std::string& text, std::size_t width = 100)
+{
+    if (text.empty()) return {};
+    const std::string head = fmt::format("  {:<10}", label);
+    std::string out;
+    bool first = true;
+    for (const auto& line : wrap(text, width - head.size())) {
+        out += (first ? head : std::string(head.size(), ' ')) + line + "\n";
+        first = false;
+    }
+    return out;
+}
+
+const char* result_color(const std::string& result)
+{
+    if (result == "pass") return "\033[32m";
+    if (result == "fail") return "\033[1;31m";
+    return "\033[2m";
+}
+
+} // namespace
+
+namespace {
+
+bool is_number(const std::string& s)
+{
+    if (s.empty()) return false;
+    bool digit = false, dot = false;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (c >= '0' && c <= '9') digit = true;
+        else if (c == '.' && !dot) dot = true;
+        else if (!(c == '-' && i == 0)) return false;
+    }
+    return digit;
+}
+
+// Numbers in a right-aligned column line up on their decimal point.
+struct Decimal {
+    std::size_t int_width = 0, frac_width = 0;
+    void add(const std::string& s)
+    {
+        const auto dot = s.find('.');
+        int_width = std::max(int_width, dot == std::string::npos ? s.size() : dot);
+        frac_width = std::max(frac_width, dot == std::string::npos ? 0 : s.size() - dot);
+    }
+    std::string format(const std::string& s) const
+    {
+        const auto dot = s.find('.');
+        const std::string i = dot == std::string::npos ? s : s.substr(0, dot);
+        const std::string f = dot == std::string::npos ? "" : s.substr(dot);
+        return std::string(int_width - i.size(), ' ') + i + f + std::string(frac_width - f.size(), ' ');
+    }
+};
+
+} // namespace
+
+std::string render_table(const TextTable& t, std::size_t indent, std::size_t wrap_width)
+{
+    const std::size_t ncol = t.header.size();
+    std::vector<Decimal> decimal(ncol);
+    for (const auto& row : t.rows)
+        for (std::size_t c = 1; c < ncol && c < row.size(); ++c)
+            if (t.right_aligned[c] && is_number(row[c])) decimal[c].add(row[c]);
+    auto cell_text = [&](const std::vector<std::string>& row, std::size_t c) {
+        if (c >= row.size()) return std::string();
+        return c > 0 && t.right_aligned[c] && is_number(row[c]) ? decimal[c].format(row[c]) : row[c];
+    };
+    std::vector<std::size_t> width(ncol, 0);
+    for (const auto& row : t.rows)
+        for (std::size_t c = 0; c < ncol && c < row.size(); ++c) width[c] = std::max(width[c], display_width(cell_text(row, c)));
+    std::vector<std::vector<std::string>> head(ncol);
+    std::size_t head_lines = 1;
+    for (std::size_t c = 0; c < ncol; ++c) {
+        const bool value = c > 0 && t.right_aligned[c];
+        if (!value) {
+            width[c] = std::max(width[c], display_width(t.header[c]));
+            head[c] = {t.header[c]};
+        } else {
+            std::size_t longest_word = 0;
+            for (const auto& w : words(t.header[c])) longest_word = std::max(longest_word, display_width(w));
+            width[c] = std::max({width[c], longest_word, std::min(display_width(t.header[c]), wrap_width)});
+            head[c] = wrap(t.header[c], width[c]);
+        }
+        head_lines = std::max(head_lines, head[c].size());
+    }
+    const std::string margin(indent, ' ');
+    std::string out;
+    auto emit = [&](const std::vector<std::string>& cells, std::size_t row, bool is_header) {
+        std::string line = margin;
+        for (std::size_t c = 0; c < ncol; ++c) {
+            std::string cell = pad(is_header ? cells[c] : cell_text(cells, c), width[c], t.right_aligned[c]);
+            if (!is_header && t.color) {
+                const std::string esc = t.color(row, c);
+                if (!esc.empty()) cell = esc + cell + "\033[0m";
+            }
+            line += (c ? "  " : "") + cell;
+        }
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out += line + "\n";
+    };
+    // Header lines bottom-aligned, so each column's last line sits on the rule.
+    for (std::size_t l = 0; l < head_lines; ++l) {
+        std::vector<std::string> cells(ncol);
+        for (std::size_t c = 0; c < ncol; ++c) {
+            const std::size_t skip = head_lines - head[c].size();
+            if (l >= skip) cells[c] = head[c][l - skip];
+        }
+        emit(cells, 0, true);
+    }
+    for (std::size_t r = 0; r < t.rows.size(); ++r) emit(t.rows[r], r, false);
+    return out;
+}
+
+namespace {
+
+std::string seq_table(const Report& rep, const Group& g, bool write)
+{
+    TextTable t;
+    t.header.push_back("Card");
+    t.right_aligned.push_back(false);
+    for (const auto& h : g.hosts) {
+        t.header.push_back(h);
+        t.right_aligned.push_back(true);
+    }
+    for (std::size_t r = 0; r < g.cards.size(); ++r) {
+        std::vector<std::string> row{g.cards[r]};
+        for (std::size_t c = 0; c < g.hosts.size(); ++c) {
+            const int i = g.cell[r][c];
+            if (i < 0) {
+                row.push_back(missing_text);
+                continue;
+            }
+            const Bundle& b = rep.bundles[i];
+            const auto v = write ? b.results.seq_write_mb_s : b.results.seq_read_mb_s;
+            row.push_back(!v && !b.error.empty() ? "error" : mb_s_text(v));
+        }
+        t.rows.push_back(std::move(row));
+    }
+    return render_table(t);
+}
+
+std::string row_label(const Group& g, std::size_t member)
+{
+    return g.cards[g.row_of[member]] + " @ " + g.hosts[g.column_of[member]];
+}
+
+std::string random_table(const Report& rep, const Group& g)
+{
+    TextTable t;
+    t.header = {"Card @ host", "1K w", "1K r", "4K w", "4K r", "16K w", "16K r", "seq w MB/s", "seq r MB/s"};
+    t.right_aligned = {false, true, true, true, true, true, true, true, true};
+    for (std::size_t m = 0; m < g.members.size(); ++m) {
+        const Bundle& b = rep.bundles[g.members[m]];
+        std::vector<std::string> row{row_label(g, m)};
+        for (const auto key : iops_keys) {
+            row.push_back(iops_text(rand_iops(b.results, true, key)));
+            row.push_back(iops_text(rand_iops(b.results, false, key)));
+        }
+        row.push_back(mb_s_text(b.results.seq_write_mb_s));
+        row.push_back(mb_s_text(b.results.seq_read_mb_s));
+        t.rows.push_back(std::move(row));
+    }
+    return render_table(t, 2, 6);
+}
+
+std::string verdict_table(const Report& rep, const Group& g, bool color)
+{
+    TextTable t;
+    t.header = {"Card @ host", "Claim", "Required", "Measured", "Result"};
+    t.right_aligned = {false, false, true, true, false};
+    std::vector<std::string> results;
+    for (std::size_t m = 0; m < g.members.size(); ++m) {
+        const Bundle& b = rep.bundles[g.members[m]];
+        for (const auto& v : b.verdicts) {
+            t.rows.push_back({row_label(g, m), v.claim, value_with_unit(v.required, v.unit), value_with_unit(v.measured, v.unit),
+                              v.result.empty() ? missing_text : v.result});
+            results.push_back(v.result);
+        }
+    }
+    if (color)
+        t.color = [results](std::size_t row, std::size_t col) { return col == 4 ? std::string(result_color(results[row])) : std::string(); };
+    return render_table(t);
+}
+
+} // namespace
+
+std::string text_report(const Report& rep, bool color)
+{
+    std::string out;
+    for (std::size_t gi = 0; gi < rep.groups.size(); ++gi) {
+        const Group& g = rep.groups[gi];
+        if (gi) out += "\n";
+        out += color ? fmt::format("\033[1m{}\033[0m\n", g.title) : g.title + "\n";
+        out += fmt::format("  {:<10}{} {}, {} card{} on {} host{}\n", g.kind == "imported" ? "Imported:" : "Measured:",
+                           g.members.size(), g.members.size() == 1 ? "bundle" : "bundles", g.cards.size(),
+                           g.cards.size() == 1 ? "" : "s", g.hosts.size(), g.hosts.size() == 1 ? "" : "s");
+        if (g.source) {
+            out += field("Method:", g.source->method);
+            out += field("Source:", g.source->url);
+        }
+        out += field("Units:", units_line(g));
+        if (g.source) out += field("Notes:", g.source->notes);
+
+        if (g.has_sequential(rep.bundles)) {
+            out += "\n  Sequential read, MB/s, by card\n" + seq_table(rep, g, false);
+            out += "\n  Sequential write, MB/s, by card\n" + seq_table(rep, g, true);
+        }
+        if (g.has_random(rep.bundles)) out += "\n  Random I/O, IOPS at QD1 (w = write, r = read), and sequential MB/s\n" + random_table(rep, g);
+        if (g.has_verdicts(rep.bundles)) out += "\n  Verdicts\n" + verdict_table(rep, g, color);
+        if (!g.has_sequential(rep.bundles) && !g.has_random(rep.bundles)) out += "\n  No figures.\n";
+
+        std::string problems;
+        for (std::size_t m = 0; m < g.members.size(); ++m) {
+            const Bundle& b = rep.bundles[g.members[m]];
+            if (!b.error.empty()) problems += fmt::format("  {}: error: {}\n", row_label(g, m), b.error);
+            for (const auto& s : b.steps)
+                if (!s.ok) problems += fmt::format("  {}: step {} failed{}{}\n", row_label(g, m), s.name, s.message.empty() ? "" : ": ", s.message);
+        }
+        if (!problems.empty()) out += "\n  Problems\n" + problems;
+    }
+    return out;
+}
+
+} // namespace mmc::report

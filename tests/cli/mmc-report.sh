@@ -1,0 +1,116 @@
+#!/bin/sh
+# mmc-report on the shipped examples (text, --csv, -J), --make-bundle from the
+# tool fixtures in tests/data/report, and bad input: no bundles exits 1, a
+# named non-bundle is a warning and exit 1, a bad command line exits 2.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/cli/lib.sh
+rep=build/bin/mmc-report
+data=tests/data/report
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp" "$out" "$err"' EXIT
+
+# Text: each study's table as published (after the documented conversion).
+run 0 $rep examples/ && {
+    expect "OLPC study title" "$out" "^OLPC XO and ASUS Eee PC SD card performance$"
+    expect "OLPC: MiB/s x 1.048576, by card" "$out" "^  A-Data 8GB +18\.2 +16\.32 +8\.756$"
+    expect "OLPC: the slowest write" "$out" "^  A-Data 8GB +4\.257 +3\.848 +0\.367$"
+    expect "sf-lug: MB/s as published" "$out" "^  Sandisk 2G SD Ultra II +4\.7$"
+    expect "RetroBSD: 959 kbytes/s = 0.982 MB/s" "$out" "^  Lexar SD Platinum II 512 Mb +0\.982 +– +–$"
+    expect "RetroBSD: the I/O error is shown, not a zero" "$out" "^  ADATA microSD 2 Gb +– +error +0\.8878$"
+    expect "RetroBSD: the error is explained" "$out" "ADATA microSDHC Class 4 8 Gb @ LiteBSD, chipKIT Wi-Fire, SPI 16.7 MHz: error: I/O errors"
+    expect "RetroBSD: two cards of one name are two rows" "$out" "^  Kodak SD 2 Gb \(2\) +1\.198 +– +–$"
+    expect "ODROID: the random-I/O table" "$out" "^  Ultra A1 32GB @ ODROID N1 \(RK3399\), SDR104 +456 +3171 +843 +2791 +548 +1777 +20 +66$"
+    expect "ODROID: DDR50 has no sequential figure" "$out" "^  Extreme A1 32GB @ ODROID N1 \(RK3399\), DDR50 +740 +3049 +1039 +2408 +747 +1068 +– +–$"
+    expect "ODROID: A1 verdicts" "$out" "Extreme A1 32GB @ ODROID N1 \(RK3399\), DDR50 +A1 random write 4 KiB QD1 +500 IOPS +1039 IOPS +pass"
+    expect "ODROID: not-applicable without a figure" "$out" "A1 sequential write +10 MB/s +– +not-applicable"
+    expect "Raspberry Pi: iozone 16384k record, 4k IOPS = kB/s / 4" "$out" "^  SanDisk Extreme Pro 8GB 95MB/s @ Raspberry Pi \(2013\) +– +– +219\.5 +1422 +– +– +20\.57 +22\.95$"
+    expect "units are said" "$out" "published in kbytes/s; shown in MB/s"
+}
+if grep -q "$(printf '\033')" "$out"; then fail "no colour when not on a terminal"; else pass "no colour when not on a terminal"; fi
+
+# CSV: one document, a "table" column.
+run 0 $rep --csv examples/ && {
+    expect "CSV header" "$out" "^table,study,card,host,seq_write_mb_s,seq_read_mb_s,rand_write_iops_1k,"
+    got=$(python3 -c "
+import csv,sys
+rows=list(csv.DictReader(open(sys.argv[1], newline='')))
+res=[r for r in rows if r['table']=='results']; ver=[r for r in rows if r['table']=='verdicts']
+olpc=[r for r in res if r['card']=='ATP 2GB' and r['host']=='OLPC XO'][0]
+err=[r for r in res if r['error']]
+print(len(res), len(ver), round(float(olpc['seq_write_mb_s'])/1.048576, 2), len(err), repr(err[0]['seq_read_mb_s']))" "$out")
+    [ "$got" = "55 12 0.72 2 ''" ] && pass "CSV: 55 results, 12 verdicts, MiB/s recoverable, errors empty not 0" || fail "CSV rows: got '$got'"
+}
+
+# JSON: the same tables.
+run 0 $rep -J examples/ && {
+    json_eq "JSON: tool and version" "j['tool'], j['version']" "mmc-report 0.1.0"
+    json_eq "JSON: five studies" "len(j['groups']), len(j['bundles'])" "5 55"
+    json_eq "JSON: by-card matrix, hosts as columns" "j['groups'][0]['hosts'], round(j['groups'][0]['seq_read_mb_s'][4][0], 4)" \
+        "['Transcend M3', 'ASUS Eee PC', 'OLPC XO'] 18.7695"
+    json_eq "JSON: missing is null" "j['groups'][3]['seq_read_mb_s'][2]" "[66.0, None]"
+    json_eq "JSON: the published figure rides along" "j['groups'][4]['results'][0]['as_published']['seq_read']" \
+        "{'value': 22413, 'unit': 'kB/s', 'record': 'iozone 16384k read'}"
+}
+
+# --make-bundle from the tools' JSON, then a report of it.
+run 0 $rep --make-bundle --out "$tmp/results" --info $data/sd-info.json --bus $data/sd-bus.json --erase $data/erase.json \
+    --bench $data/bench-iozone.json --bench $data/bench-a1.json --step "erase:ok:discarded" --step "bench:fail:exit 1: A1 write" \
+    --host-label "Lab PC, HS" && {
+    bundle=$(cat "$out")
+    case "$bundle" in
+    "$tmp/results/sandisk-sl16g-16gb-lab-pc-hs-"????????T??????Z.json) pass "bundle name: card-host-time.json" ;;
+    *) fail "bundle name: $bundle" ;;
+    esac
+    [ -s "$bundle" ] && pass "bundle written" || fail "bundle not written"
+    cp "$bundle" "$out"
+    json_eq "bundle: format and kind" "j['format'], j['format_version'], j['kind']" "mmckit-bundle 1 measured"
+    json_eq "bundle: card from the registers" "j['card']['label'], j['card']['serial'], j['card']['classes']['app_perf_class']" \
+        "SanDisk SL16G 16GB 0x0eace07e A1"
+    json_eq "bundle: results from the bench jobs" "j['results']" \
+        "{'seq_read_mb_s': 12.6, 'seq_write_mb_s': 10.2, 'rand_read_iops': {'1k': 2100.0, '4k': 1650.0, '16k': 720.0}, 'rand_write_iops': {'1k': 310.0, '4k': 460.0, '16k': 260.0}}"
+    json_eq "bundle: steps kept" "[(s['name'], s['ok']) for s in j['steps']]" "[('erase', True), ('bench', False)]"
+    json_eq "bundle: the tools' documents kept" "j['registers']['tool'], j['bus']['host'], j['erase']['tool'], len(j['bench'])" \
+        "mmc-info mmc0 mmc-erase 2"
+}
+# A second bundle of the same card and host a moment later never overwrites.
+run 0 $rep --make-bundle --out "$tmp/results" --bench $data/bench-iozone.json --card-label "SanDisk SL16G 16GB" --host-label "Lab PC, HS" &&
+    [ "$(ls "$tmp/results" | wc -l)" -eq 2 ] && pass "second bundle beside the first" || fail "second bundle: $(ls "$tmp/results")"
+cp $data/bench-a1.json "$tmp/results/raw-bench.json" # a tool's output beside the bundles is ignored
+run 0 $rep "$tmp/results" && {
+    expect "measured group" "$out" "^Measured with mmckit$"
+    expect "two runs, two rows" "$out" "^  SanDisk SL16G 16GB \(2\) +12\.6$"
+    expect "verdict from the bench" "$out" "A1 random write 4 KiB QD1 +500 IOPS +460 IOPS +fail"
+    expect "failed step shown" "$out" "step bench failed: exit 1: A1 write"
+}
+[ -s "$err" ] && fail "a tool output in a directory is ignored quietly: $(cat "$err")" || pass "a tool output in a directory is ignored quietly"
+
+# Missing inputs are failed steps, not errors.
+run 0 $rep --make-bundle --out "$tmp/partial" --info "$tmp/nope.json" --bus $data/sd-info.json --bench $data/bench-iozone.json && {
+    expect "missing input warned" "$err" "warning: load mmc-info: .*nope.json: No such file or directory"
+    expect "wrong tool's output warned" "$err" "warning: load mmc-bus: .*not mmc-bus -J output"
+    cp "$(cat "$out")" "$out"
+    json_eq "missing inputs recorded as failed steps" "[(s['name'], s['ok']) for s in j['steps']], 'registers' in j" \
+        "[('load mmc-info', False), ('load mmc-bus', False)] False"
+}
+
+# Errors.
+mkdir "$tmp/empty"
+run 1 $rep "$tmp/empty" && expect "no bundles: exit 1 with a message" "$err" "no bundles found in .*/empty"
+run 1 $rep $data/bench-a1.json examples/2-sf-lug && {
+    expect "a named non-bundle: warning" "$err" "bench-a1.json: not an mmckit bundle \(mmc-bench output; mmc-report --make-bundle"
+    expect "... and the others still reported" "$out" "^  Kingston 2G microSD +13\.3$"
+}
+run 1 $rep "$tmp/nope.json" && expect "missing file" "$err" "nope.json: No such file or directory"
+echo '{"format": "mmckit-bundle", "format_version": 2}' > "$tmp/newer.json"
+run 1 $rep "$tmp/newer.json" && expect "newer format refused" "$err" "version 2 is newer than this mmc-report reads"
+run 2 $rep --frobnicate examples && expect "bad option: exit 2" "$err" "unknown option '--frobnicate'"
+run 2 $rep && expect "no arguments: exit 2" "$err" "no bundles named"
+run 2 $rep -J --csv examples && expect "-J and --csv" "$err" "choose one of -J and --csv"
+run 2 $rep --make-bundle --info x.json && expect "--make-bundle needs --out" "$err" "needs --out DIR"
+run 2 $rep --make-bundle --out "$tmp/x" --step nonsense && expect "bad --step" "$err" "expected NAME:ok\|fail:MESSAGE"
+run 2 $rep --out "$tmp/x" examples && expect "--out without --make-bundle" "$err" "go with --make-bundle"
+run 2 $rep --make-bundle --out "$tmp/x" --csv && expect "report option with --make-bundle" "$err" "not with --make-bundle"
+run 0 $rep --html - examples/5-raspberry-pi-iozone && expect "--html - writes the page to stdout" "$out" "^<!DOCTYPE html>"
+run 0 $rep --help && expect "--help" "$out" "--make-bundle"
+run 0 $rep --version && expect "--version" "$out" "mmc-report from mmckit"
+finish

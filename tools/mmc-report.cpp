@@ -1,0 +1,257 @@
+// mmc-report: tables and charts of cards against hosts from result
+// bundles, and --make-bundle, which assembles a bundle from the other tools'
+// JSON. Thin: options here; the bundle in libmmc/report/bundle, assembly in
+// make_bundle, grouping in tables, views in text, export and html.
+#include "cli/cli.h"
+#include "report/bundle.h"
+#include "report/export.h"
+#include "report/html.h"
+#include "report/load.h"
+#include "report/make_bundle.h"
+#include "report/text.h"
+#include "version.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <getopt.h>
+#include <iostream>
+
+namespace {
+
+constexpr const char* tool = "mmc-report";
+namespace fs = std::filesystem;
+
+void usage(std::FILE* to)
+{
+    fmt::print(to, R"(Usage:
+ {0} [options] FILE|DIR...
+ {0} --make-bundle --out DIR [--info FILE] [--bus FILE] [--erase FILE]
+            [--bench FILE]... [--step NAME:ok|fail:MESSAGE]...
+            [--host-label TEXT] [--card-label TEXT]
+
+Print tables of SD/MMC cards against hosts from result bundles: sequential
+read and write MB/s by card, random IOPS per card@host, and the verdicts.
+A DIR is searched for *.json bundles (recursively, in sorted order).
+With --make-bundle, assemble one bundle from the JSON of mmc-info, mmc-bus,
+mmc-erase and mmc-bench, write it to DIR and print its path.
+
+Report options:
+ -J, --json              print the tables as JSON (see mmc-report(1))
+     --csv               print the tables as one CSV document
+     --html FILE         write a self-contained HTML page with charts
+                         ('-' writes it to standard output)
+     --title TEXT        the HTML page's title
+ -v, --verbose           list the bundles read and the files ignored (stderr)
+
+Bundle options:
+     --make-bundle       assemble a bundle instead of reporting
+ -o, --out DIR           where the bundle is written (created if missing)
+     --info FILE         mmc-info -J output for the card
+     --bus FILE          mmc-bus -J output for its host
+     --erase FILE        mmc-erase -J output
+     --bench FILE        mmc-bench -J output (repeatable)
+     --step NAME:ok|fail:MESSAGE
+                         a pipeline step and how it went (repeatable)
+     --card-label TEXT   the card's row name (default: maker, product, size)
+     --host-label TEXT   the host's column name (default: machine, bus mode)
+
+ -h, --help              display this help
+ -V, --version           display version
+
+Missing or unreadable --info/--bus/--erase/--bench files become failed
+steps in the bundle, not errors.
+
+Examples:
+ {0} examples/
+ {0} --html cards.html results/ examples/
+ {0} --make-bundle --out results --info info.json --bus bus.json --bench bench.json
+)",
+               tool);
+}
+
+struct Options {
+    bool make = false, json = false, csv = false, verbose = false;
+    std::string html, title, out_dir;
+    std::vector<std::string> paths;
+    std::optional<std::string> info, bus, erase;
+    std::vector<std::string> bench;
+    std::vector<mmc::report::Step> steps;
+    std::string card_label, host_label;
+};
+
+Options parse_options(int argc, char** argv)
+{
+    enum { csv = 256, html, title, make, info, bus, erase, bench, step, card_label, host_label };
+    static const option longopts[] = {
+        {"json", no_argument, nullptr, 'J'},
+        {"csv", no_argument, nullptr, csv},
+        {"html", required_argument, nullptr, html},
+        {"title", required_argument, nullptr, title},
+        {"verbose", no_argument, nullptr, 'v'},
+        {"make-bundle", no_argument, nullptr, make},
+        {"out", required_argument, nullptr, 'o'},
+        {"info", required_argument, nullptr, info},
+        {"bus", required_argument, nullptr, bus},
+        {"erase", required_argument, nullptr, erase},
+        {"bench", required_argument, nullptr, bench},
+        {"step", required_argument, nullptr, step},
+        {"card-label", required_argument, nullptr, card_label},
+        {"host-label", required_argument, nullptr, host_label},
+        {"help", no_argument, nullptr, 'h'},
+        {"version", no_argument, nullptr, 'V'},
+        {nullptr, 0, nullptr, 0},
+    };
+    Options o;
+    bool bundle_option = false, report_option = false;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":Jvo:hV", longopts, nullptr)) != -1) {
+        switch (c) {
+        case 'J': o.json = true; report_option = true; break;
+        case csv: o.csv = true; report_option = true; break;
+        case html: o.html = optarg; report_option = true; break;
+        case title: o.title = optarg; report_option = true; break;
+        case 'v': o.verbose = true; break;
+        case make: o.make = true; break;
+        case 'o': o.out_dir = optarg; bundle_option = true; break;
+        case info: o.info = optarg; bundle_option = true; break;
+        case bus: o.bus = optarg; bundle_option = true; break;
+        case erase: o.erase = optarg; bundle_option = true; break;
+        case bench: o.bench.push_back(optarg); bundle_option = true; break;
+        case step:
+            try {
+                o.steps.push_back(mmc::report::parse_step(optarg));
+            } catch (const std::invalid_argument& e) {
+                throw mmc::cli::UsageError(e.what());
+            }
+            bundle_option = true;
+            break;
+        case card_label: o.card_label = optarg; bundle_option = true; break;
+        case host_label: o.host_label = optarg; bundle_option = true; break;
+        case 'h': usage(stdout); std::exit(mmc::cli::ok);
+        case 'V': fmt::print("{} from mmckit {}\n", tool, mmc::version); std::exit(mmc::cli::ok);
+        case ':': throw mmc::cli::UsageError(fmt::format("option '{}' needs an argument", argv[optind - 1]));
+        default: throw mmc::cli::UsageError(fmt::format("unknown option '{}'", argv[optind - 1]));
+        }
+    }
+    for (; optind < argc; ++optind) o.paths.push_back(argv[optind]);
+    if (o.make) {
+        if (report_option) throw mmc::cli::UsageError("-J, --csv, --html and --title make a report; not with --make-bundle");
+        if (!o.paths.empty()) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}' with --make-bundle", o.paths.front()));
+        if (o.out_dir.empty()) throw mmc::cli::UsageError("--make-bundle needs --out DIR");
+    } else {
+        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase, --bench, --step and the labels go with --make-bundle");
+        if (o.json && o.csv) throw mmc::cli::UsageError("choose one of -J and --csv");
+        if (o.html == "-" && (o.json || o.csv)) throw mmc::cli::UsageError("--html - and -J or --csv would share standard output");
+        if (o.paths.empty()) throw mmc::cli::UsageError("no bundles named: give bundle files or directories");
+    }
+    return o;
+}
+
+std::string now_utc()
+{
+    const auto now = std::chrono::system_clock::now();
+    return mmc::report::iso8601_utc(std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count());
+}
+
+// Writes text to path through a temporary file in the same directory.
+void write_file(const fs::path& path, const std::string& text)
+{
+    const fs::path tmp = path.parent_path() / ("." + path.filename().string() + ".tmp");
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        if (!out) throw std::runtime_error(fmt::format("{}: {}", tmp.string(), std::strerror(errno)));
+        out << text;
+        out.flush();
+        if (!out) throw std::runtime_error(fmt::format("{}: write failed", tmp.string()));
+    }
+    std::error_code ec;
+    fs::rename(tmp, path, ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        throw std::runtime_error(fmt::format("{}: {}", path.string(), ec.message()));
+    }
+}
+
+int make_bundle(const Options& o)
+{
+    mmc::report::MakeInputs in;
+    if (o.info) in.info = mmc::report::read_tool_doc(*o.info, "mmc-info");
+    if (o.bus) in.bus = mmc::report::read_tool_doc(*o.bus, "mmc-bus");
+    if (o.erase) in.erase = mmc::report::read_tool_doc(*o.erase, "mmc-erase");
+    for (const auto& b : o.bench) in.bench.push_back(mmc::report::read_tool_doc(b, "mmc-bench"));
+    in.steps = o.steps;
+    in.card_label = o.card_label;
+    in.host_label = o.host_label;
+    in.environment = mmc::report::collect_environment();
+    in.created = now_utc();
+    const auto bundle = mmc::report::make_bundle(in);
+    for (std::size_t i = o.steps.size(); i < bundle.steps.size(); ++i)
+        mmc::cli::error(tool, fmt::format("warning: {}: {}", bundle.steps[i].name, bundle.steps[i].message));
+
+    const fs::path dir(o.out_dir);
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw std::runtime_error(fmt::format("{}: {}", o.out_dir, ec.message()));
+    std::string name = mmc::report::bundle_file_name(bundle);
+    const std::string stem = name.substr(0, name.size() - 5);
+    for (int n = 2; fs::exists(dir / name); ++n) name = fmt::format("{}-{}.json", stem, n);
+    const fs::path path = dir / name;
+    write_file(path, mmc::report::to_json(bundle).dump(2) + "\n");
+    fmt::print("{}\n", path.string());
+    return mmc::cli::ok;
+}
+
+int report(const Options& o)
+{
+    auto loaded = mmc::report::load_paths(o.paths);
+    for (const auto& w : loaded.warnings) mmc::cli::error(tool, w);
+    if (o.verbose) {
+        for (const auto& b : loaded.bundles) fmt::print(stderr, "{}: read {}: {} @ {}\n", tool, b.path, b.card.label, b.host.label);
+        for (const auto& p : loaded.ignored) fmt::print(stderr, "{}: ignored {}: not a bundle\n", tool, p);
+    }
+    if (loaded.bundles.empty()) {
+        std::string where;
+        for (const auto& p : o.paths) where += (where.empty() ? "" : ", ") + p;
+        mmc::cli::error(tool, fmt::format("no bundles found in {} (looked for *.json with \"format\": \"mmckit-bundle\")", where));
+        return mmc::cli::failure;
+    }
+    const auto warnings = loaded.warnings;
+    const auto rep = mmc::report::build_report(std::move(loaded.bundles));
+    if (!o.html.empty()) {
+        mmc::report::HtmlOptions ho;
+        if (!o.title.empty()) ho.title = o.title;
+        ho.generated = now_utc();
+        const std::string page = mmc::report::html_report(rep, ho);
+        if (o.html == "-") std::cout << page;
+        else write_file(o.html, page);
+    }
+    if (o.json) std::cout << mmc::report::json_report(rep, warnings).dump(2) << '\n';
+    else if (o.csv) std::cout << mmc::report::csv_report(rep);
+    else if (o.html.empty()) std::cout << mmc::report::text_report(rep, mmc::cli::use_color(1));
+    return loaded.named_file_failed ? mmc::cli::failure : mmc::cli::ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options o;
+    try {
+        o = parse_options(argc, argv);
+    } catch (const mmc::cli::UsageError& e) {
+        mmc::cli::error(tool, e.what());
+        fmt::print(stderr, "Try '{} --help' for more information.\n", tool);
+        return mmc::cli::usage;
+    }
+    try {
+        return o.make ? make_bundle(o) : report(o);
+    } catch (const std::exception& e) {
+        mmc::cli::error(tool, e.what());
+        return mmc::cli::failure;
+    }
+}
