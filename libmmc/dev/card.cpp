@@ -124,28 +124,37 @@ Card read_card(const fs::path& card_dir, const SysRoots& roots)
            : type == "SDcombo" ? CardType::sd_combo : CardType::unknown;
     c.product = read_attr(c.syspath / "name").value_or("");
 
-    // Block devices: the main one (mmcblkN) and the eMMC boot areas
-    // (mmcblkNbootM) sit under <card>/block; partitions under the main one.
+    // Block devices: the main disk (mmcblkN) sits under <card>/block; its
+    // partitions (mmcblkNpM) and the eMMC boot areas (mmcblkNbootM, separate
+    // disks whose parent is the main disk) sit under the main disk. Older
+    // layouts put the boot areas beside it, so both places are looked at.
     std::error_code ec;
     std::vector<fs::path> blocks;
     for (const auto& e : fs::directory_iterator(c.syspath / "block", ec)) blocks.push_back(e.path());
     std::sort(blocks.begin(), blocks.end());
+    const auto by_number = [](const fs::path& a, const fs::path& b) {
+        return a.string().size() != b.string().size() ? a.string().size() < b.string().size() : a < b;
+    };
+    std::vector<fs::path> boot_areas;
     for (const auto& b : blocks) {
         const std::string name = b.filename().string();
         if (name.find("boot") != std::string::npos) {
-            c.partitions.push_back(read_partition(b, true));
+            boot_areas.push_back(b);
             continue;
         }
         c.block = name;
         c.capacity_bytes = attr_number(b / "size") * 512;
         std::vector<fs::path> parts;
-        for (const auto& p : fs::directory_iterator(b, ec))
-            if (p.path().filename().string().rfind(name + "p", 0) == 0) parts.push_back(p.path());
-        std::sort(parts.begin(), parts.end(), [](const fs::path& a, const fs::path& b) {
-            return a.string().size() != b.string().size() ? a.string().size() < b.string().size() : a < b;
-        });
+        for (const auto& p : fs::directory_iterator(b, ec)) {
+            const std::string child = p.path().filename().string();
+            if (child.rfind(name + "p", 0) == 0) parts.push_back(p.path());
+            if (child.rfind(name + "boot", 0) == 0) boot_areas.push_back(p.path());
+        }
+        std::sort(parts.begin(), parts.end(), by_number);
         for (const auto& p : parts) c.partitions.push_back(read_partition(p, false));
     }
+    std::sort(boot_areas.begin(), boot_areas.end(), by_number);
+    for (const auto& b : boot_areas) c.partitions.push_back(read_partition(b, true));
     return c;
 }
 

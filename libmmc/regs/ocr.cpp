@@ -121,8 +121,11 @@ void decode_mmc(DecodedRegister& r, uint32_t value)
     r.add("power_up_done", busy, "Power up done", busy ? "yes (busy bit 31 set)" : "no (busy bit 31 clear)");
     add_voltages(r, value, "1.70-1.95V");
 
+    // The access mode is the device's answer only in its R3 response (busy
+    // set); Linux's sysfs copy is the host's voltage selection without it.
     const uint64_t mode = raw(r, "access_mode");
-    std::string mode_text = mode == 0   ? "byte mode (up to 2 GB)"
+    std::string mode_text = !busy       ? "not reported (valid only when bit 31 is 1)"
+                            : mode == 0 ? "byte mode (up to 2 GB)"
                             : mode == 2 ? "sector mode (over 2 GB)"
                                         : fmt::format("reserved ({})", mode);
     r.add("access_mode_text", mode_text, "Access mode");
@@ -138,9 +141,9 @@ void decode_mmc(DecodedRegister& r, uint32_t value)
     if (busy)
         r.summary = fmt::format("MMC OCR: powered up, {}, {}", mode_text, voltages);
     else
-        r.summary = fmt::format("MMC OCR: {}, {}; busy bit clear, so this looks like the host-masked voltage "
+        r.summary = fmt::format("MMC OCR: {}; busy bit clear, so this looks like the host-masked voltage "
                                 "selection Linux shows in sysfs, not the device's R3 response",
-                                mode_text, voltages);
+                                voltages);
 }
 
 } // namespace

@@ -17,7 +17,7 @@ ctrl=devices/platform/emmc2bus/fe340000.mmc
 host=$ctrl/mmc_host/mmc1
 card=$host/mmc1:0001
 mkdir -p "$r/$card/block/mmcblk1/mmcblk1p1" "$r/$card/block/mmcblk1/mmcblk1p2" \
-    "$r/$card/block/mmcblk1boot0" "$r/$card/block/mmcblk1boot1" "$r/$ctrl/of_node" \
+    "$r/$card/block/mmcblk1/mmcblk1boot0" "$r/$card/block/mmcblk1/mmcblk1boot1" "$r/$ctrl/of_node" \
     "$r/bus/platform/drivers/sdhci-iproc" "$r/class/mmc_host" "$r/class/block" "$r/bus/mmc/devices" "$r/block" \
     "$r/kernel/debug/mmc1/mmc1:0001"
 ln -s ../../../../bus/platform/drivers/sdhci-iproc "$r/$ctrl/driver"
@@ -36,13 +36,12 @@ echo 122142720 > "$r/$card/block/mmcblk1/size"
 printf '8192\n524288\n' | { read -r s; read -r n; echo "$s" > "$r/$card/block/mmcblk1/mmcblk1p1/start"; echo "$n" > "$r/$card/block/mmcblk1/mmcblk1p1/size"; }
 echo 532480 > "$r/$card/block/mmcblk1/mmcblk1p2/start"; echo 121610240 > "$r/$card/block/mmcblk1/mmcblk1p2/size"
 echo 1 > "$r/$card/block/mmcblk1/mmcblk1p1/partition"; echo 2 > "$r/$card/block/mmcblk1/mmcblk1p2/partition"
-for b in boot0 boot1; do echo 8192 > "$r/$card/block/mmcblk1$b/size"; echo 1 > "$r/$card/block/mmcblk1$b/ro"; done
+# Boot areas are disks of their own whose parent is the main disk.
+for b in boot0 boot1; do echo 8192 > "$r/$card/block/mmcblk1/mmcblk1$b/size"; echo 1 > "$r/$card/block/mmcblk1/mmcblk1$b/ro"; done
 ln -s ../../devices/platform/emmc2bus/fe340000.mmc/mmc_host/mmc1 "$r/class/mmc_host/mmc1"
 ln -s ../../../devices/platform/emmc2bus/fe340000.mmc/mmc_host/mmc1/mmc1:0001 "$r/bus/mmc/devices/mmc1:0001"
-for b in mmcblk1 mmcblk1boot0 mmcblk1boot1; do
-    ln -s ../../devices/platform/emmc2bus/fe340000.mmc/mmc_host/mmc1/mmc1:0001/block/$b "$r/class/block/$b"
-done
-for p in mmcblk1p1 mmcblk1p2; do
+ln -s ../../devices/platform/emmc2bus/fe340000.mmc/mmc_host/mmc1/mmc1:0001/block/mmcblk1 "$r/class/block/mmcblk1"
+for p in mmcblk1p1 mmcblk1p2 mmcblk1boot0 mmcblk1boot1; do
     ln -s ../../devices/platform/emmc2bus/fe340000.mmc/mmc_host/mmc1/mmc1:0001/block/mmcblk1/$p "$r/class/block/$p"
 done
 ln -s ../devices/platform/emmc2bus/fe340000.mmc/mmc_host/mmc1/mmc1:0001/block/mmcblk1 "$r/block/mmcblk1"
