@@ -2,7 +2,7 @@
 CXX      ?= g++
 CXXFLAGS ?= -O2 -g
 CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Ilibmmc -MMD -MP
-LDLIBS   := -lfmt -lmnl -ludev
+LDLIBS   := -lfmt -lmnl -ludev -luring
 BUILD    := build
 
 LIB_SRC  := $(shell find libmmc -name '*.cpp' | sort)
@@ -64,3 +64,44 @@ lab: all
 .PHONY: demo
 demo: all
 	scripts/demo
+
+# The cross build for the eMMC lab's armhf guest: the same sources, compiled
+# with Debian's arm-linux-gnueabihf-g++ against the armhf sysroot that
+# scripts/cross-armhf assembles (cached in build/armhf/sysroot).
+ARMHF          := $(BUILD)/armhf
+ARMHF_SYSROOT  := $(abspath $(ARMHF))/sysroot
+ARMHF_STAMP    := $(ARMHF)/sysroot/.complete
+ARMHF_CXX      ?= arm-linux-gnueabihf-g++
+ARMHF_CXXFLAGS ?= -O2
+ARMHF_FLAGS    := --sysroot=$(ARMHF_SYSROOT) -std=c++20 -Wall -Wextra -Wpedantic -Wno-psabi -Ilibmmc -MMD -MP
+ARMHF_LDFLAGS  := --sysroot=$(ARMHF_SYSROOT) -Wl,-rpath-link,$(ARMHF_SYSROOT)/usr/lib/arm-linux-gnueabihf \
+                  -Wl,-rpath-link,$(ARMHF_SYSROOT)/lib/arm-linux-gnueabihf
+ARMHF_LIB_OBJ  := $(LIB_SRC:%.cpp=$(ARMHF)/obj/%.o)
+ARMHF_LIB      := $(ARMHF)/libmmc.a
+ARMHF_TOOLS    := $(TOOL_SRC:tools/%.cpp=$(ARMHF)/bin/%)
+
+.PHONY: cross-armhf
+cross-armhf: $(ARMHF_TOOLS)
+
+$(ARMHF_STAMP): scripts/cross-armhf
+	scripts/cross-armhf
+
+$(ARMHF)/obj/%.o: %.cpp $(ARMHF_STAMP)
+	@mkdir -p $(dir $@)
+	$(ARMHF_CXX) $(ARMHF_CXXFLAGS) $(ARMHF_FLAGS) -c $< -o $@
+
+$(ARMHF_LIB): $(ARMHF_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && arm-linux-gnueabihf-ar rcs $@ $^
+
+$(ARMHF)/bin/%: $(ARMHF)/obj/tools/%.o $(ARMHF_LIB)
+	@mkdir -p $(dir $@)
+	$(ARMHF_CXX) $(ARMHF_LDFLAGS) $^ -o $@ $(LDLIBS)
+
+-include $(ARMHF_LIB_OBJ:.o=.d) $(TOOL_SRC:tools/%.cpp=$(ARMHF)/obj/tools/%.d)
+
+# The eMMC lab: a shell on the emulated eMMC (boot partitions on) of an Aspeed
+# AST2600 board, with the cross-built tools and mmc-utils on PATH.
+.PHONY: lab-emmc
+lab-emmc: cross-armhf
+	scripts/sdlab --card emmc --boot-partitions --shell
