@@ -73,7 +73,8 @@ ARMHF_SYSROOT  := $(abspath $(ARMHF))/sysroot
 ARMHF_STAMP    := $(ARMHF)/sysroot/.complete
 ARMHF_CXX      ?= arm-linux-gnueabihf-g++
 ARMHF_CXXFLAGS ?= -O2
-ARMHF_FLAGS    := --sysroot=$(ARMHF_SYSROOT) -std=c++20 -Wall -Wextra -Wpedantic -Wno-psabi -Ilibmmc -MMD -MP
+# 64-bit file offsets: off_t is 32 bits on armhf, and cards are larger than 2 GiB.
+ARMHF_FLAGS    := --sysroot=$(ARMHF_SYSROOT) -D_FILE_OFFSET_BITS=64 -std=c++20 -Wall -Wextra -Wpedantic -Wno-psabi -Ilibmmc -MMD -MP
 ARMHF_LDFLAGS  := --sysroot=$(ARMHF_SYSROOT) -Wl,-rpath-link,$(ARMHF_SYSROOT)/usr/lib/arm-linux-gnueabihf \
                   -Wl,-rpath-link,$(ARMHF_SYSROOT)/lib/arm-linux-gnueabihf
 ARMHF_LIB_OBJ  := $(LIB_SRC:%.cpp=$(ARMHF)/obj/%.o)

@@ -1,0 +1,194 @@
+#include "bench/context.h"
+
+#include "bus/doctor.h"
+#include "dev/bus_evidence.h"
+#include "dev/discovery.h"
+#include "dev/register_sources.h"
+#include "regs/card_registers.h"
+
+#include <fmt/format.h>
+#include <sys/klog.h>
+#include <sys/sysmacros.h>
+
+namespace mmc::bench {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::optional<int64_t> int_of(const regs::DecodedRegister& r, std::string_view key)
+{
+    const auto* d = r.find(key);
+    if (!d) return std::nullopt;
+    if (const auto* i = std::get_if<int64_t>(&d->value)) return *i;
+    if (const auto* b = std::get_if<bool>(&d->value)) return *b ? 1 : 0;
+    return std::nullopt;
+}
+
+// "C10" -> 10, "U3" -> 3, "V30" -> 30, "A2" -> 2; nothing for anything else.
+std::optional<int> class_number(const regs::DecodedRegister& r, std::string_view key, char letter)
+{
+    const auto* d = r.find(key);
+    const auto* s = d ? std::get_if<std::string>(&d->value) : nullptr;
+    if (!s || s->size() < 2 || (*s)[0] != letter) return std::nullopt;
+    try {
+        const int n = std::stoi(s->substr(1));
+        return n > 0 ? std::optional<int>(n) : std::nullopt;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+CardClaims claims_from(const regs::CardRegisters& regs, std::string source)
+{
+    CardClaims c;
+    const auto* ssr = regs.get(regs::RegKind::ssr);
+    if (!ssr) return c;
+    c.known = true;
+    c.source = std::move(source);
+    if (const auto mb = int_of(*ssr, "speed_class_mb_s"); mb && *mb > 0) c.speed_class_mb_s = static_cast<int>(*mb);
+    c.uhs_grade = class_number(*ssr, "uhs_speed_grade", 'U');
+    c.video_class = class_number(*ssr, "video_speed_class", 'V');
+    c.app_perf_class = class_number(*ssr, "app_perf_class", 'A');
+    if (const auto au = int_of(*ssr, "au_size_bytes")) c.au_bytes = static_cast<uint64_t>(*au);
+    if (const auto cache = int_of(*ssr, "perf_enh_cache_support")) c.cache_support = *cache != 0;
+    if (const auto cq = int_of(*ssr, "perf_enh_cq_depth")) c.cq_depth = static_cast<int>(*cq);
+    return c;
+}
+
+bool all_zero(const std::vector<uint8_t>& bytes)
+{
+    for (auto b : bytes)
+        if (b) return false;
+    return true;
+}
+
+} // namespace
+
+std::optional<std::string> read_kernel_log()
+{
+    const int size = ::klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, nullptr, 0);
+    if (size <= 0) return std::nullopt;
+    std::string buf(static_cast<std::size_t>(size), '\0');
+    const int n = ::klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf.data(), size);
+    if (n < 0) return std::nullopt;
+    buf.resize(static_cast<std::size_t>(n));
+    return buf;
+}
+
+HostQueueing host_queueing(const std::string& disk, const std::string& host, const dev::SysRoots& roots,
+                           const std::optional<std::string>& kernel_log)
+{
+    HostQueueing q;
+    const fs::path wc = roots.sysfs / "block" / disk / "queue" / "write_cache";
+    if (const auto v = dev::read_attr(wc)) {
+        q.cache_enabled = *v == "write back";
+        q.cache_evidence = fmt::format("{}: {}", wc.string(), *v);
+    } else {
+        q.cache_evidence = fmt::format("{} unreadable", wc.string());
+    }
+    if (!kernel_log) {
+        q.cq_evidence = "kernel log unreadable (needs root or kernel.dmesg_restrict=0)";
+        return q;
+    }
+    const std::string needle = host + ": ";
+    std::size_t pos = 0;
+    while ((pos = kernel_log->find(needle, pos)) != std::string::npos) {
+        const auto end = kernel_log->find('\n', pos);
+        const std::string line = kernel_log->substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+        pos += needle.size();
+        std::string lower = line;
+        for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (lower.find("command queue") != std::string::npos && lower.find("enabled") != std::string::npos) {
+            q.cq_enabled = true;
+            q.cq_evidence = fmt::format("kernel log: \"{}\"", line);
+        }
+    }
+    if (!q.cq_enabled) {
+        q.cq_enabled = false;
+        q.cq_evidence = fmt::format("no \"{}: Command Queue Engine enabled\" in the kernel log; mainline Linux "
+                                    "does not queue commands to SD cards",
+                                    host);
+    }
+    return q;
+}
+
+Context gather_context(dev_t device, const dev::SysRoots& roots, bool use_ioctl)
+{
+    Context ctx;
+    std::error_code ec;
+    const fs::path sys = fs::canonical(roots.sysfs / "dev" / "block" / fmt::format("{}:{}", major(device), minor(device)), ec);
+    if (ec) {
+        ctx.not_card_why = "not on a block device";
+        return ctx;
+    }
+    const std::string name = sys.filename().string();
+    dev::Target target;
+    try {
+        target = dev::resolve(name, roots);
+    } catch (const dev::ResolveError& e) {
+        ctx.not_card_why = e.what();
+        return ctx;
+    }
+    if (!target.card) {
+        ctx.not_card_why = fmt::format("{}: no card", name);
+        return ctx;
+    }
+    const dev::Card& card = *target.card;
+    CardInfo ci;
+    ci.name = card.name;
+    ci.type = std::string(dev::to_string(card.type));
+    ci.product = card.product;
+    ci.block = card.block;
+    ci.partition = target.partition;
+    ci.capacity_bytes = card.capacity_bytes;
+
+    const auto gathered = dev::gather_registers(card, roots, {use_ioctl});
+    ci.notes = gathered.notes;
+    const auto family = card.type == dev::CardType::mmc ? regs::CardFamily::mmc : regs::CardFamily::sd;
+    std::optional<regs::CardRegisters> regs;
+    try {
+        regs = regs::decode_card(family, gathered.registers);
+    } catch (const std::exception& e) {
+        ci.notes.push_back(fmt::format("registers: {}", e.what()));
+    }
+    std::string ssr_source;
+    bool ssr_zero = false;
+    for (const auto& r : gathered.registers)
+        if (r.kind == regs::RegKind::ssr) {
+            ssr_source = r.source;
+            ssr_zero = all_zero(r.bytes);
+        }
+    if (family == regs::CardFamily::sd) {
+        if (regs && !ssr_source.empty() && !ssr_zero) ci.claims = claims_from(*regs, ssr_source);
+        else if (ssr_zero)
+            ci.claims_missing_why = fmt::format("the SD status from {} is all zeros (the live ACMD13 needs root)", ssr_source);
+        else ci.claims_missing_why = "the SD status (SSR) could not be read";
+    } else {
+        ci.claims_missing_why = "eMMC makes no SD speed class claims";
+    }
+    ctx.card = ci;
+
+    BusInfo bi;
+    bi.host = card.host.name;
+    bi.controller = card.host.controller.describe();
+    try {
+        const auto evidence = dev::gather_bus_evidence(card.host, &card, regs ? &*regs : nullptr, roots);
+        const auto d = bus::diagnose(evidence);
+        bi.mode = d.mode;
+        bi.timing = d.ios.timing;
+        bi.clock_hz = d.ios.clock_hz;
+        bi.actual_clock_hz = d.ios.actual_clock_hz;
+        bi.bus_width_bits = d.ios.bus_width_bits;
+        bi.ceiling_mb_s = d.ceiling_mb_s;
+        bi.limit = d.limit;
+        if (!card.host.ios) bi.ceiling_why = "debugfs ios unreadable (mount debugfs; needs root)";
+    } catch (const std::exception& e) {
+        bi.ceiling_why = e.what();
+    }
+    ctx.bus = bi;
+    ctx.queueing = host_queueing(card.block, card.host.name, roots, roots.is_live() ? read_kernel_log() : std::nullopt);
+    return ctx;
+}
+
+} // namespace mmc::bench

@@ -1,0 +1,135 @@
+#include "bench/job.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace mmc::bench {
+
+namespace {
+
+std::string lower(std::string_view s)
+{
+    std::string out(s);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// Splits "16M" into 16 and "m"; the number may have a fraction ("1.5g").
+bool split_number(std::string_view text, double& number, std::string& unit)
+{
+    std::size_t i = 0;
+    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+    if (i == 0) return false;
+    const std::string digits(text.substr(0, i));
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+    if (ec != std::errc() || end != digits.data() + digits.size()) return false;
+    unit = lower(text.substr(i));
+    return true;
+}
+
+} // namespace
+
+std::optional<Rw> parse_rw(std::string_view text)
+{
+    const std::string t = lower(text);
+    if (t == "read" || t == "seqread") return Rw{Pattern::sequential, Direction::read};
+    if (t == "write" || t == "seqwrite") return Rw{Pattern::sequential, Direction::write};
+    if (t == "randread") return Rw{Pattern::random, Direction::read};
+    if (t == "randwrite") return Rw{Pattern::random, Direction::write};
+    return std::nullopt;
+}
+
+std::string_view to_string(Rw rw)
+{
+    if (rw.pattern == Pattern::sequential) return rw.direction == Direction::read ? "read" : "write";
+    return rw.direction == Direction::read ? "randread" : "randwrite";
+}
+
+uint64_t parse_size(std::string_view text)
+{
+    double n = 0;
+    std::string unit;
+    if (!split_number(text, n, unit)) throw std::invalid_argument(fmt::format("'{}': expected a size like 4k, 512k, 16M, 1G", text));
+    uint64_t mult = 0;
+    if (unit.empty() || unit == "b") mult = 1;
+    else if (unit == "k" || unit == "kb" || unit == "kib") mult = 1u << 10;
+    else if (unit == "m" || unit == "mb" || unit == "mib") mult = 1u << 20;
+    else if (unit == "g" || unit == "gb" || unit == "gib") mult = 1u << 30;
+    else if (unit == "t" || unit == "tb" || unit == "tib") mult = uint64_t{1} << 40;
+    else throw std::invalid_argument(fmt::format("'{}': unknown unit '{}' (use k, M, G or T)", text, unit));
+    const double bytes = n * static_cast<double>(mult);
+    if (bytes > 1.8e19 || bytes != std::floor(bytes))
+        throw std::invalid_argument(fmt::format("'{}': not a whole number of bytes", text));
+    return static_cast<uint64_t>(bytes);
+}
+
+double parse_duration(std::string_view text)
+{
+    double n = 0;
+    std::string unit;
+    if (!split_number(text, n, unit)) throw std::invalid_argument(fmt::format("'{}': expected a time like 10s, 500ms, 2m", text));
+    if (unit.empty() || unit == "s") return n;
+    if (unit == "ms") return n / 1000;
+    if (unit == "us") return n / 1e6;
+    if (unit == "m" || unit == "min") return n * 60;
+    if (unit == "h") return n * 3600;
+    throw std::invalid_argument(fmt::format("'{}': unknown unit '{}' (use ms, s, m or h)", text, unit));
+}
+
+std::string size_label(uint64_t bytes)
+{
+    if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return fmt::format("{}M", bytes >> 20);
+    if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{}k", bytes >> 10);
+    return fmt::format("{}", bytes);
+}
+
+std::string default_name(const Job& job)
+{
+    const char* kind = job.rw.pattern == Pattern::random ? (job.writes() ? "randwrite" : "randread")
+                                                          : (job.writes() ? "seqwrite" : "seqread");
+    std::string name = fmt::format("{}-{}", kind, size_label(job.block_size));
+    if (job.iodepth > 1) name += fmt::format("-qd{}", job.iodepth);
+    return name;
+}
+
+void validate(const Job& job)
+{
+    if (job.block_size < min_block_size || job.block_size > max_block_size || job.block_size % 512 != 0)
+        throw std::invalid_argument(fmt::format("block size {}: expected a multiple of 512 from 512 to 16M", job.block_size));
+    if (job.iodepth < 1 || job.iodepth > max_iodepth)
+        throw std::invalid_argument(fmt::format("iodepth {}: expected 1 to {}", job.iodepth, max_iodepth));
+    if (job.runner != "psync" && job.runner != "io_uring")
+        throw std::invalid_argument(fmt::format("ioengine '{}': expected psync or io_uring", job.runner));
+    if (job.runner == "psync" && job.iodepth != 1)
+        throw std::invalid_argument(fmt::format("iodepth {} needs --ioengine io_uring (psync has one I/O in flight)", job.iodepth));
+    if (!(job.runtime_s > 0)) throw std::invalid_argument("runtime must be above zero");
+    if (job.warmup_s < 0) throw std::invalid_argument("warm-up cannot be negative");
+    if (job.ci_target_pct < 0) throw std::invalid_argument("confidence target cannot be negative");
+}
+
+Region plan_region(const Job& job, uint64_t target_bytes, uint64_t align)
+{
+    align = std::max<uint64_t>(align, 1);
+    const uint64_t asked_offset = job.offset.value_or(0);
+    if (asked_offset >= target_bytes)
+        throw std::invalid_argument(fmt::format("offset {} is beyond the end ({} bytes)", asked_offset, target_bytes));
+    Region r;
+    r.offset = (asked_offset + align - 1) / align * align;
+    if (r.offset >= target_bytes)
+        throw std::invalid_argument(fmt::format("offset {} rounded up to the {}-byte alignment is beyond the end", asked_offset, align));
+    uint64_t length = std::min(job.length.value_or(target_bytes - asked_offset), target_bytes - r.offset);
+    // Round to the alignment when at least one aligned unit fits, else to blocks.
+    if (length >= align) length = length / align * align;
+    length = length / job.block_size * job.block_size;
+    if (length == 0)
+        throw std::invalid_argument(fmt::format("region of {} bytes at offset {} holds no whole {}-byte block",
+                                                job.length.value_or(target_bytes - asked_offset), r.offset, job.block_size));
+    r.length = length;
+    return r;
+}
+
+} // namespace mmc::bench

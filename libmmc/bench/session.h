@@ -1,0 +1,64 @@
+// One mmc-bench run from start to end: resolve the target, learn the card
+// and bus, decide which jobs may run, check and confirm before writing,
+// calibrate, precondition, run the jobs (stopping cleanly on Ctrl-C or a
+// vanished card) and draw the verdicts. The tool around it parses options
+// and shows the report.
+#pragma once
+
+#include "bench/report.h"
+#include "bench/suites.h"
+#include "bench/safety.h"
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace mmc::bench {
+
+struct SessionOptions {
+    std::string device;                 // DEVICE as named (/dev/mmcblk0, mmcblk0, mmc0, mmc0:4567)
+    std::optional<std::string> file;    // --file PATH instead
+    std::string suite = "quick";        // a suite, or "custom" with `custom`
+    std::optional<Job> custom;
+    SuiteOptions suite_options;         // runtime, warm-up, CI, offset, length overrides
+    PreconditionMethod precondition = PreconditionMethod::none;
+    bool destructive = false;
+    bool any_device = false;
+    std::optional<int> cpu;
+    std::optional<uint64_t> au_bytes;   // --au: override the AU
+    uint64_t file_bytes = 256u << 20;   // test file size when --size is not given
+    dev::SysRoots roots;
+    bool use_ioctl = true;
+};
+
+struct SessionHooks {
+    const std::atomic<bool>* stop = nullptr;
+    // "writing to ... destroys ... Continue?" -> the answer.
+    std::function<Confirmation(const std::string& question)> confirm;
+    std::function<void(const std::string& what)> phase;                 // "calibrating", "filling 64 MiB"
+    std::function<void(std::size_t index, std::size_t count, const Progress&)> progress;
+    std::function<void(const std::string& note)> note;                  // stderr notes as they happen
+    std::function<void()> job_done;                                     // clears a progress line
+};
+
+// Refusals (exit 1 in the tool) and usage problems (exit 2) before any I/O.
+struct SessionRefused : std::runtime_error {
+    std::string hint;
+    SessionRefused(const std::string& what, std::string h = {}) : std::runtime_error(what), hint(std::move(h)) {}
+};
+struct SessionUsage : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
+// Throws SessionUsage, SessionRefused, or std::system_error when the target
+// cannot be opened. I/O errors during jobs do not throw: the report comes
+// back with partial = true.
+RunReport run_session(const SessionOptions& options, const SessionHooks& hooks);
+
+// The block device a DEVICE argument names: a path as given, or
+// /dev/<block> for mmcblk0, mmc0, mmc0:4567.
+std::string device_path_of(const std::string& name, const dev::SysRoots& roots);
+
+} // namespace mmc::bench

@@ -1,0 +1,63 @@
+// The suites: fixed sets of jobs that answer a common question, and the
+// verdicts each draws from its figures.
+//   quick   a one-minute overview: sequential 4 MiB read and write, random
+//           4 KiB read and write, QD1
+//   iozone  the table SBC users exchange: sequential write/read with 4 KiB,
+//           512 KiB and 16 MiB records, random 1/4/16 KiB write/read IOPS, QD1
+//   a1, a2  4 KiB random read/write IOPS and sustained sequential write
+//           against A1 (1500/500 IOPS, 10 MB/s) and A2 (4000/2000, 10 MB/s)
+//   class   sequential 512 KiB writes across whole AUs: per-AU speed against
+//           the speed class, UHS grade and video class
+#pragma once
+
+#include "bench/job.h"
+#include "bench/runner.h"
+#include "bench/verdicts.h"
+
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mmc::bench {
+
+std::span<const std::string_view> suite_names();
+bool is_suite(std::string_view name);
+
+struct SuiteOptions {
+    std::optional<double> runtime_s;    // overrides each job's budget
+    std::optional<double> warmup_s;
+    std::optional<double> ci_target_pct;
+    std::optional<uint64_t> offset;
+    std::optional<uint64_t> length;
+    uint64_t au_bytes = 4u << 20;       // the card's AU (class suite)
+    unsigned class_aus = 8;             // AUs the class suite writes when no length is given
+    unsigned queue_depth = 0;           // a2: also run QD-N io_uring jobs (the host queues commands)
+};
+
+// Throws std::invalid_argument for an unknown suite.
+std::vector<Job> suite_jobs(std::string_view suite, const SuiteOptions& options);
+
+// What came out of each job, by name, for the verdicts.
+struct Outcomes {
+    std::map<std::string, const JobResult*> ran;
+    std::map<std::string, std::string> skipped; // job name -> why
+
+    Measured iops(const std::string& job) const;
+    Measured mb_s(const std::string& job) const;
+    Measured min_unit_mb_s(const std::string& job) const;
+};
+
+struct SuiteFacts {
+    bool sd_card = false;   // the target is an SD card (claims apply)
+    CardClaims claims;
+    std::string claims_missing_why; // why claims.known is false
+    BusCeiling bus;
+    HostQueueing host;
+};
+
+std::vector<Verdict> suite_verdicts(std::string_view suite, const Outcomes& outcomes, const SuiteFacts& facts);
+
+} // namespace mmc::bench

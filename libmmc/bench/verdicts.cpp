@@ -1,0 +1,130 @@
+#include "bench/verdicts.h"
+
+#include <fmt/format.h>
+
+namespace mmc::bench {
+
+namespace {
+
+std::string number(double v, const std::string& unit)
+{
+    if (unit == "IOPS") return fmt::format("{:.0f} IOPS", v);
+    return fmt::format("{:.{}f} MB/s", v, v < 10 ? 2 : 1);
+}
+
+std::string ceiling_text(const BusCeiling& bus)
+{
+    return fmt::format("{} bus ceiling {:.0f} MB/s", bus.mode.empty() ? "the" : "the " + bus.mode, *bus.ceiling_mb_s);
+}
+
+Verdict judge(const std::string& claim, double required, const Measured& m, const std::string& unit,
+              double mb_per_unit, const BusCeiling& bus)
+{
+    Verdict v;
+    v.claim = claim;
+    v.required = required;
+    v.measured = m.value;
+    v.unit = unit;
+    v.bus_ceiling_mb_s = bus.ceiling_mb_s;
+    if (!m.value) {
+        v.result = "not-applicable";
+        v.why = m.missing_why.empty() ? "not measured" : m.missing_why;
+        return v;
+    }
+    const double got = *m.value;
+    if (got >= required) {
+        v.result = "pass";
+        v.why = fmt::format("measured {} meets the required {}", number(got, unit), number(required, unit));
+        return v;
+    }
+    if (bus.ceiling_mb_s) {
+        const double need_mb_s = required * mb_per_unit, got_mb_s = got * mb_per_unit;
+        if (need_mb_s > *bus.ceiling_mb_s) {
+            v.result = "not-applicable";
+            v.why = fmt::format("bus-limited: {} needs {:.1f} MB/s, above {}; the card cannot show it on this bus "
+                                "(measured {})",
+                                claim, need_mb_s, ceiling_text(bus), number(got, unit));
+            return v;
+        }
+        if (got_mb_s >= bus_limited_share * *bus.ceiling_mb_s) {
+            v.result = "not-applicable";
+            v.why = fmt::format("bus-limited: measured {} is {:.0f}% of {}; the bus, not the card, is the limit",
+                                number(got, unit), got_mb_s / *bus.ceiling_mb_s * 100, ceiling_text(bus));
+            return v;
+        }
+    }
+    v.result = "fail";
+    v.why = fmt::format("measured {} is below the required {}", number(got, unit), number(required, unit));
+    if (bus.ceiling_mb_s)
+        v.why += fmt::format(" ({} is not the limit)", ceiling_text(bus));
+    return v;
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, double>> CardClaims::speed_claims() const
+{
+    std::vector<std::pair<std::string, double>> out;
+    if (speed_class_mb_s) out.emplace_back(fmt::format("speed class C{}", *speed_class_mb_s), *speed_class_mb_s);
+    if (uhs_grade) out.emplace_back(fmt::format("UHS speed grade U{}", *uhs_grade), *uhs_grade * 10.0);
+    if (video_class) out.emplace_back(fmt::format("video speed class V{}", *video_class), *video_class);
+    return out;
+}
+
+std::string CardClaims::app_class_text() const
+{
+    if (!known) return "unknown (SD status not read)";
+    if (!app_perf_class) return "no A1/A2 claim";
+    return fmt::format("A{}", *app_perf_class);
+}
+
+Verdict judge_mb_s(const std::string& claim, double required_mb_s, const Measured& measured, const BusCeiling& bus)
+{
+    return judge(claim, required_mb_s, measured, "MB/s", 1.0, bus);
+}
+
+Verdict judge_iops(const std::string& claim, double required_iops, uint32_t block_size, const Measured& measured,
+                   const BusCeiling& bus)
+{
+    return judge(claim, required_iops, measured, "IOPS", block_size / 1e6, bus);
+}
+
+Verdict not_applicable(const std::string& claim, std::optional<double> required, const std::string& unit,
+                       const Measured& measured, const std::string& why)
+{
+    Verdict v;
+    v.claim = claim;
+    v.required = required;
+    v.measured = measured.value;
+    v.unit = unit;
+    v.result = "not-applicable";
+    v.why = why;
+    return v;
+}
+
+std::optional<std::string> a2_blocker(const HostQueueing& host)
+{
+    std::vector<std::string> off, unknown;
+    const auto sort = [&](std::optional<bool> on, const char* what, const std::string& evidence) {
+        if (on == true) return;
+        (on ? off : unknown).push_back(fmt::format("{} ({})", what, evidence));
+    };
+    sort(host.cq_enabled, "command queueing", host.cq_evidence);
+    sort(host.cache_enabled, "the card's cache", host.cache_evidence);
+    if (off.empty() && unknown.empty()) return std::nullopt;
+    std::string why;
+    if (!off.empty()) {
+        why = "the host runs the card without " + off[0];
+        if (off.size() > 1) why += " and without " + off[1];
+        why += ": an A2 card cannot show A2 speed here";
+    }
+    if (!unknown.empty()) {
+        if (!why.empty()) why += "; ";
+        why += "cannot tell whether the host enables " + unknown[0];
+        if (unknown.size() > 1) why += " and " + unknown[1];
+        if (off.empty()) why += ", which A2 speed needs";
+    }
+    return why;
+}
+
+} // namespace mmc::bench

@@ -1,0 +1,78 @@
+# Runs inside the lab (one 1 GiB SD card at /dev/mmcblk0, null_blk loaded with
+# no devices, configfs at /sys/kernel/config). Writes what the host-side test
+# (tests/lab/mmc-bench.sh) checks into $SDLAB_OUT.
+o=$SDLAB_OUT
+nb=/sys/kernel/config/nullb
+run() { # run NAME CMD...: stdout to NAME.json, stderr to NAME.err, status to NAME.rc
+    name=$1; shift
+    "$@" > $o/$name.json 2> $o/$name.err < /dev/null
+    echo $? > $o/$name.rc
+}
+
+# 1. Ground truth: null_blk throttled to mbps=20. Its throttle refills
+#    (2^20 / 50) * 20 bytes every 20 ms; 408 KiB blocks fit once per refill.
+mkdir $nb/nullb1
+echo 512 > $nb/nullb1/size; echo 4096 > $nb/nullb1/blocksize; echo 20 > $nb/nullb1/mbps; echo 1 > $nb/nullb1/power
+#    The throttle's timer runs in the guest: when the host starves the
+#    emulator of CPU, refills are lost and the device really is slower. So up
+#    to three attempts each; starvation can only slow the device, never speed
+#    it past its cap, so one attempt within 3% shows the timing is right.
+truth=20.8896
+for dir in read write; do
+    extra=""; [ $dir = write ] && extra="--destructive --yes"
+    for attempt in 1 2 3; do
+        run nb-$dir-$attempt mmc-bench -J --any-device $extra --rw $dir --bs 408k --runtime 3s --warmup 0.5 /dev/nullb1
+        got=$(sed -n 's/.*"mb_s": \([0-9][0-9.]*\).*/\1/p' $o/nb-$dir-$attempt.json | head -n1)
+        awk -v g="${got:-0}" -v t=$truth 'BEGIN { d = (g - t) / t; exit !(d <= 0.03 && d >= -0.03) }' && break
+    done
+done
+
+# 2. The quick suite on the emulated card: read-only by default, then with writes.
+run quick mmc-bench -J --suite quick --runtime 1.5s --warmup 0.3 /dev/mmcblk0
+run quick-text mmc-bench --suite quick --runtime 1s --warmup 0.2 mmcblk0
+run quick-rw mmc-bench -J --suite quick --runtime 1s --warmup 0.2 --destructive --yes --size 64M /dev/mmcblk0
+
+run class mmc-bench -J --suite class --destructive --yes --precondition erase --au 1M --size 4M /dev/mmcblk0
+run a2 mmc-bench -J --suite a2 --runtime 1s --warmup 0.2 /dev/mmcblk0
+
+# 3. Refusals before any write.
+run no-destructive mmc-bench --rw write --bs 4k --runtime 1s /dev/mmcblk0
+run not-mmc mmc-bench --destructive --yes --rw write --runtime 1s /dev/nullb1
+run no-terminal mmc-bench --destructive --rw write --runtime 1s /dev/mmcblk0
+run precondition-ro mmc-bench --precondition fill --rw read /dev/mmcblk0
+dd if=/dev/zero of=/tmp/disk.img bs=1M count=48 2>/dev/null
+loop=$(losetup -f); losetup $loop /tmp/disk.img
+mkswap $loop > /dev/null 2>&1 && swapon $loop
+run swap mmc-bench --destructive --yes --any-device --rw write --runtime 1s $loop
+swapoff $loop
+# A mounted filesystem, when the lab's kernel has one for block devices
+# (vfat); otherwise the test file goes to /tmp (tmpfs, no O_DIRECT on 6.1).
+dir=/tmp/bench
+mkdir -p /mnt/fat $dir
+if mkdosfs $loop > /dev/null 2>&1 && mount -t vfat $loop /mnt/fat 2>/dev/null; then
+    echo vfat > $o/fs
+    dir=/mnt/fat
+    run mounted mmc-bench --destructive --yes --any-device --rw write --runtime 1s $loop
+fi
+
+# 4. A test file on the mounted filesystem: created, measured, removed; also on Ctrl-C.
+run file mmc-bench -J --file $dir --size 16M --rw randwrite --bs 4k --runtime 1s --warmup 0.2
+ls -A $dir > $o/file-after.ls
+mmc-bench -J --file $dir/bench.tmp --size 16M --rw randread --runtime 60s --warmup 0 > $o/ctrlc.json 2> $o/ctrlc.err < /dev/null &
+pid=$!
+sleep 3
+ls -A $dir > $o/ctrlc-during.ls
+kill -INT $pid
+wait $pid; echo $? > $o/ctrlc.rc
+ls -A $dir > $o/ctrlc-after.ls
+umount /mnt/fat 2>/dev/null; losetup -d $loop
+
+# 5. A device that vanishes mid-run: null_blk powered off, then the card's
+#    controller unbound (the card is gone for good after this; keep it last).
+mkdir $nb/nullb3
+echo 64 > $nb/nullb3/size; echo 20 > $nb/nullb3/mbps; echo 1 > $nb/nullb3/power
+(sleep 2; echo 0 > $nb/nullb3/power) &
+run power-off mmc-bench -J --any-device --rw read --bs 408k --runtime 20s --warmup 0 /dev/nullb3
+pci=$(basename "$(readlink -f /sys/class/mmc_host/mmc0/device)")
+(sleep 3; echo "$pci" > /sys/bus/pci/drivers/sdhci-pci/unbind) &
+run unbind mmc-bench -J --rw randread --runtime 30s --warmup 0 /dev/mmcblk0

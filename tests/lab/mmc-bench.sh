@@ -1,0 +1,111 @@
+#!/bin/sh
+# mmc-bench in the lab: the 20 MB/s null_blk ground truth (a correctness
+# check of the timing), the quick suite naming the emulated card and its bus,
+# the refusals before writing, the test file removed even on Ctrl-C, and a
+# device vanishing mid-run giving partial results.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/cli/lib.sh
+command -v qemu-system-x86_64 >/dev/null || { skip "lab: qemu-system-x86_64 not installed (make deps)"; finish; exit; }
+
+res=$(mktemp -d)
+trap 'rm -rf "$res" "$out" "$err"' EXIT
+if ! scripts/sdlab --size 1G --out "$res" -- sh -c "$(cat tests/lab/guest/mmc-bench.sh)"; then
+    fail "lab run failed"; finish; exit 1
+fi
+
+check() { # check NAME FILE PYEXPR EXPECTED
+    got=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($3)" "$res/$2" 2>&1)
+    if [ "$got" = "$4" ]; then pass "$1"; else fail "$1: got '$got', expected '$4'"; fi
+}
+rc() { [ "$(cat "$res/$2.rc" 2>/dev/null)" = "$3" ] && pass "$1" || { fail "$1: exit $(cat "$res/$2.rc" 2>/dev/null), expected $3"; sed 's/^/    stderr: /' "$res/$2.err" 2>/dev/null | head -3; }; }
+
+# null_blk's throttle: mb_per_tick(20) = (2^20 / 50) * 20 = 419420 bytes per
+# 20 ms tick; one 408 KiB (417792-byte) request fits per tick, so the device
+# delivers 417792 * 50 = 20.89 MB/s (mbps counts MiB: 20 MiB/s is 20.97 MB/s).
+truth=$(python3 -c "b=(2**20//50)*20; s=408*1024; print(b//s*s*50/1e6)")
+for dir in read write; do
+    figures="" verdict=none
+    for attempt in 1 2 3; do
+        [ -f "$res/nb-$dir-$attempt.json" ] || continue
+        [ "$(cat "$res/nb-$dir-$attempt.rc")" = 0 ] || { verdict=error; break; }
+        got=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['jobs'][0]['mb_s'])" "$res/nb-$dir-$attempt.json" 2>/dev/null)
+        figures="$figures ${got:-?}"
+        v=$(python3 -c "import sys; g,t=float(sys.argv[1]),float(sys.argv[2]); d=(g-t)/t; print('fast' if d > 0.03 else 'ok' if d >= -0.03 else 'slow')" "${got:-0}" "$truth")
+        [ "$v" = fast ] && { verdict=fast; break; } # faster than the device can go: a timing error
+        [ "$v" = ok ] && verdict=ok
+    done
+    case $verdict in
+    ok) pass "null_blk sequential $dir within 3% of $truth MB/s (attempts:$figures)" ;;
+    fast) fail "null_blk sequential $dir faster than the device's cap $truth MB/s:$figures" ;;
+    error) fail "null_blk sequential $dir: mmc-bench failed"; sed 's/^/    /' "$res/nb-$dir-$attempt.err" | head -3 ;;
+    *) fail "null_blk sequential $dir: no attempt within 3% of $truth MB/s:$figures" ;;
+    esac
+    echo "    null_blk mbps=20 sequential $dir 408k: measured$figures MB/s; device truth $truth MB/s; nominal 20 MB/s"
+done
+
+rc "quick suite on the card exits 0" quick 0
+check "JSON names the card" quick.json "j['card']['name'], j['card']['type'], j['card']['product'], j['card']['capacity_bytes']" \
+    "mmc0:4567 SD QEMU! 1073741824"
+check "JSON names the bus: host, mode, controller, ceiling" quick.json \
+    "j['bus']['host'], j['bus']['mode'], j['bus']['controller'].split()[0], j['bus']['ceiling_mb_s'] > 0" "mmc0 HS sdhci-pci True"
+check "SD status read live, claims recorded" quick.json "j['card']['claims']['source']" "ioctl"
+check "read-only by default: reads ran, writes skipped" quick.json \
+    "[x['name'] for x in j['jobs']], [x['name'] for x in j['skipped']]" "['seqread-4M', 'randread-4k'] ['seqwrite-4M', 'randwrite-4k']"
+check "calibration reported" quick.json \
+    "j['calibration']['clock']['cost_ns'] > 0, j['calibration']['null_target'][0]['runner'], j['calibration']['pinned_cpu']" "True psync 0"
+check "every job: figures, CI, latency percentiles" quick.json \
+    "all(x['ios'] > 0 and x['mb_s'] > 0 and x['lat_us']['p50'] <= x['lat_us']['p99'] <= x['lat_us']['max'] for x in j['jobs'])" "True"
+check "contract keys" quick.json \
+    "sorted(set(j['jobs'][0]) >= {'name','rw','block_size','iodepth','runner','region','ios','bytes','seconds','iops','mb_s','ci95_pct','lat_us','stalls_over_250ms'} for _ in [0]), j['tool'], j['partial'], j['precondition']['method'], j['kernel'] != ''" \
+    "[True] mmc-bench False none True"
+check "A2 evidence: cache and command queue read" quick.json \
+    "j['bus']['cache_enabled'], j['bus']['command_queue_enabled']" "False False"
+rc "text view" quick-text 0
+expect "text view: card and bus first" "$res/quick-text.json" "^Bus: +mmc0 HS"
+rc "quick suite with --destructive" quick-rw 0
+check "writes ran with --destructive" quick-rw.json "[x['name'] for x in j['jobs']], j['target']['writable']" \
+    "['seqread-4M', 'seqwrite-4M', 'randread-4k', 'randwrite-4k'] True"
+
+rc "class suite after an erase" class 0
+check "erase through libmmc/erase, recorded" class.json \
+    "j['precondition']['method'], j['precondition']['partial'], j['precondition']['region']['length']" "erase False 4194304"
+check "class suite: four 1 MiB AUs timed" class.json "j['jobs'][0]['au']['count'], j['jobs'][0]['au']['bytes'], j['jobs'][0]['au']['min_mb_s'] > 0" \
+    "4 1048576 True"
+check "class verdict: the QEMU card claims no class" class.json "[(v['result'], 'no speed class' in v['why']) for v in j['verdicts']]" \
+    "[('not-applicable', True)]"
+rc "a2 suite" a2 0
+check "A2 IOPS not-applicable without command queueing, not failed" a2.json \
+    "[(v['claim'], v['result']) for v in j['verdicts'][:1]], 'without command queueing' in j['verdicts'][0]['why']" \
+    "[('A2 random read 4 KiB QD1', 'not-applicable')] True"
+
+rc "write without --destructive refused" no-destructive 1
+expect "refusal says how" "$res/no-destructive.err" "destroys the data on it; add --destructive"
+rc "not an MMC device refused" not-mmc 1
+expect "names the device and --any-device" "$res/not-mmc.err" "not an MMC/SD device.*--any-device"
+rc "no --yes and no terminal refused" no-terminal 1
+expect "no terminal: says --yes" "$res/no-terminal.err" "no terminal to ask on; add --yes"
+rc "--precondition without --destructive refused" precondition-ro 1
+rc "device in use as swap refused" swap 1
+expect "swap: names the use" "$res/swap.err" "in use: loop[0-9]+ is in use as swap"
+if [ -f "$res/fs" ]; then
+    rc "mounted device refused" mounted 1
+    expect "mounted: names the mount point" "$res/mounted.err" "in use: loop[0-9]+ is mounted on /mnt/fat"
+else
+    skip "mounted device refused: the lab's kernel has no vfat module (sdlab loads none); see tests/cli/mmc-bench.sh"
+fi
+
+rc "--file on a mounted filesystem" file 0
+check "file target" file.json "j['target']['kind'], j['jobs'][0]['ios'] > 0, j['jobs'][0]['rw']" "file True randwrite"
+[ ! -s "$res/file-after.ls" ] && pass "test file removed afterwards" || fail "left behind: $(cat "$res/file-after.ls")"
+[ ! -s "$res/ctrlc-during.ls" ] && pass "test file has no name while the run goes on" || fail "visible during the run: $(cat "$res/ctrlc-during.ls")"
+rc "Ctrl-C: exit 1 with partial results" ctrlc 1
+check "Ctrl-C: partial JSON" ctrlc.json "j['partial'], j['partial_why'].startswith('interrupted'), j['jobs'][0]['ios'] > 0" "True True True"
+[ ! -s "$res/ctrlc-after.ls" ] && pass "Ctrl-C: test file removed" || fail "Ctrl-C left: $(cat "$res/ctrlc-after.ls")"
+
+rc "device powered off mid-run: exit 1" power-off 1
+check "power-off: partial results kept" power-off.json "j['partial'], j['jobs'][0]['partial'], j['jobs'][0]['ios'] > 0" "True True True"
+expect "power-off: clear message" "$res/power-off.err" "removed during seqread-408k.*results so far are partial"
+rc "card unbound mid-run: exit 1" unbind 1
+check "unbind: partial, says removed" unbind.json "j['partial'], 'removed' in j['partial_why'], j['jobs'][0]['ios'] > 0" "True True True"
+
+finish

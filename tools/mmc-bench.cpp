@@ -1,0 +1,344 @@
+// mmc-bench: calibrated benchmarks of SD/microSD/eMMC cards, with verdicts
+// against the card's own claims and the bus it runs on. Thin: options here,
+// the engine, suites and views in libmmc/bench.
+#include "bench/session.h"
+#include "cli/cli.h"
+#include "version.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <fmt/format.h>
+#include <getopt.h>
+#include <iostream>
+#include <unistd.h>
+
+namespace {
+
+constexpr const char* tool = "mmc-bench";
+
+std::atomic<bool> stop_requested{false};
+extern "C" void on_signal(int) { stop_requested.store(true); }
+
+void usage(std::FILE* to)
+{
+    fmt::print(to, R"(Usage:
+ {0} [options] DEVICE
+ {0} [options] --file PATH
+
+Measure how fast an SD/microSD/eMMC card is, calibrated and repeatable, and
+judge it against its own claims (speed class, UHS grade, video class, A1/A2)
+and the ceiling of the bus mode the host runs it in. Read-only unless
+--destructive is given; --file measures a test file on a mounted filesystem.
+
+Suites (default: quick):
+ -s, --suite NAME        quick   sequential 4M read/write, random 4k read/write, QD1
+                         iozone  4k/512k/16M sequential, 1k/4k/16k random, QD1
+                         a1, a2  4k random IOPS and sustained write vs A1/A2
+                         class   per-AU sequential write vs C/U/V classes
+
+One custom job instead (fio's terms):
+     --rw MODE           read, write, randread or randwrite
+ -b, --bs SIZE           block size, 512 to 16M (default 4k)
+ -q, --iodepth N         I/Os in flight (default 1; above 1 needs io_uring)
+ -e, --ioengine NAME     psync (default) or io_uring
+     --number-ios N      stop after N I/Os
+
+Common options:
+ -t, --runtime TIME      time budget of each job (e.g. 10s, 2m)
+     --offset SIZE       region start (rounded up to the AU on a card)
+     --size SIZE         region length (test file size with --file; default 256M)
+     --warmup TIME       run this long first and discard it (default 1s)
+     --ci PCT            stop a job once its 95% confidence interval is within
+                         +-PCT of the mean (default 2; 0 runs the whole budget)
+     --precondition M    none (default), erase (discard the region) or fill
+                         (write the region sequentially first)
+     --au SIZE           allocation unit for alignment and the class suite
+                         (default: the card's, else 4M)
+     --cpu N             pin to CPU N (default: the CPU it starts on)
+ -f, --file PATH         measure a test file created at PATH (or in the
+                         directory PATH) on a mounted filesystem; it is
+                         removed when the run ends, even on Ctrl-C
+     --destructive       allow write tests on a raw device (destroys its data)
+     --any-device        allow writing to a device that is not an MMC/SD card
+ -y, --yes               do not ask before writing
+     --no-ioctl          read the card's registers from sysfs only
+ -J, --json              print JSON (see mmc-bench(1) for the contract)
+ -h, --help              display this help
+ -V, --version           display version
+
+Exit status: 0 when the run completed (whatever the verdicts), 1 on failure,
+a refusal or a run stopped early (partial results), 2 on a usage error.
+
+Examples:
+ {0} /dev/mmcblk0
+ {0} --suite a1 --destructive /dev/mmcblk0
+ {0} --rw randread --bs 4k --iodepth 32 --ioengine io_uring --runtime 10s mmcblk0
+ {0} --file /media/card --suite iozone
+)",
+               tool);
+}
+
+enum LongOnly {
+    opt_rw = 256, opt_number_ios, opt_offset, opt_size, opt_warmup, opt_ci, opt_precondition, opt_au, opt_cpu,
+    opt_destructive, opt_any_device, opt_no_ioctl, opt_sysfs_root,
+};
+
+struct Parsed {
+    mmc::bench::SessionOptions session;
+    bool json = false;
+    bool yes = false;
+};
+
+template <class F>
+auto value(const char* option, F&& parse) -> decltype(parse())
+{
+    try {
+        return parse();
+    } catch (const std::invalid_argument& e) {
+        throw mmc::cli::UsageError(fmt::format("{}: {}", option, e.what()));
+    }
+}
+
+uint64_t number(const char* option, const char* text)
+{
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(text, &end, 10);
+    if (errno || !end || *end || text[0] == '-' || text[0] == '\0')
+        throw mmc::cli::UsageError(fmt::format("{} {}: expected a whole number", option, text));
+    return v;
+}
+
+Parsed parse_options(int argc, char** argv)
+{
+    static const option longopts[] = {
+        {"suite", required_argument, nullptr, 's'},      {"rw", required_argument, nullptr, opt_rw},
+        {"bs", required_argument, nullptr, 'b'},         {"iodepth", required_argument, nullptr, 'q'},
+        {"ioengine", required_argument, nullptr, 'e'},   {"runtime", required_argument, nullptr, 't'},
+        {"number-ios", required_argument, nullptr, opt_number_ios},
+        {"offset", required_argument, nullptr, opt_offset}, {"size", required_argument, nullptr, opt_size},
+        {"warmup", required_argument, nullptr, opt_warmup}, {"ci", required_argument, nullptr, opt_ci},
+        {"precondition", required_argument, nullptr, opt_precondition}, {"au", required_argument, nullptr, opt_au},
+        {"cpu", required_argument, nullptr, opt_cpu},    {"file", required_argument, nullptr, 'f'},
+        {"destructive", no_argument, nullptr, opt_destructive}, {"any-device", no_argument, nullptr, opt_any_device},
+        {"yes", no_argument, nullptr, 'y'},              {"no-ioctl", no_argument, nullptr, opt_no_ioctl},
+        {"sysfs-root", required_argument, nullptr, opt_sysfs_root},
+        {"json", no_argument, nullptr, 'J'},             {"help", no_argument, nullptr, 'h'},
+        {"version", no_argument, nullptr, 'V'},          {nullptr, 0, nullptr, 0},
+    };
+    using namespace mmc::bench;
+    Parsed p;
+    auto& s = p.session;
+    Job custom;
+    bool have_custom = false, custom_detail = false, suite_given = false;
+    std::optional<double> runtime;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":s:b:q:e:t:f:yJhV", longopts, nullptr)) != -1) {
+        switch (c) {
+        case 's':
+            if (!is_suite(optarg)) {
+                std::string list;
+                for (auto n : suite_names()) list += (list.empty() ? "" : ", ") + std::string(n);
+                throw mmc::cli::UsageError(fmt::format("--suite {}: unknown suite (expected {})", optarg, list));
+            }
+            s.suite = optarg;
+            suite_given = true;
+            break;
+        case opt_rw: {
+            const auto rw = parse_rw(optarg);
+            if (!rw) throw mmc::cli::UsageError(fmt::format("--rw {}: expected read, write, randread or randwrite", optarg));
+            custom.rw = *rw;
+            have_custom = true;
+            break;
+        }
+        case 'b': {
+            const uint64_t bs = value("--bs", [&] { return parse_size(optarg); });
+            if (bs < min_block_size || bs > max_block_size || bs % 512)
+                throw mmc::cli::UsageError(fmt::format("--bs {}: expected a multiple of 512 from 512 to 16M", optarg));
+            custom.block_size = static_cast<uint32_t>(bs);
+            custom_detail = true;
+            break;
+        }
+        case 'q': {
+            const uint64_t q = number("--iodepth", optarg);
+            if (q < 1 || q > max_iodepth) throw mmc::cli::UsageError(fmt::format("--iodepth {}: expected 1 to {}", optarg, max_iodepth));
+            custom.iodepth = static_cast<unsigned>(q);
+            custom_detail = true;
+            break;
+        }
+        case 'e':
+            if (std::string_view(optarg) != "psync" && std::string_view(optarg) != "io_uring")
+                throw mmc::cli::UsageError(fmt::format("--ioengine {}: expected psync or io_uring", optarg));
+            custom.runner = optarg;
+            custom_detail = true;
+            break;
+        case 't': runtime = value("--runtime", [&] { return parse_duration(optarg); }); break;
+        case opt_number_ios:
+            custom.ios = number("--number-ios", optarg);
+            custom_detail = true;
+            break;
+        case opt_offset: s.suite_options.offset = value("--offset", [&] { return parse_size(optarg); }); break;
+        case opt_size: {
+            const uint64_t size = value("--size", [&] { return parse_size(optarg); });
+            if (size == 0) throw mmc::cli::UsageError("--size 0: expected a size above zero");
+            s.suite_options.length = size;
+            break;
+        }
+        case opt_warmup: s.suite_options.warmup_s = value("--warmup", [&] { return parse_duration(optarg); }); break;
+        case opt_ci: {
+            std::string pct = optarg;
+            if (!pct.empty() && pct.back() == '%') pct.pop_back();
+            const double ci = value("--ci", [&] { return parse_duration(pct); }); // a plain number
+            if (ci < 0 || ci > 100) throw mmc::cli::UsageError(fmt::format("--ci {}: expected a percentage from 0 to 100", optarg));
+            s.suite_options.ci_target_pct = ci;
+            break;
+        }
+        case opt_precondition: {
+            const auto m = parse_precondition(optarg);
+            if (!m) throw mmc::cli::UsageError(fmt::format("--precondition {}: expected none, erase or fill", optarg));
+            s.precondition = *m;
+            break;
+        }
+        case opt_au: {
+            const uint64_t au = value("--au", [&] { return parse_size(optarg); });
+            if (au < 512 || au % 512) throw mmc::cli::UsageError(fmt::format("--au {}: expected a multiple of 512", optarg));
+            s.au_bytes = au;
+            break;
+        }
+        case opt_cpu: s.cpu = static_cast<int>(number("--cpu", optarg)); break;
+        case 'f': s.file = optarg; break;
+        case opt_destructive: s.destructive = true; break;
+        case opt_any_device: s.any_device = true; break;
+        case 'y': p.yes = true; break;
+        case opt_no_ioctl: s.use_ioctl = false; break;
+        case opt_sysfs_root: s.roots.sysfs = optarg; break;
+        case 'J': p.json = true; break;
+        case 'h': usage(stdout); std::exit(mmc::cli::ok);
+        case 'V': fmt::print("{} from mmckit {}\n", tool, mmc::version); std::exit(mmc::cli::ok);
+        case ':': throw mmc::cli::UsageError(fmt::format("option '{}' needs an argument", argv[optind - 1]));
+        default: throw mmc::cli::UsageError(fmt::format("unknown option '{}'", argv[optind - 1]));
+        }
+    }
+    if (optind < argc) s.device = argv[optind++];
+    if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));
+    if (s.device.empty() && !s.file) throw mmc::cli::UsageError("no DEVICE and no --file PATH given");
+    if (!s.device.empty() && s.file) throw mmc::cli::UsageError("give a DEVICE or --file PATH, not both");
+    if (s.file && s.precondition != mmc::bench::PreconditionMethod::none)
+        throw mmc::cli::UsageError("--precondition applies to a raw device; a test file is written once when it is created");
+    if (custom_detail && !have_custom) throw mmc::cli::UsageError("--bs, --iodepth, --ioengine and --number-ios describe a custom job: add --rw");
+    if (have_custom && suite_given) throw mmc::cli::UsageError("give a --suite or a custom job (--rw), not both");
+    if (have_custom) {
+        if (custom.iodepth > 1 && custom.runner == "psync")
+            throw mmc::cli::UsageError(fmt::format("--iodepth {} needs --ioengine io_uring (psync keeps one I/O in flight)", custom.iodepth));
+        if (runtime) custom.runtime_s = *runtime;
+        if (s.suite_options.warmup_s) custom.warmup_s = *s.suite_options.warmup_s;
+        if (s.suite_options.ci_target_pct) custom.ci_target_pct = *s.suite_options.ci_target_pct;
+        custom.name = default_name(custom);
+        s.custom = custom;
+    }
+    if (runtime && *runtime <= 0) throw mmc::cli::UsageError("--runtime: expected a time above zero");
+    s.suite_options.runtime_s = runtime;
+    if (!s.roots.is_live()) s.roots.debugfs = s.roots.sysfs / "kernel" / "debug";
+    return p;
+}
+
+// Progress on stderr, one line rewritten in place, only on a terminal.
+struct ProgressLine {
+    bool on = isatty(STDERR_FILENO);
+    bool dirty = false;
+
+    void show(const std::string& text)
+    {
+        if (!on) return;
+        fmt::print(stderr, "\r\033[K{}", text);
+        std::fflush(stderr);
+        dirty = true;
+    }
+    void clear()
+    {
+        if (on && dirty) fmt::print(stderr, "\r\033[K");
+        dirty = false;
+    }
+};
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Parsed p;
+    try {
+        p = parse_options(argc, argv);
+    } catch (const std::exception& e) {
+        mmc::cli::error(tool, e.what());
+        fmt::print(stderr, "Try '{} --help' for more information.\n", tool);
+        return mmc::cli::usage;
+    }
+
+    // The first Ctrl-C stops the run cleanly; a second one (SA_RESETHAND)
+    // kills it at once, which leaves nothing behind either: the test file
+    // has no name from the start.
+    struct sigaction sa{};
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+
+    ProgressLine line;
+    mmc::bench::SessionHooks hooks;
+    hooks.stop = &stop_requested;
+    hooks.confirm = [&](const std::string& question) {
+        line.clear();
+        return mmc::bench::confirm(question, p.yes);
+    };
+    hooks.phase = [&](const std::string& what) { line.show(what + "..."); };
+    hooks.note = [&](const std::string& note) {
+        line.clear();
+        fmt::print(stderr, "{}: {}\n", tool, note);
+    };
+    hooks.job_done = [&] { line.clear(); };
+    hooks.progress = [&](std::size_t i, std::size_t n, const mmc::bench::Progress& pr) {
+        if (!line.on) return;
+        if (n == 0) {
+            line.show(fmt::format("preparing: {:.0f}% ({} MiB)", pr.elapsed_s * 100, pr.bytes >> 20));
+            return;
+        }
+        const auto& j = *pr.job;
+        if (pr.warming) {
+            line.show(fmt::format("[{}/{}] {:<22} warm-up {:.1f}/{:.1f} s", i, n, j.name, pr.elapsed_s, pr.budget_s));
+            return;
+        }
+        const double mb_s = pr.elapsed_s > 0 ? static_cast<double>(pr.bytes) / pr.elapsed_s / 1e6 : 0;
+        const double iops = pr.elapsed_s > 0 ? static_cast<double>(pr.ios) / pr.elapsed_s : 0;
+        line.show(fmt::format("[{}/{}] {:<22} {:5.1f}/{:.0f} s  {:9.1f} IOPS  {:8.2f} MB/s", i, n, j.name, pr.elapsed_s,
+                              pr.budget_s, iops, mb_s));
+    };
+
+    mmc::bench::RunReport report;
+    try {
+        report = mmc::bench::run_session(p.session, hooks);
+    } catch (const mmc::bench::SessionUsage& e) {
+        line.clear();
+        mmc::cli::error(tool, e.what());
+        return mmc::cli::usage;
+    } catch (const mmc::bench::SessionRefused& e) {
+        line.clear();
+        mmc::cli::error(tool, e.hint.empty() ? std::string(e.what()) : fmt::format("{}; {}", e.what(), e.hint));
+        return mmc::cli::failure;
+    } catch (const std::exception& e) {
+        line.clear();
+        mmc::cli::error(tool, e.what());
+        return mmc::cli::failure;
+    }
+    line.clear();
+    if (p.json)
+        std::cout << mmc::bench::report_json(report).dump(2) << '\n';
+    else
+        std::cout << mmc::bench::report_text(report, mmc::cli::use_color(STDOUT_FILENO));
+    if (report.partial) {
+        mmc::cli::error(tool, report.partial_why);
+        return mmc::cli::failure;
+    }
+    return mmc::cli::ok;
+}
