@@ -103,7 +103,7 @@ std::string device_text(const dev::Card& card, const dev::SysRoots& roots, const
 {
     std::string out;
     out += fmt::format("{:<16} {}\n", "Device:", card.is_storage() ? card.device_path(roots) : "(no block device)");
-    out += fmt::format("{:<16} {} on {}, RCA {}, {}\n", "Card:", card.name, card.host.name, rca_text(card.rca),
+    out += fmt::format("{:<16} {} on {}, RCA {}, {}\n", "Slot:", card.name, card.host.name, rca_text(card.rca),
                        dev::to_string(card.type));
     out += fmt::format("{:<16} {}\n", "Controller:", card.host.controller.describe());
     out += fmt::format("{:<16} {}\n", "Bus:", bus_mode_text(card.host));

@@ -47,7 +47,7 @@ check "1 GiB card is SDSC, CSD 1.0" sdsc.json \
     "1.0 SDSC 1073741824"
 
 rc "text view" sdhc-text 0
-expect "text view: summary first" "$res/sdhc.txt" "^Card: +mmc0:4567 on mmc0, RCA 0x4567"
+expect "text view: identity first" "$res/sdhc.txt" "^Slot: +mmc0:4567 on mmc0, RCA 0x4567"
 rc "--no-ioctl" noioctl 0
 check "--no-ioctl: sysfs and debugfs only" noioctl.json \
     "sorted(set(v['source'] for v in r.values()))" "['debugfs', 'sysfs']"
