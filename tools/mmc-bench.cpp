@@ -216,9 +216,8 @@ Parsed parse_options(int argc, char** argv)
         case opt_sysfs_root: s.roots.sysfs = optarg; break;
         case 'J': p.json = true; break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
-        case 'V': fmt::print("{} from mmckit {}\n", tool, mmc::version); std::exit(mmc::cli::ok);
-        case ':': throw mmc::cli::UsageError(fmt::format("option '{}' needs an argument", argv[optind - 1]));
-        default: throw mmc::cli::UsageError(fmt::format("unknown option '{}'", argv[optind - 1]));
+        case 'V': mmc::cli::print_version_and_exit(tool);
+        default: mmc::cli::throw_getopt_error(c, argv);
         }
     }
     if (optind < argc) s.device = argv[optind++];
@@ -271,9 +270,7 @@ int main(int argc, char** argv)
     try {
         p = parse_options(argc, argv);
     } catch (const std::exception& e) {
-        mmc::cli::error(tool, e.what());
-        fmt::print(stderr, "Try '{} --help' for more information.\n", tool);
-        return mmc::cli::usage;
+        return mmc::cli::usage_failure(tool, e.what());
     }
 
     // The first Ctrl-C stops the run cleanly; a second one (SA_RESETHAND)

@@ -123,9 +123,8 @@ Options parse_options(int argc, char** argv)
         case sysfs: o.roots.sysfs = optarg; break;
         case debugfs: o.roots.debugfs = optarg; o.debugfs_set = true; break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
-        case 'V': fmt::print("{} from mmckit {}\n", tool, mmc::version); std::exit(mmc::cli::ok);
-        case ':': throw mmc::cli::UsageError(fmt::format("option '{}' needs an argument", argv[optind - 1]));
-        default: throw mmc::cli::UsageError(fmt::format("unknown option '{}'", argv[optind - 1]));
+        case 'V': mmc::cli::print_version_and_exit(tool);
+        default: mmc::cli::throw_getopt_error(c, argv);
         }
     }
     if (optind < argc) o.target = argv[optind++];
@@ -225,9 +224,7 @@ int main(int argc, char** argv)
     try {
         o = parse_options(argc, argv);
     } catch (const mmc::cli::UsageError& e) {
-        mmc::cli::error(tool, e.what());
-        fmt::print(stderr, "Try '{} --help' for more information.\n", tool);
-        return mmc::cli::usage;
+        return mmc::cli::usage_failure(tool, e.what());
     }
     std::vector<mmc::out::BusReport> reports;
     try {

@@ -104,9 +104,8 @@ Options parse_options(int argc, char** argv)
         case 'D': o.roots.debugfs = optarg; o.debugfs_set = true; break;
         case 'v': o.verbose = true; break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
-        case 'V': fmt::print("{} from mmckit {}\n", tool, mmc::version); std::exit(mmc::cli::ok);
-        case ':': throw mmc::cli::UsageError(fmt::format("option '{}' needs an argument", argv[optind - 1]));
-        default: throw mmc::cli::UsageError(fmt::format("unknown option '{}'", argv[optind - 1]));
+        case 'V': mmc::cli::print_version_and_exit(tool);
+        default: mmc::cli::throw_getopt_error(c, argv);
         }
     }
     if (optind < argc) o.device = argv[optind++];

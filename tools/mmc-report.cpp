@@ -133,9 +133,8 @@ Options parse_options(int argc, char** argv)
         case card_label: o.card_label = optarg; bundle_option = true; break;
         case host_label: o.host_label = optarg; bundle_option = true; break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
-        case 'V': fmt::print("{} from mmckit {}\n", tool, mmc::version); std::exit(mmc::cli::ok);
-        case ':': throw mmc::cli::UsageError(fmt::format("option '{}' needs an argument", argv[optind - 1]));
-        default: throw mmc::cli::UsageError(fmt::format("unknown option '{}'", argv[optind - 1]));
+        case 'V': mmc::cli::print_version_and_exit(tool);
+        default: mmc::cli::throw_getopt_error(c, argv);
         }
     }
     for (; optind < argc; ++optind) o.paths.push_back(argv[optind]);
@@ -244,9 +243,7 @@ int main(int argc, char** argv)
     try {
         o = parse_options(argc, argv);
     } catch (const mmc::cli::UsageError& e) {
-        mmc::cli::error(tool, e.what());
-        fmt::print(stderr, "Try '{} --help' for more information.\n", tool);
-        return mmc::cli::usage;
+        return mmc::cli::usage_failure(tool, e.what());
     }
     try {
         return o.make ? make_bundle(o) : report(o);

@@ -86,9 +86,8 @@ Options parse_options(int argc, char** argv)
         case 't': o.timeout = parse_timeout(optarg); break;
         case 'J': o.json = true; break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
-        case 'V': fmt::print("{} from mmckit {}\n", tool, mmc::version); std::exit(mmc::cli::ok);
-        case ':': throw mmc::cli::UsageError(fmt::format("option '{}' needs an argument", argv[optind - 1]));
-        default: throw mmc::cli::UsageError(fmt::format("unknown option '{}'", argv[optind - 1]));
+        case 'V': mmc::cli::print_version_and_exit(tool);
+        default: mmc::cli::throw_getopt_error(c, argv);
         }
     }
     if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'", argv[optind]));
@@ -131,9 +130,7 @@ int main(int argc, char** argv)
     try {
         options = parse_options(argc, argv);
     } catch (const std::exception& e) {
-        mmc::cli::error(tool, e.what());
-        fmt::print(stderr, "Try '{} --help' for more information.\n", tool);
-        return mmc::cli::usage;
+        return mmc::cli::usage_failure(tool, e.what());
     }
 
     // A user pipes this into grep or a log: every event leaves at once.

@@ -1,11 +1,14 @@
 #include "cli/cli.h"
 
+#include "version.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 #include <fstream>
+#include <getopt.h>
 #include <sstream>
 #include <unistd.h>
 
@@ -14,6 +17,25 @@ namespace mmc::cli {
 void error(std::string_view tool, std::string_view message)
 {
     fmt::print(stderr, "{}: {}\n", tool, message);
+}
+
+int usage_failure(std::string_view tool, std::string_view message)
+{
+    error(tool, message);
+    fmt::print(stderr, "Try '{} --help' for more information.\n", tool);
+    return usage;
+}
+
+void print_version_and_exit(std::string_view tool)
+{
+    fmt::print("{} from mmckit {}\n", tool, mmc::version);
+    std::exit(ok);
+}
+
+void throw_getopt_error(int c, char** argv)
+{
+    if (c == ':') throw UsageError(fmt::format("option '{}' needs an argument", argv[optind - 1]));
+    throw UsageError(fmt::format("unknown option '{}'", argv[optind - 1]));
 }
 
 bool use_color(int fd)

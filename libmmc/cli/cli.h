@@ -18,6 +18,14 @@ struct UsageError : std::runtime_error {
 // Print "tool: message" to stderr.
 void error(std::string_view tool, std::string_view message);
 
+// Print "tool: message" and the --help hint; returns the usage exit code.
+int usage_failure(std::string_view tool, std::string_view message);
+
+// The ends of every getopt_long loop: -V, and ':' (missing argument) or '?'
+// (unknown option) turned into a UsageError naming the option.
+[[noreturn]] void print_version_and_exit(std::string_view tool);
+[[noreturn]] void throw_getopt_error(int c, char** argv);
+
 // Colour only on a terminal and never with NO_COLOR.
 bool use_color(int fd);
 
