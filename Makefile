@@ -87,7 +87,8 @@ cross-armhf: $(ARMHF_TOOLS)
 $(ARMHF_STAMP): scripts/cross-armhf
 	scripts/cross-armhf
 
-$(ARMHF)/obj/%.o: %.cpp $(ARMHF_STAMP)
+# The Makefile is a prerequisite: a change of flags must rebuild the objects.
+$(ARMHF)/obj/%.o: %.cpp $(ARMHF_STAMP) Makefile
 	@mkdir -p $(dir $@)
 	$(ARMHF_CXX) $(ARMHF_CXXFLAGS) $(ARMHF_FLAGS) -c $< -o $@
 
