@@ -43,6 +43,24 @@ nlohmann::ordered_json ios_json(const dev::Host& host)
     return j;
 }
 
+// What identifies a card in both the list and the device view. `name_key`
+// differs because the device view's "card" already holds the family.
+nlohmann::ordered_json identity_json(const dev::Card& c, const dev::SysRoots& roots, const char* name_key)
+{
+    nlohmann::ordered_json j;
+    j["device"] = c.is_storage() ? nlohmann::ordered_json(c.device_path(roots)) : nullptr;
+    j[name_key] = c.name;
+    j["host"] = c.host.name;
+    j["rca"] = rca_text(c.rca);
+    j["type"] = dev::to_string(c.type);
+    j["name"] = c.product;
+    j["capacity_bytes"] = c.capacity_bytes;
+    j["controller"] = controller_json(c.host.controller);
+    j["ios"] = ios_json(c.host);
+    j["partitions"] = partitions_json(c);
+    return j;
+}
+
 } // namespace
 
 std::string bus_mode_text(const dev::Host& host)
@@ -81,18 +99,8 @@ nlohmann::ordered_json card_list_json(const std::vector<dev::Card>& cards, const
 {
     auto list = nlohmann::ordered_json::array();
     for (const auto& c : cards) {
-        nlohmann::ordered_json j;
-        j["device"] = c.is_storage() ? nlohmann::ordered_json(c.device_path(roots)) : nullptr;
-        j["card"] = c.name;
-        j["host"] = c.host.name;
-        j["rca"] = rca_text(c.rca);
-        j["type"] = dev::to_string(c.type);
-        j["name"] = c.product;
-        j["capacity_bytes"] = c.capacity_bytes;
+        auto j = identity_json(c, roots, "card");
         j["bus"] = bus_mode_text(c.host);
-        j["ios"] = ios_json(c.host);
-        j["controller"] = controller_json(c.host.controller);
-        j["partitions"] = partitions_json(c);
         list.push_back(j);
     }
     return list;
@@ -118,17 +126,7 @@ std::string device_text(const dev::Card& card, const dev::SysRoots& roots, const
 nlohmann::ordered_json device_json(const dev::Card& card, const dev::SysRoots& roots,
                                    const dev::RegisterGathering& gathered, const regs::CardRegisters& regs)
 {
-    nlohmann::ordered_json j;
-    j["device"] = card.is_storage() ? nlohmann::ordered_json(card.device_path(roots)) : nullptr;
-    j["card_name"] = card.name;
-    j["host"] = card.host.name;
-    j["rca"] = rca_text(card.rca);
-    j["type"] = dev::to_string(card.type);
-    j["name"] = card.product;
-    j["capacity_bytes"] = card.capacity_bytes;
-    j["controller"] = controller_json(card.host.controller);
-    j["ios"] = ios_json(card.host);
-    j["partitions"] = partitions_json(card);
+    auto j = identity_json(card, roots, "card_name");
     j["notes"] = gathered.notes;
     j.update(card_json(regs));
     return j;
