@@ -4,6 +4,9 @@ CXXFLAGS ?= -O2 -g
 CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Ilibmmc -MMD -MP
 LDLIBS   := -lfmt -lmnl -ludev -luring
 BUILD    := build
+# Build in parallel by default: the README's plain "make check" should not
+# compile one file at a time.
+MAKEFLAGS += -j$(shell nproc)
 
 LIB_SRC  := $(shell find libmmc -name '*.cpp' | sort)
 LIB_OBJ  := $(LIB_SRC:%.cpp=$(BUILD)/obj/%.o)
