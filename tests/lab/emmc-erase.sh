@@ -22,38 +22,12 @@ emmc_lab emmc-erase || { finish; exit 1; }
 big=$res
 
 # The 64 MiB card: the same guest script in a boot of its own, its results
-# kept in build/lab/emmc-erase-64M/KEY (KEY as emmc_lab's: the guest script,
-# the tools, the lab's scripts and options); EMMCLAB_FRESH=1 boots again.
-SMALL_ARGS="--boot-partitions --size 64M --timeout 600"
-small_lab() {
-    skey=$( { echo "$SMALL_ARGS"
-              for f in tests/lab/guest/emmc-erase.sh scripts/sdlab scripts/emmclab scripts/emmclab-init \
-                       build/armhf/bin/*; do echo "$f"; cat "$f"; done; } | sha256sum | cut -c1-16)
-    sdir=build/lab/emmc-erase-64M
-    small=$sdir/$skey/emmc-erase
-    if [ -z "${EMMCLAB_FRESH:-}" ] && [ -f "$sdir/$skey/.complete" ]; then
-        echo "  (64 MiB eMMC lab results of $(cat "$sdir/$skey/.complete") reused: same tools and guest script)"
-        return 0
-    fi
-    sscript="o=\$SDLAB_OUT/emmc-erase; mkdir -p \$o
-(
-cd /tmp
-$(cat tests/lab/guest/emmc-erase.sh)
-) > \$o/guest.log 2>&1
-echo \"emmc lab (64 MiB card): emmc-erase done (\$?)\""
-    mkdir -p "$sdir"
-    stmp=$(mktemp -d "$sdir/.run.XXXXXX")
-    # shellcheck disable=SC2086
-    scripts/sdlab --card emmc $SMALL_ARGS --out "$stmp" -- sh -c "$sscript" 2>&1 | sed 's/^/  | /'
-    if [ ! -d "$stmp/emmc-erase" ]; then
-        fail "64 MiB eMMC lab run failed (no results)"; rm -rf "$stmp"
-        return 1
-    fi
-    date '+%Y-%m-%d %H:%M:%S' >"$stmp/.complete"
-    find "$sdir" -mindepth 1 -maxdepth 1 ! -name '.*' -exec rm -rf {} +
-    mv "$stmp" "$sdir/$skey"
-}
-small_lab || small=""
+# kept apart in build/lab/emmc-erase-64M; EMMCLAB_FRESH=1 boots again.
+small=""
+if emmc_boot "--boot-partitions --size 64M --timeout 600" build/lab/emmc-erase-64M "eMMC lab (64 MiB card)" \
+        tests/lab/guest/emmc-erase.sh; then
+    small=$lab_run/emmc-erase
+fi
 
 MiB=1048576
 # The helpers take the results directory in $d and a name prefix in $p.

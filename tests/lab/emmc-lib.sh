@@ -26,25 +26,25 @@ emmc_lab_skip_reason() {
     fi
 }
 
-# emmc_lab NAME: cross-builds the tools, boots the lab unless results for the
-# same inputs exist, and sets res to NAME's results directory. Returns 1 when
-# the build or the lab fails (after printing why).
-emmc_lab() {
-    if ! make -s -j2 cross-armhf >build/lab-emmc-build.log 2>&1; then
-        fail "cross build (make cross-armhf) failed"; tail -n 15 build/lab-emmc-build.log | sed 's/^/    | /'
-        return 1
-    fi
-    key=$( { echo "$EMMCLAB_ARGS"
-             for f in tests/lab/guest/emmc-*.sh scripts/sdlab scripts/emmclab scripts/emmclab-init \
+# emmc_boot ARGS DIR LABEL GUEST...: boots the lab with ARGS (scripts/sdlab
+# --card emmc options) to run each guest script GUEST in turn, unless DIR
+# already holds results of the same inputs, and sets lab_run to the results'
+# directory (one subdirectory per guest script, by its name without .sh).
+# The results are kept in DIR/KEY, KEY a hash of everything that went into the
+# run (ARGS, the guest scripts, the cross-built tools, the lab's scripts);
+# only the newest are kept. Returns 1 when the lab fails (after printing why).
+emmc_boot() {
+    args=$1 dir=$2 label=$3; shift 3
+    key=$( { echo "$args"
+             for f in "$@" scripts/sdlab scripts/emmclab scripts/emmclab-init \
                       build/armhf/bin/*; do echo "$f"; cat "$f"; done; } | sha256sum | cut -c1-16)
-    results=build/lab/emmc-results
-    res=$results/$key/$1
-    if [ -z "${EMMCLAB_FRESH:-}" ] && [ -f "$results/$key/.complete" ]; then
-        echo "  (eMMC lab results of $(cat "$results/$key/.complete") reused: same tools and guest scripts)"
+    lab_run=$dir/$key
+    if [ -z "${EMMCLAB_FRESH:-}" ] && [ -f "$lab_run/.complete" ]; then
+        echo "  ($label results of $(cat "$lab_run/.complete") reused: same tools and guest scripts)"
         return 0
     fi
     script=""
-    for f in tests/lab/guest/emmc-*.sh; do
+    for f in "$@"; do
         n=$(basename "$f" .sh)
         script="$script
 o=\$SDLAB_OUT/$n; mkdir -p \$o
@@ -52,18 +52,34 @@ o=\$SDLAB_OUT/$n; mkdir -p \$o
 cd /tmp
 $(cat "$f")
 ) > \$o/guest.log 2>&1
-echo \"emmc lab: $n done (\$?)\""
+echo \"$label: $n done (\$?)\""
     done
-    mkdir -p "$results"
-    tmp=$(mktemp -d "$results/.run.XXXXXX")
+    mkdir -p "$dir"
+    tmp=$(mktemp -d "$dir/.run.XXXXXX")
     # shellcheck disable=SC2086
-    scripts/sdlab --card emmc $EMMCLAB_ARGS --out "$tmp" -- sh -c "$script" 2>&1 | sed 's/^/  | /'
-    if [ ! -d "$tmp/$1" ]; then
-        fail "eMMC lab run failed (no results for $1)"; rm -rf "$tmp"
+    scripts/sdlab --card emmc $args --out "$tmp" -- sh -c "$script" 2>&1 | sed 's/^/  | /'
+    for f in "$@"; do
+        n=$(basename "$f" .sh)
+        if [ ! -d "$tmp/$n" ]; then
+            fail "$label run failed (no results for $n)"; rm -rf "$tmp"
+            return 1
+        fi
+    done
+    date '+%Y-%m-%d %H:%M:%S' >"$tmp/.complete"
+    # Runs in progress start with a dot and are left alone.
+    find "$dir" -mindepth 1 -maxdepth 1 ! -name '.*' -exec rm -rf {} +
+    mv "$tmp" "$lab_run"
+}
+
+# emmc_lab NAME: cross-builds the tools, boots the shared lab (every guest
+# script tests/lab/guest/emmc-*.sh, EMMCLAB_ARGS) unless results for the same
+# inputs exist, and sets res to NAME's results directory. Returns 1 when the
+# build or the lab fails (after printing why).
+emmc_lab() {
+    if ! make -s -j2 cross-armhf >build/lab-emmc-build.log 2>&1; then
+        fail "cross build (make cross-armhf) failed"; tail -n 15 build/lab-emmc-build.log | sed 's/^/    | /'
         return 1
     fi
-    date '+%Y-%m-%d %H:%M:%S' >"$tmp/.complete"
-    # Only the newest results are kept (runs in progress start with a dot).
-    find "$results" -mindepth 1 -maxdepth 1 ! -name '.*' -exec rm -rf {} +
-    mv "$tmp" "$results/$key"
+    emmc_boot "$EMMCLAB_ARGS" build/lab/emmc-results "eMMC lab" tests/lab/guest/emmc-*.sh || return 1
+    res=$lab_run/$1
 }
