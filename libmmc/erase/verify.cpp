@@ -138,9 +138,9 @@ VerifyReport judge(const std::vector<Segment>& segments, const std::vector<Scan>
             } else if (other_pattern) {
                 worsen(r.result, VerifyResult::warning);
                 r.details.push_back(fmt::format(
-                    "{}: {} of {} bytes checked read {} although {} says erased data reads {}; the card does not "
-                    "behave as its register claims",
-                    seg.what, other_pattern, checked, byte_text(d == 0x00 ? 0xff : 0x00), seg.expect.basis, byte_text(d)));
+                    "{}: {} of {} bytes checked read {}, where {} was expected ({}); the card does not behave as its "
+                    "register claims",
+                    seg.what, other_pattern, checked, byte_text(d == 0x00 ? 0xff : 0x00), byte_text(d), seg.expect.basis));
             }
         }
         if (s.other) {

@@ -125,7 +125,7 @@ common() {
         "j['verify']['mode'], j['verify']['result'], j['verify']['expected'], j['verify']['found']" \
         "sampled warning 0x00 (EXT_CSD ERASED_MEM_CONT) 0xff"
     check "erase: the warning states both facts" erase.json \
-        "any('read 0xff although EXT_CSD ERASED_MEM_CONT says erased data reads 0x00' in w for w in j['warnings'])" "True"
+        "any('read 0xff, where 0x00 was expected (EXT_CSD ERASED_MEM_CONT)' in w for w in j['warnings'])" "True"
 
     # The first erase group of the user area, next to the boot areas.
     rc "erase of the first 512 KiB exits 0" first 0
@@ -193,7 +193,7 @@ check "past 2 GiB: the range erased is reported" far.json "j['erased'], j['error
 rc "past 2 GiB: erase with --verify exits 0" far 0
 check "past 2 GiB: verify reads the range back (a warning about 0xff)" far.json \
     "j['verify']['result'], j['verify']['found'], j['verify']['bytes_checked'], j['verify']['details'][-1]" \
-    "warning 0xff 1048576 erased range: 1048576 of 1048576 bytes checked read 0xff although EXT_CSD ERASED_MEM_CONT says erased data reads 0x00; the card does not behave as its register claims"
+    "warning 0xff 1048576 erased range: 1048576 of 1048576 bytes checked read 0xff, where 0x00 was expected (EXT_CSD ERASED_MEM_CONT); the card does not behave as its register claims"
 
 # --- the 64 MiB card: byte addresses, and a whole-device discard ------------
 if [ -n "$small" ]; then
@@ -208,7 +208,7 @@ if [ -n "$small" ]; then
         "j['plan']['offset'], j['plan']['length'], j['erased'], j['summary']['chunks'] == j['plan']['chunks'] == len(j['chunks']), j['interrupted'], j['error']" \
         "0 $size {'offset': 0, 'length': $size} True False None"
     check "discard: verify warns that the card reads 0xff" discard.json \
-        "j['verify']['result'], j['verify']['found'], any('read 0xff although' in w for w in j['warnings'])" \
+        "j['verify']['result'], j['verify']['found'], any('read 0xff, where 0x00 was expected' in w for w in j['warnings'])" \
         "warning 0xff True"
     data "after the discard the first 16 MiB read 0xff" whole 0 $((16 * MiB)) 0:16777216:erased
     if [ "$(cat "$d/whole-read" 2>/dev/null)" = "$size" ] && [ "$(cat "$d/whole-not-ff" 2>/dev/null)" = 0 ]; then

@@ -56,7 +56,7 @@ TEST(EraseVerify, TheOtherErasedPatternIsAWarningWithTheFacts)
     EXPECT_EQ(r.result, VerifyResult::warning);
     EXPECT_EQ(r.found, "0xff");
     ASSERT_EQ(r.details.size(), 1u);
-    EXPECT_NE(r.details[0].find("read 0xff although SCR DATA_STAT_AFTER_ERASE says erased data reads 0x00"),
+    EXPECT_NE(r.details[0].find("read 0xff, where 0x00 was expected (SCR DATA_STAT_AFTER_ERASE)"),
               std::string::npos)
         << r.details[0];
 }
