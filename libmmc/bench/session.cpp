@@ -84,6 +84,22 @@ uint64_t current_size(int fd)
     return ::ioctl(fd, BLKGETSIZE64, &size) == 0 ? size : 0;
 }
 
+// A byte-counted step before the jobs (writing the test file, the fill
+// precondition) shown through the jobs' progress hook: a warm-up whose share
+// done is bytes done over bytes in all.
+std::function<void(uint64_t, uint64_t)> byte_progress(const SessionHooks& hooks)
+{
+    return [&hooks](uint64_t done, uint64_t total) {
+        if (!hooks.progress || !total) return;
+        Progress p;
+        p.warming = true;
+        p.elapsed_s = static_cast<double>(done) / static_cast<double>(total);
+        p.budget_s = 1;
+        p.bytes = done;
+        hooks.progress(0, 0, p);
+    };
+}
+
 } // namespace
 
 std::string device_path_of(const std::string& name, const dev::SysRoots& roots)
@@ -205,16 +221,7 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
     std::optional<Target> target;
     if (on_file) {
         phase(fmt::format("writing a {} MiB test file", file_bytes >> 20));
-        target.emplace(Target::create_file(path, file_bytes, hooks.stop, [&](uint64_t done, uint64_t total) {
-            if (hooks.progress) {
-                Progress p;
-                p.warming = true;
-                p.elapsed_s = static_cast<double>(done) / static_cast<double>(total);
-                p.budget_s = 1;
-                p.bytes = done;
-                hooks.progress(0, 0, p);
-            }
-        }));
+        target.emplace(Target::create_file(path, file_bytes, hooks.stop, byte_progress(hooks)));
         if (hooks.job_done) hooks.job_done();
         if (!target->direct()) note("the filesystem does not support O_DIRECT: the page cache is not bypassed and reads may be cached");
     } else {
@@ -280,16 +287,7 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
         pc.stop = hooks.stop;
         pc.any_device = o.any_device;
         pc.roots = o.roots;
-        pc.progress = [&](uint64_t done, uint64_t total) {
-            if (hooks.progress && total) {
-                Progress p;
-                p.warming = true;
-                p.elapsed_s = static_cast<double>(done) / static_cast<double>(total);
-                p.budget_s = 1;
-                p.bytes = done;
-                hooks.progress(0, 0, p);
-            }
-        };
+        pc.progress = byte_progress(hooks);
         if (o.precondition == PreconditionMethod::fill) {
             rep.precondition = fill_region(*target, all, pc);
         } else {
