@@ -3,6 +3,7 @@
 // the engine, suites and views in libmmc/bench.
 #include "bench/session.h"
 #include "cli/cli.h"
+#include "cli/size.h"
 #include "version.h"
 
 #include <atomic>
@@ -154,7 +155,7 @@ Parsed parse_options(int argc, char** argv)
             break;
         }
         case 'b': {
-            const uint64_t bs = value("--bs", [&] { return parse_size(optarg); });
+            const uint64_t bs = mmc::cli::size_option("--bs", optarg);
             if (bs < min_block_size || bs > max_block_size || bs % 512)
                 throw mmc::cli::UsageError(fmt::format("--bs {}: expected a multiple of 512 from 512 to 16M", optarg));
             custom.block_size = static_cast<uint32_t>(bs);
@@ -179,9 +180,9 @@ Parsed parse_options(int argc, char** argv)
             custom.ios = number("--number-ios", optarg);
             custom_detail = true;
             break;
-        case opt_offset: s.suite_options.offset = value("--offset", [&] { return parse_size(optarg); }); break;
+        case opt_offset: s.suite_options.offset = mmc::cli::size_option("--offset", optarg); break;
         case opt_size: {
-            const uint64_t size = value("--size", [&] { return parse_size(optarg); });
+            const uint64_t size = mmc::cli::size_option("--size", optarg);
             if (size == 0) throw mmc::cli::UsageError("--size 0: expected a size above zero");
             s.suite_options.length = size;
             break;
@@ -202,7 +203,7 @@ Parsed parse_options(int argc, char** argv)
             break;
         }
         case opt_au: {
-            const uint64_t au = value("--au", [&] { return parse_size(optarg); });
+            const uint64_t au = mmc::cli::size_option("--au", optarg);
             if (au < 512 || au % 512) throw mmc::cli::UsageError(fmt::format("--au {}: expected a multiple of 512", optarg));
             s.au_bytes = au;
             break;

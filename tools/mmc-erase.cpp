@@ -2,6 +2,7 @@
 // and signals here; planning, safety, methods and verification in
 // libmmc/erase; views in libmmc/out/erase_view.
 #include "cli/cli.h"
+#include "cli/size.h"
 #include "erase/erase.h"
 #include "out/erase_view.h"
 #include "version.h"
@@ -76,15 +77,6 @@ struct Options {
     bool yes = false, dry_run = false, json = false, verbose = false;
 };
 
-uint64_t size_arg(const char* opt, const char* text)
-{
-    const auto v = mmc::erase::parse_size(text);
-    if (!v)
-        throw mmc::cli::UsageError(fmt::format("{} {}: expected a size in bytes, with an optional K, M, G or T suffix",
-                                               opt, text));
-    return *v;
-}
-
 Options parse_options(int argc, char** argv)
 {
     enum { zero_unaligned = 256, chunk, verify, any_device, no_ioctl, sysfs };
@@ -113,11 +105,11 @@ Options parse_options(int argc, char** argv)
             o.method = *m;
             break;
         }
-        case 'o': o.range.offset = size_arg("--offset", optarg); break;
-        case 'l': o.range.length = size_arg("--length", optarg); break;
+        case 'o': o.range.offset = mmc::cli::size_option("--offset", optarg); break;
+        case 'l': o.range.length = mmc::cli::size_option("--length", optarg); break;
         case zero_unaligned: o.lib.zero_unaligned = true; break;
         case chunk:
-            o.lib.max_chunk = size_arg("--chunk", optarg);
+            o.lib.max_chunk = mmc::cli::size_option("--chunk", optarg);
             if (o.lib.max_chunk == 0) throw mmc::cli::UsageError("--chunk 0: a chunk must hold at least one byte");
             break;
         case verify: {

@@ -49,24 +49,6 @@ std::string_view to_string(Rw rw)
     return rw.direction == Direction::read ? "randread" : "randwrite";
 }
 
-uint64_t parse_size(std::string_view text)
-{
-    double n = 0;
-    std::string unit;
-    if (!split_number(text, n, unit)) throw std::invalid_argument(fmt::format("'{}': expected a size like 4k, 512k, 16M, 1G", text));
-    uint64_t mult = 0;
-    if (unit.empty() || unit == "b") mult = 1;
-    else if (unit == "k" || unit == "kb" || unit == "kib") mult = 1u << 10;
-    else if (unit == "m" || unit == "mb" || unit == "mib") mult = 1u << 20;
-    else if (unit == "g" || unit == "gb" || unit == "gib") mult = 1u << 30;
-    else if (unit == "t" || unit == "tb" || unit == "tib") mult = uint64_t{1} << 40;
-    else throw std::invalid_argument(fmt::format("'{}': unknown unit '{}' (use k, M, G or T)", text, unit));
-    const double bytes = n * static_cast<double>(mult);
-    if (bytes > 1.8e19 || bytes != std::floor(bytes))
-        throw std::invalid_argument(fmt::format("'{}': not a whole number of bytes", text));
-    return static_cast<uint64_t>(bytes);
-}
-
 double parse_duration(std::string_view text)
 {
     double n = 0;

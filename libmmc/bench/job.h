@@ -23,9 +23,6 @@ struct Rw {
 std::optional<Rw> parse_rw(std::string_view text);
 std::string_view to_string(Rw rw);
 
-// "4k", "512K", "16M", "1g", "4KiB", "16MB", "512" -> bytes. Like fio, k/M/G
-// are powers of 1024. Throws std::invalid_argument naming the problem.
-uint64_t parse_size(std::string_view text);
 // "10s", "500ms", "2m", "1h", "10" (seconds, fio's default unit) -> seconds.
 double parse_duration(std::string_view text);
 // Compact size for job names: "512", "1k", "4k", "512k", "4M", "16M".

@@ -68,29 +68,6 @@ std::string_view to_string(EdgeAction a)
     return "none";
 }
 
-std::optional<uint64_t> parse_size(std::string_view text)
-{
-    uint64_t value = 0;
-    const char* first = text.data();
-    const char* last = text.data() + text.size();
-    const auto r = std::from_chars(first, last, value);
-    if (r.ec != std::errc() || r.ptr == first) return std::nullopt;
-    std::string suffix(r.ptr, last);
-    for (auto& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (suffix.ends_with("IB")) suffix.erase(suffix.size() - 2);
-    else if (suffix.size() > 1 && suffix.ends_with("B")) suffix.pop_back();
-    else if (suffix == "B") suffix.clear();
-    int shift = 0;
-    if (suffix.empty()) shift = 0;
-    else if (suffix == "K") shift = 10;
-    else if (suffix == "M") shift = 20;
-    else if (suffix == "G") shift = 30;
-    else if (suffix == "T") shift = 40;
-    else return std::nullopt;
-    if (shift && value > (UINT64_MAX >> shift)) return std::nullopt;
-    return value << shift;
-}
-
 uint64_t chunk_size(uint64_t unit, uint64_t max_chunk)
 {
     if (max_chunk == 0) return 0;

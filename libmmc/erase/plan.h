@@ -36,10 +36,6 @@ std::span<const Method> all_methods(); // every method but auto, in the order ab
 bool is_block_layer(Method m);         // discard, secure, zeroout
 bool is_raw(Method m);                 // the card-command methods
 
-// "4096", "64K", "16M", "2G", "1T" (binary multiples; "KiB"/"MiB" and a
-// trailing "B" accepted). nullopt for anything else or on overflow.
-std::optional<uint64_t> parse_size(std::string_view text);
-
 // A byte range [offset, offset + length).
 struct Extent {
     uint64_t offset = 0;

@@ -9,25 +9,6 @@
 
 using namespace mmc::bench;
 
-TEST(BenchJob, Sizes)
-{
-    EXPECT_EQ(parse_size("512"), 512u);
-    EXPECT_EQ(parse_size("4k"), 4096u);
-    EXPECT_EQ(parse_size("4K"), 4096u);
-    EXPECT_EQ(parse_size("4KiB"), 4096u);
-    EXPECT_EQ(parse_size("512k"), 512u * 1024);
-    EXPECT_EQ(parse_size("16M"), 16u << 20);
-    EXPECT_EQ(parse_size("16MB"), 16u << 20);
-    EXPECT_EQ(parse_size("1g"), 1u << 30);
-    EXPECT_EQ(parse_size("1.5G"), 3u << 29);
-    EXPECT_EQ(parse_size("2T"), uint64_t{2} << 40);
-    EXPECT_THROW(parse_size(""), std::invalid_argument);
-    EXPECT_THROW(parse_size("k"), std::invalid_argument);
-    EXPECT_THROW(parse_size("4x"), std::invalid_argument);
-    EXPECT_THROW(parse_size("-4k"), std::invalid_argument);
-    EXPECT_THROW(parse_size("0.3"), std::invalid_argument);
-}
-
 TEST(BenchJob, Durations)
 {
     EXPECT_DOUBLE_EQ(parse_duration("10"), 10);

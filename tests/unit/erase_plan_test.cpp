@@ -123,23 +123,6 @@ TEST(ErasePlan, BadRangesAreRefusedWithReasons)
     EXPECT_NO_THROW(make_plan(input(64 * MiB, {60 * MiB, 4 * MiB}, 512)));
 }
 
-TEST(ErasePlan, SizesParseWithBinarySuffixes)
-{
-    EXPECT_EQ(parse_size("4096"), 4096u);
-    EXPECT_EQ(parse_size("64K"), 64 * KiB);
-    EXPECT_EQ(parse_size("16M"), 16 * MiB);
-    EXPECT_EQ(parse_size("16MiB"), 16 * MiB);
-    EXPECT_EQ(parse_size("2g"), 2 * GiB);
-    EXPECT_EQ(parse_size("1T"), 1024 * GiB);
-    EXPECT_EQ(parse_size("512B"), 512u);
-    EXPECT_FALSE(parse_size(""));
-    EXPECT_FALSE(parse_size("M"));
-    EXPECT_FALSE(parse_size("-1"));
-    EXPECT_FALSE(parse_size("4X"));
-    EXPECT_FALSE(parse_size("99999999999999999999"));
-    EXPECT_FALSE(parse_size("20000000000T"));
-}
-
 TEST(ErasePlan, MethodNamesRoundTrip)
 {
     for (const Method m : all_methods()) EXPECT_EQ(method_from_string(to_string(m)), m);

@@ -1,0 +1,24 @@
+// The one size parser and byte formatter every tool and module shares, so
+// that "1.5M" means the same wherever a size is typed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace mmc::cli {
+
+// "4096", "4k", "512K", "16M", "16MiB", "16MB", "1.5G", "2T", "512B".
+// Units are binary (k = 1024) whatever their spelling, as in util-linux and
+// fio; a fraction is allowed when the result is a whole number of bytes.
+// Throws std::invalid_argument with a message that quotes the text.
+uint64_t parse_size(std::string_view text);
+
+// parse_size for a command-line option: a bad value is a UsageError that
+// names the option ("--bs: '4x': unknown unit 'x' ...").
+uint64_t size_option(std::string_view option, std::string_view text);
+
+// 1536 -> "1.5 KiB", 16777216 -> "16 MiB", 512 -> "512 B".
+std::string format_bytes(uint64_t bytes);
+
+} // namespace mmc::cli
