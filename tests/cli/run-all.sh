@@ -1,0 +1,30 @@
+#!/bin/sh
+# The test runner itself: a suite that crashes, exits non-zero or loses its
+# summary line must turn "make check" red (make exits 2), and the counts must add up.
+. "$(dirname "$0")/lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp" "$out" "$err"' EXIT
+
+# suite NAME BODY: a throwaway suite script.
+suite() { printf '#!/bin/sh\n%s\n' "$2" >"$tmp/$1"; chmod +x "$tmp/$1"; }
+suite good.sh 'echo "  ok   a"; echo "good: 2 passed, 0 failed, 1 skipped"'
+suite segv.sh 'echo "  ok   a"; kill -SEGV $$'
+suite silent.sh 'echo "  ok   a"'
+suite liar.sh 'echo "liar: 3 passed, 0 failed, 0 skipped"; exit 1'
+suite failing.sh 'echo "failing: 1 passed, 2 failed, 0 skipped"; exit 1'
+# A GoogleTest binary that dies halfway, before its summary.
+suite unit_tests 'echo "[==========] Running 5 tests from 1 test suite."; kill -SEGV $$'
+
+run 2 make -s -C "$top" check CHECK_SUITES="$tmp/segv.sh" &&
+    expect "make check is red when a suite segfaults" "$out" "segv.sh: no summary line, exit 139"
+expect "  and counts the crash as a failure" "$out" "^check: 0 passed, 1 failed, 0 skipped"
+
+run 0 "$top/tests/run-all" "$tmp/good.sh" && expect "a clean suite passes" "$out" "^check: 2 passed, 0 failed, 1 skipped"
+run 1 "$top/tests/run-all" "$tmp/silent.sh" && expect "a suite with no summary line fails" "$out" "silent.sh: no summary line$"
+run 1 "$top/tests/run-all" "$tmp/liar.sh" && expect "a suite that exits 1 after a clean summary fails" "$out" "liar.sh: exit 1"
+run 1 "$top/tests/run-all" "$tmp/unit_tests" && expect "a crashed unit binary fails" "$out" "unit_tests: no summary line, exit 139"
+run 1 "$top/tests/run-all" "$tmp/good.sh" "$tmp/failing.sh" "$tmp/segv.sh" "$tmp/good.sh" &&
+    expect "counts add up, and every suite after a crash still runs" "$out" "^check: 5 passed, 3 failed, 2 skipped"
+expect "  a suite's own failures are not counted twice" "$out" "failing.sh: exit 1"
+finish
