@@ -64,6 +64,7 @@ Common options:
      --any-device        allow writing to a device that is not an MMC/SD card
  -y, --yes               do not ask before writing
      --no-ioctl          read the card's registers from sysfs only
+     --sysfs-root DIR    read sysfs from DIR (default /sys; tests)
  -J, --json              print JSON (see mmc-bench(1) for the contract)
  -h, --help              display this help
  -V, --version           display version
@@ -267,6 +268,7 @@ struct ProgressLine {
 
 int main(int argc, char** argv)
 {
+    mmc::cli::check_stdout_at_exit(tool);
     Parsed p;
     try {
         p = parse_options(argc, argv);

@@ -35,7 +35,7 @@ Options:
      --kernel VERSION    kernel that printed caps (default: this kernel); before
                          4.11 the caps bits from 11 up were numbered differently
      --card sd|mmc|sdio  what is in the slot (with --ios; default: from the timing)
- -m, --measure[=SEC]     read the card sequentially (O_DIRECT, read-only) for SEC
+     --measure[=SEC]     read the card sequentially (O_DIRECT, read-only) for SEC
                          seconds (default 3) and report MB/s against the ceiling
  -J, --json              print JSON (see mmc-bus(1))
  -v, --verbose           also informational findings, host caps, kernel message
@@ -77,11 +77,11 @@ uint32_t parse_hex32(const char* opt, const std::string& text)
 
 Options parse_options(int argc, char** argv)
 {
-    enum { caps = 256, caps2, kernel, card, no_ioctl, sysfs, debugfs };
+    enum { caps = 256, caps2, kernel, card, no_ioctl, sysfs, debugfs, measure };
     static const option longopts[] = {
         {"ios", required_argument, nullptr, 'i'},      {"caps", required_argument, nullptr, caps},
         {"caps2", required_argument, nullptr, caps2},  {"kernel", required_argument, nullptr, kernel},
-        {"card", required_argument, nullptr, card},    {"measure", optional_argument, nullptr, 'm'},
+        {"card", required_argument, nullptr, card},    {"measure", optional_argument, nullptr, measure},
         {"json", no_argument, nullptr, 'J'},           {"verbose", no_argument, nullptr, 'v'},
         {"no-ioctl", no_argument, nullptr, no_ioctl},  {"sysfs-root", required_argument, nullptr, sysfs},
         {"debugfs-root", required_argument, nullptr, debugfs},
@@ -91,7 +91,7 @@ Options parse_options(int argc, char** argv)
     Options o;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":i:m::JvhV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":i:JvhV", longopts, nullptr)) != -1) {
         switch (c) {
         case 'i': o.ios_file = optarg; break;
         case caps: o.caps = parse_hex32("--caps", optarg); break;
@@ -105,7 +105,7 @@ Options parse_options(int argc, char** argv)
             else throw mmc::cli::UsageError(fmt::format("--card {}: expected sd, mmc or sdio", v));
             break;
         }
-        case 'm': {
+        case measure: {
             o.measure_seconds = 3.0;
             if (optarg) {
                 double s = 0;
@@ -220,6 +220,7 @@ std::vector<mmc::out::BusReport> live_reports(const Options& o)
 
 int main(int argc, char** argv)
 {
+    mmc::cli::check_stdout_at_exit(tool);
     Options o;
     try {
         o = parse_options(argc, argv);

@@ -177,6 +177,7 @@ bool confirm(const mmc::erase::Prepared& p)
 
 int main(int argc, char** argv)
 {
+    mmc::cli::check_stdout_at_exit(tool);
     Options o;
     try {
         o = parse_options(argc, argv);

@@ -168,6 +168,7 @@ int show_device(const Options& o)
 
 int main(int argc, char** argv)
 {
+    mmc::cli::check_stdout_at_exit(tool);
     Options options;
     std::vector<mmc::regs::RawRegister> inputs;
     try {

@@ -49,7 +49,7 @@ Report options:
 
 Bundle options:
      --make-bundle       assemble a bundle instead of reporting
- -o, --out DIR           where the bundle is written (created if missing)
+     --out DIR           where the bundle is written (created if missing)
      --info FILE         mmc-info -J output for the card
      --bus FILE          mmc-bus -J output for its host
      --erase FILE        mmc-erase -J output
@@ -85,7 +85,7 @@ struct Options {
 
 Options parse_options(int argc, char** argv)
 {
-    enum { csv = 256, html, title, make, info, bus, erase, bench, step, card_label, host_label };
+    enum { csv = 256, html, title, make, info, bus, erase, bench, step, card_label, host_label, out };
     static const option longopts[] = {
         {"json", no_argument, nullptr, 'J'},
         {"csv", no_argument, nullptr, csv},
@@ -93,7 +93,7 @@ Options parse_options(int argc, char** argv)
         {"title", required_argument, nullptr, title},
         {"verbose", no_argument, nullptr, 'v'},
         {"make-bundle", no_argument, nullptr, make},
-        {"out", required_argument, nullptr, 'o'},
+        {"out", required_argument, nullptr, out},
         {"info", required_argument, nullptr, info},
         {"bus", required_argument, nullptr, bus},
         {"erase", required_argument, nullptr, erase},
@@ -109,7 +109,7 @@ Options parse_options(int argc, char** argv)
     bool bundle_option = false, report_option = false;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":Jvo:hV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":JvhV", longopts, nullptr)) != -1) {
         switch (c) {
         case 'J': o.json = true; report_option = true; break;
         case csv: o.csv = true; report_option = true; break;
@@ -117,7 +117,7 @@ Options parse_options(int argc, char** argv)
         case title: o.title = optarg; report_option = true; break;
         case 'v': o.verbose = true; break;
         case make: o.make = true; break;
-        case 'o': o.out_dir = optarg; bundle_option = true; break;
+        case out: o.out_dir = optarg; bundle_option = true; break;
         case info: o.info = optarg; bundle_option = true; break;
         case bus: o.bus = optarg; bundle_option = true; break;
         case erase: o.erase = optarg; bundle_option = true; break;
@@ -239,6 +239,7 @@ int report(const Options& o)
 
 int main(int argc, char** argv)
 {
+    mmc::cli::check_stdout_at_exit(tool);
     Options o;
     try {
         o = parse_options(argc, argv);

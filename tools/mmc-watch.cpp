@@ -21,7 +21,9 @@
 namespace {
 
 constexpr const char* tool = "mmc-watch";
-constexpr int opt_once = 256; // long-only options take values past any char
+// Long-only options take values past any char.
+constexpr int opt_once = 256;
+constexpr int opt_timeout = 257;
 
 void usage(std::FILE* to)
 {
@@ -35,7 +37,7 @@ Options:
  -a, --all               print every uevent, not only cards, hosts and
                          mmcblk block devices
      --once              exit after the first event printed
- -t, --timeout SECONDS   stop after SECONDS (fractions allowed)
+     --timeout SECONDS   stop after SECONDS (fractions allowed)
  -J, --json              print one JSON object per line (see mmc-watch(1))
  -h, --help              display this help
  -V, --version           display version
@@ -72,18 +74,18 @@ Options parse_options(int argc, char** argv)
 {
     static const option longopts[] = {
         {"all", no_argument, nullptr, 'a'},  {"once", no_argument, nullptr, opt_once},
-        {"timeout", required_argument, nullptr, 't'}, {"json", no_argument, nullptr, 'J'},
+        {"timeout", required_argument, nullptr, opt_timeout}, {"json", no_argument, nullptr, 'J'},
         {"help", no_argument, nullptr, 'h'}, {"version", no_argument, nullptr, 'V'},
         {nullptr, 0, nullptr, 0},
     };
     Options o;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":at:JhV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":aJhV", longopts, nullptr)) != -1) {
         switch (c) {
         case 'a': o.all = true; break;
         case opt_once: o.once = true; break;
-        case 't': o.timeout = parse_timeout(optarg); break;
+        case opt_timeout: o.timeout = parse_timeout(optarg); break;
         case 'J': o.json = true; break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
         case 'V': mmc::cli::print_version_and_exit(tool);
@@ -126,6 +128,7 @@ int watch(const Options& options)
 
 int main(int argc, char** argv)
 {
+    mmc::cli::check_stdout_at_exit(tool);
     Options options;
     try {
         options = parse_options(argc, argv);

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <getopt.h>
+#include <iostream>
+#include <poll.h>
 #include <sstream>
 #include <unistd.h>
 
@@ -36,6 +38,39 @@ void throw_getopt_error(int c, char** argv)
 {
     if (c == ':') throw UsageError(fmt::format("option '{}' needs an argument", argv[optind - 1]));
     throw UsageError(fmt::format("unknown option '{}'", argv[optind - 1]));
+}
+
+namespace {
+
+std::string stdout_owner = "mmckit";
+
+void close_stdout()
+{
+    std::cout.flush();
+    bool lost = std::cout.bad() || std::ferror(stdout);
+    int err = 0;
+    // A write that failed earlier left only the error flag; flushing what is
+    // still buffered may name the reason.
+    errno = 0;
+    if (std::fflush(stdout) != 0) { lost = true; err = errno; }
+    // A pipe whose reader has gone ("tool | head") reports POLLERR; with
+    // SIGPIPE ignored that is the EPIPE the failed write no longer tells.
+    pollfd out{fileno(stdout), 0, 0};
+    if (lost && !err && poll(&out, 1, 0) == 1 && (out.revents & POLLERR)) err = EPIPE;
+    if (std::fclose(stdout) != 0 && !err) { lost = true; err = errno; }
+    if (lost && err != EPIPE) {
+        fmt::print(stderr, "{}: write error{}{}\n", stdout_owner, err ? ": " : "", err ? std::strerror(err) : "");
+        std::fflush(stderr);
+        _exit(failure);
+    }
+}
+
+} // namespace
+
+void check_stdout_at_exit(std::string_view tool)
+{
+    stdout_owner = tool;
+    std::atexit(close_stdout);
 }
 
 bool use_color(int fd)

@@ -26,6 +26,12 @@ int usage_failure(std::string_view tool, std::string_view message);
 [[noreturn]] void print_version_and_exit(std::string_view tool);
 [[noreturn]] void throw_getopt_error(int c, char** argv);
 
+// Registers a check, run at exit, that everything written to stdout reached
+// it (util-linux close_stdout): a tool whose output was lost, to a full disk
+// or a closed descriptor, says "tool: write error: ..." and exits 1 instead
+// of 0. A closed pipe (EPIPE) is not an error: "tool | head" is normal.
+void check_stdout_at_exit(std::string_view tool);
+
 // Colour only on a terminal and never with NO_COLOR.
 bool use_color(int fd);
 
