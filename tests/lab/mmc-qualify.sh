@@ -41,6 +41,10 @@ expect "refusal says why" "$res/refused.err" "without confirmation"
 
 rc "a failing step gives exit 1" broken 1
 expect "the failing step is named" "$res/broken.err" "info ... failed"
+expect "  with its real exit status" "$res/broken.err" "info ... failed \\(exit [1-9]"
+json_eq_file() { cp "$2" "$out" && json_eq "$1" "$3" "$4"; }
+b=$(ls "$res"/broken/*.json 2>/dev/null | head -n1)
+[ -n "$b" ] && json_eq_file "  and the bundle records it" "$b" "[s['message'] for s in j['steps'] if s['name'] == 'info'][0].startswith('exit-') and [s['message'] for s in j['steps'] if s['name'] == 'info'][0] != 'exit-0'" "True"
 [ -n "$(ls "$res"/broken/*.json 2>/dev/null)" ] && pass "the bundle is still written" || fail "no bundle after a failed step"
 
 run 0 build/bin/mmc-report -J "$res/results" &&
