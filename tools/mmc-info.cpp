@@ -144,14 +144,12 @@ int show_device(const Options& o)
 {
     try {
         const auto target = mmc::dev::resolve(*o.device, o.roots);
-        const auto& card = *target.card;
-        const auto gathered = mmc::dev::gather_registers(card, o.roots, {o.use_ioctl});
-        const auto family = card.type == mmc::dev::CardType::mmc ? mmc::regs::CardFamily::mmc : mmc::regs::CardFamily::sd;
-        const auto regs = mmc::regs::decode_card(family, gathered.registers);
+        const auto id = mmc::dev::identify(*target.card, o.roots, {o.use_ioctl});
         if (o.json)
-            print_json(mmc::out::device_json(card, o.roots, gathered, regs));
+            print_json(mmc::out::device_json(id));
         else
-            std::cout << mmc::out::device_text(card, o.roots, gathered, regs, {o.verbose, mmc::cli::use_color(STDOUT_FILENO)});
+            std::cout << mmc::out::device_text(id.card, o.roots, id.gathered, id.registers,
+                                               {o.verbose, mmc::cli::use_color(STDOUT_FILENO)});
     } catch (const mmc::dev::ResolveError& e) {
         mmc::cli::error(tool, e.what());
         if (e.why == mmc::dev::ResolveError::Why::not_mmc)

@@ -135,34 +135,19 @@ Context gather_context(dev_t device, const dev::SysRoots& roots, bool use_ioctl)
         return ctx;
     }
     const dev::Card& card = *target.card;
+    const auto id = dev::identify(card, roots, {use_ioctl});
     CardInfo ci;
-    ci.name = card.name;
-    ci.type = std::string(dev::to_string(card.type));
-    ci.product = card.product;
+    ci.identity = id.identity;
     ci.block = card.block;
     ci.partition = target.partition;
-    ci.capacity_bytes = card.capacity_bytes;
-
-    const auto gathered = dev::gather_registers(card, roots, {use_ioctl});
-    ci.notes = gathered.notes;
-    const auto family = card.type == dev::CardType::mmc ? regs::CardFamily::mmc : regs::CardFamily::sd;
-    std::optional<regs::CardRegisters> regs;
-    try {
-        regs = regs::decode_card(family, gathered.registers);
-    } catch (const std::exception& e) {
-        ci.notes.push_back(fmt::format("registers: {}", e.what()));
-    }
-    std::string ssr_source;
-    bool ssr_zero = false;
-    for (const auto& r : gathered.registers)
-        if (r.kind == regs::RegKind::ssr) {
-            ssr_source = r.source;
-            ssr_zero = all_zero(r.bytes);
-        }
-    if (family == regs::CardFamily::sd) {
-        if (regs && !ssr_source.empty() && !ssr_zero) ci.claims = claims_from(*regs, ssr_source);
-        else if (ssr_zero)
-            ci.claims_missing_why = fmt::format("the SD status from {} is all zeros (the live ACMD13 needs root)", ssr_source);
+    ci.notes = id.gathered.notes;
+    const auto& regs = id.registers;
+    const auto zero_ssr = std::find_if(ci.notes.begin(), ci.notes.end(),
+                                       [](const std::string& n) { return n.rfind("ssr: ", 0) == 0 && n.find("all zeros") != std::string::npos; });
+    if (id.facts.family == regs::CardFamily::sd) {
+        if (!id.facts.ssr_source.empty()) ci.claims = claims_from(regs, id.facts.ssr_source);
+        else if (zero_ssr != ci.notes.end())
+            ci.claims_missing_why = "the SD status from sysfs is all zeros (the live ACMD13 needs root)";
         else ci.claims_missing_why = "the SD status (SSR) could not be read";
     } else {
         ci.claims_missing_why = "eMMC makes no SD speed class claims";
@@ -173,7 +158,7 @@ Context gather_context(dev_t device, const dev::SysRoots& roots, bool use_ioctl)
     bi.host = card.host.name;
     bi.controller = card.host.controller.describe();
     try {
-        const auto evidence = dev::gather_bus_evidence(card.host, &card, regs ? &*regs : nullptr, roots);
+        const auto evidence = dev::gather_bus_evidence(card.host, &card, id.facts.family ? &regs : nullptr, roots);
         const auto d = bus::diagnose(evidence);
         bi.mode = d.mode;
         bi.timing = d.ios.timing;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "bench/verdicts.h"
+#include "dev/identify.h"
 #include "dev/sysfs.h"
 
 #include <optional>
@@ -14,12 +15,9 @@
 namespace mmc::bench {
 
 struct CardInfo {
-    std::string name;      // "mmc0:4567"
-    std::string type;      // "SD", "MMC"
-    std::string product;   // sysfs name
-    std::string block;     // "mmcblk0"
-    std::string partition; // "mmcblk0p1" for a file on a partition
-    uint64_t capacity_bytes = 0;
+    dev::Identity identity; // the same as every other tool's (dev::identify)
+    std::string block;      // "mmcblk0"
+    std::string partition;  // "mmcblk0p1" for a file on a partition
     CardClaims claims;
     std::string claims_missing_why;
     std::vector<std::string> notes; // how registers were read

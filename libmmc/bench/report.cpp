@@ -117,15 +117,12 @@ json report_json(const RunReport& r)
                      {"direct", r.target.direct},
                      {"writable", r.target.writable}};
     if (const auto& c = r.context.card) {
-        doc["card"] = {{"name", c->name},
-                       {"type", c->type},
-                       {"product", c->product},
-                       {"block", c->block},
+        doc["card"] = dev::identity_json(c->identity);
+        doc["card"].update(json{{"block", c->block},
                        {"partition", c->partition.empty() ? json(nullptr) : json(c->partition)},
-                       {"capacity_bytes", c->capacity_bytes},
                        {"claims", claims_json(*c)},
                        {"claims_missing", c->claims.known ? json(nullptr) : json(c->claims_missing_why)},
-                       {"notes", c->notes}};
+                       {"notes", c->notes}});
     } else {
         doc["card"] = nullptr;
     }
@@ -237,7 +234,7 @@ std::string report_text(const RunReport& r, bool color)
     out += fmt::format("Target:       {} ({}, {}, {}-byte blocks{})\n", t.path, to_string(t.kind), bytes_text(t.size_bytes),
                        t.logical_block, t.direct ? ", O_DIRECT" : ", page cache NOT bypassed");
     if (const auto& c = r.context.card) {
-        out += fmt::format("Card:         {} {} \"{}\", {}; {}\n", c->name, c->type, c->product, bytes_text(c->capacity_bytes),
+        out += fmt::format("Card:         {} {} \"{}\", {}; {}\n", c->identity.name, c->identity.type, c->identity.product, bytes_text(c->identity.capacity_bytes),
                            c->claims.known ? "claims " + claims_text(c->claims) + " (SSR by " + c->claims.source + ")"
                                            : "claims unknown: " + c->claims_missing_why);
     } else if (!r.context.not_card_why.empty()) {
@@ -324,7 +321,7 @@ std::string iozone_table(const RunReport& r)
         return j ? fmt::format("{:.2f}", j->mb_s) : std::string("-");
     };
     std::string card = r.target.path;
-    if (const auto& c = r.context.card) card = fmt::format("{} {}", c->product, bytes_text(c->capacity_bytes));
+    if (const auto& c = r.context.card) card = fmt::format("{} {}", c->identity.product, bytes_text(c->identity.capacity_bytes));
     std::string out = "iozone-style summary (random: IOPS at QD1; sequential 16M records: MB/s)\n";
     out += fmt::format("{:<22} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8}\n", "CARD", "1K w", "1K r", "4K w", "4K r",
                        "16K w", "16K r", "seq w", "seq r");

@@ -204,8 +204,8 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
         } catch (const WriteRefused& e) {
             throw SessionRefused(e.what(), e.hint);
         }
-        const std::string what = card ? fmt::format("{} ({} \"{}\", {:.1f} GB)", path, card->type, card->product,
-                                                    static_cast<double>(card->capacity_bytes) / 1e9)
+        const std::string what = card ? fmt::format("{} ({} \"{}\", {:.1f} GB)", path, card->identity.type, card->identity.product,
+                                                    static_cast<double>(card->identity.capacity_bytes) / 1e9)
                                        : path;
         const auto answer = hooks.confirm ? hooks.confirm(fmt::format("mmc-bench will write to {} and destroy data on it.", what))
                                           : Confirmation::no_terminal;
@@ -306,7 +306,7 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
     }
 
     // --- the jobs ----------------------------------------------------------------
-    RemovalWatch watch(card ? card->name : "", card ? card->block : block_name(dev, o.roots),
+    RemovalWatch watch(card ? card->identity.name : "", card ? card->block : block_name(dev, o.roots),
                        card ? card->partition : "");
     if (!watch.error().empty()) note("card removal is noticed by I/O errors only: uevents unavailable (" + watch.error() + ")");
     RunControl rc;
@@ -365,7 +365,7 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
         for (const auto& r : rep.jobs) oc.ran[r.job.name] = &r;
         for (const auto& s : rep.skipped) oc.skipped[s.job] = s.why;
         SuiteFacts f;
-        f.sd_card = card && (card->type == "SD" || card->type == "SDcombo");
+        f.sd_card = card && (card->identity.type == "SD" || card->identity.type == "SDcombo");
         if (card) {
             f.claims = card->claims;
             f.claims_missing_why = card->claims_missing_why;

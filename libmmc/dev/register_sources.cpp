@@ -3,6 +3,7 @@
 #include "dev/mmc_ioctl.h"
 #include "regs/hex.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <functional>
 #include <memory>
@@ -47,7 +48,12 @@ struct Gatherer {
         const auto text = read_attr(path);
         if (!text || text->empty()) return false;
         try {
-            add(kind, regs::parse_register_hex(kind, *text), source);
+            auto bytes = regs::parse_register_hex(kind, *text);
+            if (kind == RegKind::ssr && std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b == 0; })) {
+                out.notes.push_back(fmt::format("ssr: the {} copy is all zeros; not used", source));
+                return false;
+            }
+            add(kind, std::move(bytes), source);
             return true;
         } catch (const regs::HexError& e) {
             out.notes.push_back(fmt::format("{}: {} unreadable: {}", regs::to_string(kind), path.string(), e.what()));
@@ -57,7 +63,8 @@ struct Gatherer {
 
     void sysfs_or_note(RegKind kind)
     {
-        if (!try_text(kind, card.syspath / std::string(regs::to_string(kind)), "sysfs"))
+        const std::size_t notes = out.notes.size();
+        if (!try_text(kind, card.syspath / std::string(regs::to_string(kind)), "sysfs") && out.notes.size() == notes)
             out.notes.push_back(fmt::format("{}: not available", regs::to_string(kind)));
     }
 };
@@ -80,6 +87,7 @@ RegisterGathering gather_registers(const Card& card, const SysRoots& roots, cons
             g.channel = std::make_unique<MmcChannel>(card.device_path(roots));
         } catch (const std::system_error& e) {
             g.channel_error = e.code().message();
+            g.out.commands_errno = e.code().value();
         }
     }
 
@@ -87,6 +95,7 @@ RegisterGathering gather_registers(const Card& card, const SysRoots& roots, cons
     const bool mmc = card.type == CardType::mmc;
     if (!sd && !mmc) {
         g.out.notes.push_back(fmt::format("{} card: no storage registers", to_string(card.type)));
+        g.out.commands_error = "not a storage card";
         return std::move(g.out);
     }
 
@@ -119,8 +128,20 @@ RegisterGathering gather_registers(const Card& card, const SysRoots& roots, cons
             && !g.try_text(RegKind::ext_csd, card_debugfs(card, roots) / "ext_csd", "debugfs"))
             g.out.notes.push_back("ext_csd: not available");
     }
-    if (!g.try_ioctl(RegKind::status, "CMD13", [&] { return to_vector(g.channel->card_status(card.rca)); })
-        && !g.try_text(RegKind::status, card_debugfs(card, roots) / "status", "debugfs"))
+    if (g.channel) {
+        try {
+            g.add(RegKind::status, to_vector(g.channel->card_status(card.rca)), "ioctl");
+            g.out.commands_work = true;
+        } catch (const std::system_error& e) {
+            g.channel_error = e.code().message();
+            g.out.commands_errno = e.code().value();
+            g.out.notes.push_back(fmt::format("status: CMD13 failed ({})", g.channel_error));
+        }
+    } else if (!g.channel_error.empty()) {
+        g.out.notes.push_back(fmt::format("status: CMD13 not sent ({})", g.channel_error));
+    }
+    g.out.commands_error = g.out.commands_work ? "" : g.channel_error;
+    if (!g.out.commands_work && !g.try_text(RegKind::status, card_debugfs(card, roots) / "status", "debugfs"))
         g.out.notes.push_back("status: not available");
     return std::move(g.out);
 }

@@ -1,7 +1,13 @@
 // Gather a card's register images from every source that can give them, and
 // record which one did: live ioctls first (current, complete), then sysfs and
-// debugfs (what the kernel read at initialisation; the SSR there can be stale
-// or zero). Where an ioctl fails the fallback is taken and a note says why.
+// debugfs (what the kernel read at initialisation). Where an ioctl fails the
+// fallback is taken and a note says why. One rule per source, for every tool:
+//  - CID, CSD: CMD9/CMD10 (between CMD7 deselect and reselect), else sysfs;
+//  - OCR: sysfs (the card answers it only during initialisation);
+//  - SCR: ACMD51, else sysfs; SSR: ACMD13, else sysfs unless all zeros
+//    (Linux keeps a zeroed copy when its own ACMD13 failed: no facts there);
+//  - switch status: CMD6 mode 0 (query only); EXT_CSD: CMD8, else debugfs;
+//  - card status: CMD13, else debugfs.
 #pragma once
 
 #include "dev/card.h"
@@ -19,6 +25,11 @@ struct SourceOptions {
 struct RegisterGathering {
     std::vector<regs::RawRegister> registers;
     std::vector<std::string> notes; // "ssr: ACMD13 failed (Operation not permitted); sysfs used"
+    // Whether card commands get through at all (CMD13 answered), and if not
+    // why: raw erase commands need the same channel.
+    bool commands_work = false;
+    std::string commands_error; // "--no-ioctl", "fixture tree", "Operation not permitted"
+    int commands_errno = 0;     // EPERM/EACCES: not root (CAP_SYS_RAWIO)
 };
 
 RegisterGathering gather_registers(const Card& card, const SysRoots& roots, const SourceOptions& options);

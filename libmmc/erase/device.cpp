@@ -1,7 +1,7 @@
 #include "erase/device.h"
 
 #include "dev/discovery.h"
-#include "dev/mmc_ioctl.h"
+#include "dev/identify.h"
 #include "regs/hex.h"
 
 #include <algorithm>
@@ -63,86 +63,15 @@ std::string without_name(const std::string& message, const std::string& name)
     return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
 }
 
-bool all_zero(const std::vector<uint8_t>& v)
+// Raw card commands go through the channel the register gathering opened:
+// say why they cannot, in the words a user can act on.
+std::string commands_unavailable(const dev::RegisterGathering& g)
 {
-    return std::all_of(v.begin(), v.end(), [](uint8_t b) { return b == 0; });
-}
-
-// Register images for the erase decisions. Sysfs for what the kernel keeps
-// current (CID, CSD, SCR, OCR); card commands for what it does not (the SSR:
-// Linux's sysfs copy may be zero) and EXT_CSD. CMD13 tells whether raw
-// commands get through at all (CAP_SYS_RAWIO).
-std::vector<regs::RawRegister> gather(const dev::Card& card, const TargetOptions& o, Capabilities& caps,
-                                      std::vector<std::string>& notes)
-{
-    std::vector<regs::RawRegister> raws;
-    auto from_sysfs = [&](regs::RegKind kind) {
-        const auto text = dev::card_attr(card, regs::to_string(kind));
-        if (!text || text->empty()) return false;
-        try {
-            auto bytes = regs::parse_register_hex(kind, *text);
-            if (kind == regs::RegKind::ssr && all_zero(bytes)) {
-                notes.push_back("ssr: the sysfs copy is all zeros; not used");
-                return false;
-            }
-            raws.push_back({kind, std::move(bytes), "sysfs"});
-            return true;
-        } catch (const regs::HexError& e) {
-            notes.push_back(fmt::format("{}: sysfs copy unreadable: {}", regs::to_string(kind), e.what()));
-            return false;
-        }
-    };
-    from_sysfs(regs::RegKind::cid);
-    from_sysfs(regs::RegKind::csd);
-    from_sysfs(regs::RegKind::ocr);
-
-    std::unique_ptr<dev::MmcChannel> channel;
-    if (!o.use_ioctl)
-        caps.raw_unavailable = "--no-ioctl";
-    else if (!o.roots.is_live())
-        caps.raw_unavailable = "a fixture tree has no card to talk to";
-    else {
-        try {
-            channel = std::make_unique<dev::MmcChannel>(card.device_path(o.roots));
-            channel->card_status(card.rca);
-            caps.raw_channel = true;
-        } catch (const std::system_error& e) {
-            caps.raw_unavailable = fmt::format("CMD13 to the card failed ({}){}", e.code().message(),
-                                               e.code().value() == EPERM || e.code().value() == EACCES
-                                                   ? "; card commands need CAP_SYS_RAWIO (run as root)"
-                                                   : "");
-            channel.reset();
-        }
-    }
-    auto by_ioctl = [&](regs::RegKind kind, const char* command, auto read) {
-        if (!channel) return false;
-        try {
-            raws.push_back({kind, read(), "ioctl"});
-            return true;
-        } catch (const std::system_error& e) {
-            notes.push_back(fmt::format("{}: {} failed ({})", regs::to_string(kind), command, e.code().message()));
-            return false;
-        }
-    };
-    if (caps.family == Family::sd) {
-        if (!from_sysfs(regs::RegKind::scr)) by_ioctl(regs::RegKind::scr, "ACMD51", [&] { return channel->sd_scr(); });
-        if (by_ioctl(regs::RegKind::ssr, "ACMD13", [&] { return channel->sd_status(); }))
-            caps.ssr_source = "ioctl";
-        else if (from_sysfs(regs::RegKind::ssr))
-            caps.ssr_source = "sysfs";
-    } else if (caps.family == Family::mmc) {
-        if (!by_ioctl(regs::RegKind::ext_csd, "CMD8", [&] { return channel->mmc_ext_csd(); })) {
-            const auto text = dev::read_attr(dev::card_debugfs(card, o.roots) / "ext_csd");
-            if (text && !text->empty()) {
-                try {
-                    raws.push_back({regs::RegKind::ext_csd, regs::parse_register_hex(regs::RegKind::ext_csd, *text),
-                                    "debugfs"});
-                } catch (const regs::HexError&) {
-                }
-            }
-        }
-    }
-    return raws;
+    if (g.commands_error == "fixture tree") return "a fixture tree has no card to talk to";
+    if (g.commands_error == "--no-ioctl") return g.commands_error;
+    const bool not_root = g.commands_errno == EPERM || g.commands_errno == EACCES;
+    return fmt::format("CMD13 to the card failed ({}){}", g.commands_error,
+                       not_root ? "; card commands need CAP_SYS_RAWIO (run as root)" : "");
 }
 
 } // namespace
@@ -253,29 +182,19 @@ Target find_target(const std::string& device, const TargetOptions& o)
     c.kind = sd ? "an SD card" : c.family == Family::mmc ? "an eMMC" : fmt::format("a {} card", dev::to_string(card.type));
     c.preferred_erase_bytes = number(dev::card_attr(card, "preferred_erase_size"));
 
-    const auto raws = gather(card, o, c, t.notes);
-    const auto regs = regs::decode_card(sd ? regs::CardFamily::sd : regs::CardFamily::mmc, raws);
-    apply_registers(c, regs, card.capacity_bytes);
+    const auto id = dev::identify(card, roots, {o.use_ioctl});
+    t.notes = id.gathered.notes;
+    c.raw_channel = id.gathered.commands_work;
+    if (!c.raw_channel) c.raw_unavailable = commands_unavailable(id.gathered);
+    c.ssr_source = id.facts.ssr_source;
+    apply_registers(c, id.registers, card.capacity_bytes);
     if (t.disk != card.block) {
         // An eMMC boot area is its own disk; raw addresses would land in the user area.
         c.raw_channel = false;
         c.raw_unavailable = fmt::format("{} is an eMMC boot area; raw erase commands would need a partition switch",
                                         t.disk);
     }
-
-    CardIdentity id;
-    id.card = card.name;
-    id.type = std::string(dev::to_string(card.type));
-    id.host = card.host.name;
-    id.controller = card.host.controller.describe();
-    id.capacity_bytes = card.capacity_bytes;
-    const auto* cid = regs.get(regs::RegKind::cid);
-    id.product = cid ? derived_text(cid, "product_name") : card.product;
-    if (id.product.empty()) id.product = card.product;
-    id.manufacturer = derived_text(cid, "manufacturer");
-    id.serial = derived_text(cid, "serial_hex");
-    id.date = derived_text(cid, "date");
-    t.card = id;
+    t.card = id.identity;
     return t;
 }
 

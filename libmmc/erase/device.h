@@ -4,6 +4,7 @@
 // Sysfs is a root so tests can use fixture trees.
 #pragma once
 
+#include "dev/identify.h"
 #include "dev/sysfs.h"
 #include "erase/methods.h"
 #include "regs/card_registers.h"
@@ -16,19 +17,6 @@
 
 namespace mmc::erase {
 
-// Who the card is, for the confirmation and the report.
-struct CardIdentity {
-    std::string card;         // "mmc0:4567"
-    std::string type;         // "SD", "MMC"
-    std::string product;      // CID PNM / sysfs name
-    std::string manufacturer; // "SanDisk (MID 0x03)" style, from the CID
-    std::string serial;       // "0xdeadbeef"
-    std::string date;         // "2023-05"
-    uint64_t capacity_bytes = 0;
-    std::string host;         // "mmc0"
-    std::string controller;   // "sdhci-pci (PCI 1b36:0007 at 0000:00:04.0)"
-};
-
 struct Target {
     std::string path;       // the device as opened: "/dev/mmcblk0p1"
     std::string name;       // "mmcblk0p1"
@@ -38,7 +26,7 @@ struct Target {
     uint64_t start = 0;     // the device's first byte on its disk
     uint64_t size = 0;      // bytes
     uint64_t disk_size = 0; // bytes
-    std::optional<CardIdentity> card;
+    std::optional<dev::Identity> card; // who the card is, for the confirmation and the report
     uint16_t rca = 0;
     std::vector<std::string> siblings; // the disk and its partitions but this one: they share the blocks
     std::string not_mmc;    // "loop0 is a loop device" when not on an MMC host

@@ -106,7 +106,7 @@ std::string card_text(const regs::CardRegisters& card, const TextStyle& style)
 nlohmann::ordered_json card_json(const regs::CardRegisters& card)
 {
     nlohmann::ordered_json j;
-    j["card"] = regs::to_string(card.card);
+    j["family"] = regs::to_string(card.card);
     auto& summary = j["summary"] = nlohmann::ordered_json::object();
     for (const auto& line : card_summary(card)) summary[line.key] = line.text;
     auto& regs_json = j["registers"] = nlohmann::ordered_json::object();

@@ -43,20 +43,13 @@ nlohmann::ordered_json ios_json(const dev::Host& host)
     return j;
 }
 
-// What identifies a card in both the list and the device view. `name_key`
-// differs because the device view's "card" already holds the family.
-nlohmann::ordered_json identity_json(const dev::Card& c, const dev::SysRoots& roots, const char* name_key)
+// What the list and the device view say around the identity: the bus state
+// and the partitions.
+nlohmann::ordered_json slot_json(const dev::Card& c)
 {
     nlohmann::ordered_json j;
-    j["device"] = c.is_storage() ? nlohmann::ordered_json(c.device_path(roots)) : nullptr;
-    j[name_key] = c.name;
-    j["host"] = c.host.name;
-    j["rca"] = rca_text(c.rca);
-    j["type"] = dev::to_string(c.type);
-    j["name"] = c.product;
-    j["capacity_bytes"] = c.capacity_bytes;
-    j["controller"] = controller_json(c.host.controller);
     j["ios"] = ios_json(c.host);
+    j["host_controller"] = controller_json(c.host.controller);
     j["partitions"] = partitions_json(c);
     return j;
 }
@@ -99,8 +92,10 @@ nlohmann::ordered_json card_list_json(const std::vector<dev::Card>& cards, const
 {
     auto list = nlohmann::ordered_json::array();
     for (const auto& c : cards) {
-        auto j = identity_json(c, roots, "card");
+        nlohmann::ordered_json j;
+        j["card"] = dev::identity_json(dev::identity_of(c, nullptr, roots));
         j["bus"] = bus_mode_text(c.host);
+        j.update(slot_json(c));
         list.push_back(j);
     }
     return list;
@@ -123,12 +118,13 @@ std::string device_text(const dev::Card& card, const dev::SysRoots& roots, const
     return out;
 }
 
-nlohmann::ordered_json device_json(const dev::Card& card, const dev::SysRoots& roots,
-                                   const dev::RegisterGathering& gathered, const regs::CardRegisters& regs)
+nlohmann::ordered_json device_json(const dev::Identified& id)
 {
-    auto j = identity_json(card, roots, "card_name");
-    j["notes"] = gathered.notes;
-    j.update(card_json(regs));
+    nlohmann::ordered_json j;
+    j["card"] = dev::identity_json(id.identity);
+    j.update(slot_json(id.card));
+    j["notes"] = id.gathered.notes;
+    j.update(card_json(id.registers));
     return j;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "dev/card.h"
+#include "dev/identify.h"
 #include "dev/register_sources.h"
 #include "out/card_view.h"
 
@@ -18,8 +19,8 @@ std::string bus_mode_text(const dev::Host& host);
 
 std::string device_text(const dev::Card& card, const dev::SysRoots& roots, const dev::RegisterGathering& gathered,
                         const regs::CardRegisters& regs, const TextStyle& style);
-// {"device","host","rca","type","controller",...} followed by card_json.
-nlohmann::ordered_json device_json(const dev::Card& card, const dev::SysRoots& roots,
-                                   const dev::RegisterGathering& gathered, const regs::CardRegisters& regs);
+// {"card": identity, "ios", "host_controller", "partitions", "notes"}
+// followed by card_json (family, summary, registers, warnings).
+nlohmann::ordered_json device_json(const dev::Identified& id);
 
 } // namespace mmc::out

@@ -86,7 +86,7 @@ std::string erase_plan_text(const erase::Prepared& p)
 
     std::string where;
     if (t.card)
-        where = fmt::format("{}, {} on {}", t.card->card, t.caps.kind, t.card->host);
+        where = fmt::format("{}, {} on {}", t.card->name, t.caps.kind, t.card->host);
     else
         where = t.not_mmc.empty() ? "not an MMC/SD card" : t.not_mmc + ", not an MMC/SD card";
     line("Device:", fmt::format("{} ({})", t.path, where));
@@ -184,9 +184,7 @@ nlohmann::ordered_json erase_json(const erase::Prepared& p, const erase::Report*
                      {"kind", t.card ? t.caps.kind : t.not_mmc}};
     if (t.card) {
         const auto& c = *t.card;
-        doc["card"] = {{"card", c.card},         {"type", c.type},     {"name", c.product},
-                       {"manufacturer", c.manufacturer}, {"serial", c.serial}, {"date", c.date},
-                       {"capacity_bytes", c.capacity_bytes}, {"host", c.host}, {"controller", c.controller}};
+        doc["card"] = dev::identity_json(c);
     } else {
         doc["card"] = nullptr;
     }

@@ -235,15 +235,19 @@ Bundle make_bundle(const MakeInputs& in)
     if (info) {
         b.registers = *info;
         const json& c = info_card(*info);
-        card_host = text_at(c, {"host"});
+        // The card identity object ("card": {...}, the same in every tool);
+        // mmc-info before it kept those keys at the top level.
+        const json* ident = at(c, {"card"});
+        const json& who = ident && ident->is_object() ? *ident : c;
+        card_host = text_at(who, {"host"});
         b.card.manufacturer = text_at(c, {"registers", "cid", "decoded", "manufacturer"});
         b.card.product = text_at(c, {"registers", "cid", "decoded", "product_name"});
-        if (b.card.product.empty()) b.card.product = text_at(c, {"name"});
+        if (b.card.product.empty()) b.card.product = text_at(who, {ident ? "product" : "name"});
         b.card.serial = text_at(c, {"registers", "cid", "decoded", "serial_hex"});
-        b.card.type = text_at(c, {"type"});
+        b.card.type = text_at(who, {"type"});
         std::optional<double> cap = number_at(c, {"registers", "ext_csd", "decoded", "capacity_bytes"});
         if (!cap) cap = number_at(c, {"registers", "csd", "decoded", "capacity_bytes"});
-        if (!cap) cap = number_at(c, {"capacity_bytes"});
+        if (!cap) cap = number_at(who, {"capacity_bytes"});
         if (cap && *cap > 0) b.card.capacity_bytes = static_cast<uint64_t>(*cap);
         b.card.classes.speed_class = text_at(c, {"registers", "ssr", "decoded", "speed_class"});
         b.card.classes.uhs_speed_grade = text_at(c, {"registers", "ssr", "decoded", "uhs_speed_grade"});
@@ -277,7 +281,11 @@ Bundle make_bundle(const MakeInputs& in)
         if (b.host.bus_mode.empty()) b.host.bus_mode = text_at(doc, {"bus", "mode"});
         if (b.host.kernel.empty()) b.host.kernel = text_at(doc, {"kernel"});
     }
-    if (info && b.host.controller.empty()) b.host.controller = text_at(info_card(*info), {"controller", "driver"});
+    if (info && b.host.controller.empty()) {
+        const json& c = info_card(*info);
+        b.host.controller = text_at(c, {"host_controller", "driver"});
+        if (b.host.controller.empty()) b.host.controller = text_at(c, {"controller", "driver"});
+    }
     if (b.host.kernel.empty()) b.host.kernel = text_at(b.environment, {"kernel"});
     if (!in.host_label.empty()) {
         b.host.label = in.host_label;

@@ -110,7 +110,7 @@ common() {
     # Raw ERASE of 4M+4M.
     rc "erase 4M+4M exits 0 (a verify warning is not a failure)" erase 0
     check "erase: the eMMC identified (QEMU!!, RCA 0x0001)" erase.json \
-        "j['card']['card'], j['card']['type'], j['card']['name'], j['card']['serial'], j['target']['size_bytes']" \
+        "j['card']['name'], j['card']['type'], j['card']['product'], j['card']['serial'], j['target']['size_bytes']" \
         "mmc0:0001 MMC QEMU!! 0xdeadbeef $size"
     check "erase: method erase, CMD35/CMD36 CMD38 ERASE (0x0), $addr addresses" erase.json \
         "j['plan']['method'], j['plan']['method_reason'], j['plan']['command']" \

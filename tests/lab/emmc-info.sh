@@ -60,7 +60,7 @@ check "boot configuration: bus conditions, protection, write protection" info.js
 expect "text view: boot partition enabled" "$res/info.txt" "Boot partition enabled +boot0"
 
 # --- the card: an MMC, RCA 0x0001, CID/CSD decoded as MMC -------------------
-check "an MMC card named QEMU!!, RCA 0x0001" info.json "j['type'], j['card'], j['name'], j['rca'], j['card_name']" \
+check "an MMC card named QEMU!!, RCA 0x0001" info.json "j['card']['type'], j['family'], j['card']['product'], j['card']['rca'], j['card']['name']" \
     "MMC mmc QEMU!! 0x0001 mmc0:0001"
 check "CID and CSD by CMD10/CMD9, decoded as MMC" info.json \
     "r['cid']['source'], r['cid']['card'], r['csd']['source'], r['csd']['card']" "ioctl mmc ioctl mmc"
@@ -68,9 +68,9 @@ check "CID: product QEMU!!, serial 0xdeadbeef" info.json \
     "r['cid']['fields']['pnm'], r['cid']['decoded']['serial_hex']" "QEMU!! 0xdeadbeef"
 check "CSD: spec 4.x, capacity left to EXT_CSD" info.json \
     "r['csd']['fields']['spec_vers'], r['csd']['decoded']['csd_capacity_is_placeholder']" "4 True"
-check "controller sdhci-aspeed" info.json "j['controller']['driver']" "sdhci-aspeed"
+check "controller sdhci-aspeed" info.json "j['host_controller']['driver']" "sdhci-aspeed"
 rc "listing exits 0" list 0
-check "listing: the eMMC, typed MMC" list.json "[(c['card'], c['type'], c['capacity_bytes']) for c in j['cards']]" \
+check "listing: the eMMC, typed MMC" list.json "[(c['card']['name'], c['card']['type'], c['card']['capacity_bytes']) for c in j['cards']]" \
     "[('mmc0:0001', 'MMC', 4292870144)]"
 
 # --- the peer oracle: mmc-utils' `mmc extcsd read`, field by field ----------

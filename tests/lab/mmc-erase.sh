@@ -59,7 +59,7 @@ rc "erase 4M+8M exits 0 (a warning is not a failure)" erase 0
 check "erase: raw CMD32/CMD33/CMD38, block addresses, 4 MiB units from sysfs" erase.json \
     "j['plan']['method'], j['plan']['command'], j['plan']['erase_unit'], j['plan']['erase_unit_source']" \
     "erase CMD32/CMD33 CMD38 ERASE (0x0), block addresses 4194304 sysfs preferred_erase_size"
-check "erase: the card identified" erase.json "j['card']['card'], j['card']['name'], j['card']['serial'], j['card']['capacity_bytes']" \
+check "erase: the card identified" erase.json "j['card']['name'], j['card']['product'], j['card']['serial'], j['card']['capacity_bytes']" \
     "mmc0:4567 QEMU! 0xdeadbeef 4294967296"
 check "erase: two timed chunks, the whole range erased" erase.json \
     "len(j['chunks']), all(c['seconds'] > 0 for c in j['chunks']), j['erased'], j['interrupted']" \

@@ -19,12 +19,12 @@ check() { # check NAME FILE PYEXPR EXPECTED
 rc() { [ "$(cat "$res/$2.rc" 2>/dev/null)" = "$3" ] && pass "$1" || fail "$1: exit $(cat "$res/$2.rc" 2>/dev/null), expected $3"; }
 
 rc "list exits 0" list 0
-check "list shows both cards" list.json "sorted((c['card'], c['type'], c['capacity_bytes']) for c in j['cards'])" \
+check "list shows both cards" list.json "sorted((c['card']['name'], c['card']['type'], c['card']['capacity_bytes']) for c in j['cards'])" \
     "[('mmc0:4567', 'SD', 4294967296), ('mmc1:4567', 'SD', 1073741824)]"
-check "list names the controller" list.json "j['cards'][0]['controller']['driver']" "sdhci-pci"
+check "list names the controller" list.json "j['cards'][0]['host_controller']['driver']" "sdhci-pci"
 
 rc "4 GiB card decodes" sdhc 0
-check "device, host, RCA from the card's name" sdhc.json "j['device'], j['host'], j['rca']" "/dev/mmcblk0 mmc0 0x4567"
+check "device, host, RCA from the card's name" sdhc.json "j['card']['device'], j['card']['host'], j['card']['rca']" "/dev/mmcblk0 mmc0 0x4567"
 check "CSD 2.0, 4 GiB" sdhc.json "r['csd']['decoded']['csd_version'], r['csd']['decoded']['capacity_bytes']" "2.0 4294967296"
 check "CID: QEMU!, XY, 0xdeadbeef, MID 0xaa" sdhc.json \
     "r['cid']['fields']['pnm'], r['cid']['fields']['oid'], hex(r['cid']['fields']['psn']), hex(r['cid']['fields']['mid'])" \
