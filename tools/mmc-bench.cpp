@@ -3,6 +3,7 @@
 // the engine, suites and views in libmmc/bench.
 #include "bench/session.h"
 #include "cli/cli.h"
+#include "cli/confirm.h"
 #include "cli/size.h"
 #include "version.h"
 
@@ -290,7 +291,7 @@ int main(int argc, char** argv)
     hooks.stop = &stop_requested;
     hooks.confirm = [&](const std::string& question) {
         line.clear();
-        return mmc::bench::confirm(question, p.yes);
+        return mmc::cli::confirm(question, "write to it", p.yes);
     };
     hooks.phase = [&](const std::string& what) { line.show(what + "..."); };
     hooks.note = [&](const std::string& note) {

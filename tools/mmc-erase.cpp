@@ -2,6 +2,7 @@
 // and signals here; planning, safety, methods and verification in
 // libmmc/erase; views in libmmc/out/erase_view.
 #include "cli/cli.h"
+#include "cli/confirm.h"
 #include "cli/size.h"
 #include "erase/erase.h"
 #include "out/erase_view.h"
@@ -165,12 +166,9 @@ int interrupted_status() { return 128 + (stop_signal ? static_cast<int>(stop_sig
 // Ask on the terminal; true only for "yes".
 bool confirm(const mmc::erase::Prepared& p)
 {
-    fmt::print(stderr, "{}\nThis destroys the data in the range above on {}.\nType \"yes\" to erase: ",
-               mmc::out::erase_plan_text(p), p.target.path);
-    std::fflush(stderr);
-    std::string answer;
-    if (!std::getline(std::cin, answer)) return false;
-    return answer == "yes";
+    const auto question = fmt::format("{}\nThis destroys the data in the range above on {}.",
+                                      mmc::out::erase_plan_text(p), p.target.path);
+    return mmc::cli::confirm(question, "erase", false) == mmc::cli::Confirmation::yes;
 }
 
 } // namespace

@@ -1,8 +1,7 @@
-// Before any write to a raw device: the refusals mmc-erase makes (not an
-// MMC/SD card without --any-device; mounted, swap, held by another driver,
-// the root filesystem's disk, read-only), taken from libmmc/erase, and the
-// confirmation (-y/--yes, or "yes" typed on a terminal; no terminal and no
-// --yes: refuse).
+// Before any write to a raw device: not an MMC/SD card without --any-device,
+// and the block device's own safety (dev/block_safety: mounted, swap, held by
+// another driver, the root filesystem's disk, read-only). The confirmation
+// is cli::confirm.
 #pragma once
 
 #include "dev/sysfs.h"
@@ -22,9 +21,5 @@ struct WriteRefused : std::runtime_error {
 // O_EXCL when the device is opened.
 void check_destructive(const std::string& device_path, const dev::SysRoots& roots, bool any_device);
 
-enum class Confirmation { yes, declined, no_terminal };
-// `question` on stderr, answered on stdin; only "yes" agrees. assume_yes
-// skips the question.
-Confirmation confirm(const std::string& question, bool assume_yes);
 
 } // namespace mmc::bench

@@ -208,11 +208,11 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
                                                     static_cast<double>(card->identity.capacity_bytes) / 1e9)
                                        : path;
         const auto answer = hooks.confirm ? hooks.confirm(fmt::format("mmc-bench will write to {} and destroy data on it.", what))
-                                          : Confirmation::no_terminal;
-        if (answer == Confirmation::no_terminal)
+                                          : cli::Confirmation::no_terminal;
+        if (answer == cli::Confirmation::no_terminal)
             throw SessionRefused(fmt::format("{}: refusing to write without confirmation: no terminal to ask on", path),
                                  "add --yes to confirm on the command line");
-        if (answer == Confirmation::declined) throw SessionRefused(fmt::format("{}: not confirmed; nothing written", path));
+        if (answer == cli::Confirmation::declined) throw SessionRefused(fmt::format("{}: not confirmed; nothing written", path));
     }
 
     // --- open ----------------------------------------------------------------

@@ -8,6 +8,7 @@
 #include "bench/report.h"
 #include "bench/suites.h"
 #include "bench/safety.h"
+#include "cli/confirm.h"
 
 #include <atomic>
 #include <functional>
@@ -36,7 +37,7 @@ struct SessionOptions {
 struct SessionHooks {
     const std::atomic<bool>* stop = nullptr;
     // "writing to ... destroys ... Continue?" -> the answer.
-    std::function<Confirmation(const std::string& question)> confirm;
+    std::function<cli::Confirmation(const std::string& question)> confirm;
     std::function<void(const std::string& what)> phase;                 // "calibrating", "filling 64 MiB"
     std::function<void(std::size_t index, std::size_t count, const Progress&)> progress;
     std::function<void(const std::string& note)> note;                  // stderr notes as they happen

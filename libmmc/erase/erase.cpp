@@ -13,13 +13,15 @@
 
 namespace mmc::erase {
 
+namespace fs = std::filesystem;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-std::string join_problems(const std::vector<SafetyProblem>& problems)
+std::string join_problems(const std::vector<dev::SafetyProblem>& problems)
 {
     std::string out;
     for (const auto& p : problems) out += (out.empty() ? "" : "; ") + p.what;
@@ -94,7 +96,7 @@ Prepared prepare(const std::string& device, const Range& range, Method method, c
     const auto& t = p.target;
     const auto& caps = t.caps;
 
-    if (const auto problems = check_safety(t.name, options.safety); !problems.empty())
+    if (const auto problems = dev::check_safety(t.name, options.safety); !problems.empty())
         throw Refused(fmt::format("refusing to erase: {}", join_problems(problems)));
 
     const bool whole = !t.is_partition && range.offset == 0 && (!range.length || *range.length == t.size);

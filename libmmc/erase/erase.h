@@ -8,7 +8,7 @@
 #include "erase/device.h"
 #include "erase/methods.h"
 #include "erase/plan.h"
-#include "erase/safety.h"
+#include "dev/block_safety.h"
 #include "erase/verify.h"
 
 #include <atomic>
@@ -27,7 +27,7 @@ struct Options {
     uint64_t max_chunk = 0;      // at most this many bytes per chunk (0: the method's own bound)
     VerifyMode verify = VerifyMode::none;
     dev::SysRoots roots;         // sysfs, debugfs, /dev
-    SafetyRoots safety;          // /proc and sysfs for the safety checks
+    dev::SafetyRoots safety; // /proc and sysfs for the safety checks
 };
 
 // Nothing was touched: the device is unsafe, the method is not supported by

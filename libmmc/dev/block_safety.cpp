@@ -1,4 +1,4 @@
-#include "erase/safety.h"
+#include "dev/block_safety.h"
 
 #include "dev/sysfs.h"
 
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-namespace mmc::erase {
+namespace mmc::dev {
 
 namespace {
 
@@ -178,4 +178,4 @@ std::vector<SafetyProblem> check_safety(const std::string& name, const SafetyRoo
     return problems;
 }
 
-} // namespace mmc::erase
+} // namespace mmc::dev

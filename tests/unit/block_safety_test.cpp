@@ -2,19 +2,19 @@
 // directory: a mounted device, a disk whose partition is mounted, swap, a
 // device-mapper holder, the root filesystem's disk, read-only, and the clean
 // case.
-#include "erase/safety.h"
+#include "dev/block_safety.h"
 
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-using namespace mmc::erase;
+using namespace mmc::dev;
 namespace fs = std::filesystem;
 
 namespace {
 
-class EraseSafetyTree : public testing::Test {
+class BlockSafetyTree : public testing::Test {
 protected:
     void SetUp() override
     {
@@ -70,21 +70,21 @@ protected:
 
 } // namespace
 
-TEST_F(EraseSafetyTree, CleanDeviceHasNoProblems)
+TEST_F(BlockSafetyTree, CleanDeviceHasNoProblems)
 {
     write("proc/mounts", "/dev/vda / ext4 rw,relatime 0 0\nproc /proc proc rw 0 0\n");
     EXPECT_EQ(problems("loop7"), "");
     EXPECT_EQ(problems("loop7p1"), "");
 }
 
-TEST_F(EraseSafetyTree, MountedDeviceFromProcMounts)
+TEST_F(BlockSafetyTree, MountedDeviceFromProcMounts)
 {
     write("proc/mounts", "/dev/vda / ext4 rw 0 0\n/dev/loop8 /mnt/my\\040data ext4 rw 0 0\n");
     EXPECT_EQ(problems("loop8"), "loop8 is mounted on /mnt/my data\n");
     EXPECT_EQ(problems("loop7"), "");
 }
 
-TEST_F(EraseSafetyTree, DiskWithMountedPartition)
+TEST_F(BlockSafetyTree, DiskWithMountedPartition)
 {
     write("proc/mounts", "/dev/loop7p2 /srv ext4 rw 0 0\n");
     EXPECT_EQ(problems("loop7"), "loop7 holds loop7p2, which is mounted on /srv\n");
@@ -93,7 +93,7 @@ TEST_F(EraseSafetyTree, DiskWithMountedPartition)
     EXPECT_EQ(problems("loop7p2"), "loop7p2 is mounted on /srv\n");
 }
 
-TEST_F(EraseSafetyTree, MountinfoMatchesByDeviceNumber)
+TEST_F(BlockSafetyTree, MountinfoMatchesByDeviceNumber)
 {
     // The source name says nothing (a by-uuid path, a dm name); maj:min does.
     write("proc/self/mountinfo",
@@ -103,7 +103,7 @@ TEST_F(EraseSafetyTree, MountinfoMatchesByDeviceNumber)
     EXPECT_EQ(problems("loop7p1"), "loop7p1 is mounted on /boot\n");
 }
 
-TEST_F(EraseSafetyTree, RootFilesystemDisk)
+TEST_F(BlockSafetyTree, RootFilesystemDisk)
 {
     write("proc/self/mountinfo", "22 1 259:1 / / rw,relatime shared:1 - ext4 /dev/root rw\n");
     const auto text = problems("loop7");
@@ -112,7 +112,7 @@ TEST_F(EraseSafetyTree, RootFilesystemDisk)
     EXPECT_EQ(problems("loop7p1"), "");
 }
 
-TEST_F(EraseSafetyTree, SwapPartition)
+TEST_F(BlockSafetyTree, SwapPartition)
 {
     write("proc/swaps", "Filename\tType\tSize\tUsed\tPriority\n/dev/loop7p1 partition 1048572 0 -2\n"
                         "/swapfile file 1048572 0 -3\n");
@@ -121,7 +121,7 @@ TEST_F(EraseSafetyTree, SwapPartition)
     EXPECT_EQ(problems("loop8"), "");
 }
 
-TEST_F(EraseSafetyTree, Holders)
+TEST_F(BlockSafetyTree, Holders)
 {
     fs::create_directories(root_ / "sys/devices/virtual/block/loop7/loop7p2/holders/dm-0");
     fs::create_directories(root_ / "sys/devices/virtual/block/loop8/holders/md127");
@@ -132,14 +132,14 @@ TEST_F(EraseSafetyTree, Holders)
     EXPECT_EQ(problems("loop7p1"), "loop7p1's disk loop7 is held by md0 (md RAID)\n");
 }
 
-TEST_F(EraseSafetyTree, ReadOnlyAndMissing)
+TEST_F(BlockSafetyTree, ReadOnlyAndMissing)
 {
     std::ofstream(root_ / "sys/devices/virtual/block/loop8/ro") << "1\n";
     EXPECT_EQ(problems("loop8"), "loop8 is read-only\n");
     EXPECT_NE(problems("loop99").find("no such block device"), std::string::npos);
 }
 
-TEST_F(EraseSafetyTree, EveryProblemIsListed)
+TEST_F(BlockSafetyTree, EveryProblemIsListed)
 {
     write("proc/mounts", "/dev/loop7p1 /a ext4 rw 0 0\n/dev/loop7p2 /b ext4 rw 0 0\n");
     const auto list = check_safety("loop7", roots_);
@@ -148,7 +148,7 @@ TEST_F(EraseSafetyTree, EveryProblemIsListed)
     EXPECT_EQ(list[1].device, "loop7p2");
 }
 
-TEST(EraseSafety, MountTablesParse)
+TEST(BlockSafety, MountTablesParse)
 {
     const auto dir = fs::temp_directory_path() / ("erase_mounts." + std::to_string(::getpid()));
     fs::create_directories(dir / "self");

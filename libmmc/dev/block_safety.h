@@ -1,4 +1,6 @@
-// Is it safe to destroy data on a block device? Refuses a device that is
+// Is it safe to destroy data on a block device? A property of the device, not
+// of any one way of destroying it: mmc-erase, mmc-bench's write tests and the
+// probe all ask here. Refuses a device that is
 // mounted, holds a mounted partition, is swap, is held by device-mapper or md
 // (sysfs holders/), holds the root filesystem or is read-only. /proc and
 // sysfs are roots so tests can point them at fixture files.
@@ -8,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace mmc::erase {
+namespace mmc::dev {
 
 namespace fs = std::filesystem;
 
@@ -40,4 +42,4 @@ struct MountEntry {
 };
 std::vector<MountEntry> read_mounts(const SafetyRoots& roots);
 
-} // namespace mmc::erase
+} // namespace mmc::dev
