@@ -4,14 +4,12 @@
 
 #include <cctype>
 #include <fmt/format.h>
+#include <numeric>
 #include <stdexcept>
 
 namespace mmc::cli {
 
 namespace {
-
-// GCC's 128-bit integer: room to multiply a 64-bit size by its unit exactly.
-__extension__ typedef unsigned __int128 u128;
 
 [[noreturn]] void bad_size(std::string_view text, std::string_view why)
 {
@@ -37,35 +35,40 @@ int unit_shift(std::string_view text, std::string_view typed)
 
 uint64_t parse_size(std::string_view text)
 {
-    // Exact integer arithmetic: a double would round sizes above 2^53.
+    // Exact integer arithmetic: a double would round sizes above 2^53. (No
+    // 128-bit integers either: 32-bit ARM, where the tools also run, has none.)
+    const auto digit = [&](std::size_t i) { return i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); };
     std::size_t i = 0;
-    u128 whole = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-        whole = whole * 10 + static_cast<unsigned>(text[i] - '0');
-        if (whole > UINT64_MAX) bad_size(text, "too large");
-        ++i;
-    }
+    uint64_t whole = 0;
+    for (; digit(i); ++i)
+        if (__builtin_mul_overflow(whole, 10u, &whole) || __builtin_add_overflow(whole, text[i] - '0', &whole))
+            bad_size(text, "too large");
     const bool has_whole = i > 0;
-    u128 frac = 0, frac_scale = 1;
+    uint64_t frac = 0, frac_scale = 1; // the fraction is frac / frac_scale
+    bool has_frac = false;
     if (i < text.size() && text[i] == '.') {
-        ++i;
-        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-            if (frac_scale < UINT64_MAX) { // further digits beyond 19 cannot matter
-                frac = frac * 10 + static_cast<unsigned>(text[i] - '0');
+        for (++i; digit(i); ++i) {
+            has_frac = true;
+            if (frac_scale < 1'000'000'000'000'000'000u) {
+                frac = frac * 10 + static_cast<uint64_t>(text[i] - '0');
                 frac_scale *= 10;
+            } else if (text[i] != '0') {
+                bad_size(text, "not a whole number of bytes");
             }
-            ++i;
         }
-        if (frac_scale == 1 && !has_whole) bad_size(text, "expected a size like 4k, 512k, 16M, 1G");
     }
-    if (!has_whole && frac_scale == 1) bad_size(text, "expected a size like 4k, 512k, 16M, 1G");
+    if (!has_whole && !has_frac) bad_size(text, "expected a size like 4k, 512k, 16M, 1G");
     const int shift = unit_shift(text, text.substr(i));
-    const u128 bytes = whole << shift;
-    const u128 frac_bytes = frac << shift;
-    if (frac_bytes % frac_scale != 0) bad_size(text, "not a whole number of bytes");
-    const u128 total = bytes + frac_bytes / frac_scale;
-    if (total > UINT64_MAX) bad_size(text, "too large");
-    return static_cast<uint64_t>(total);
+    if (shift && whole > (UINT64_MAX >> shift)) bad_size(text, "too large");
+    const uint64_t bytes = whole << shift;
+    // frac / frac_scale of 2^shift bytes is whole only when the reduced
+    // denominator is a power of two no larger than 2^shift.
+    const uint64_t g = std::gcd(frac, frac_scale);
+    const uint64_t num = frac / g, den = frac_scale / g;
+    if ((den & (den - 1)) != 0 || den > (uint64_t{1} << shift)) bad_size(text, "not a whole number of bytes");
+    const uint64_t frac_bytes = num * ((uint64_t{1} << shift) / den);
+    if (bytes > UINT64_MAX - frac_bytes) bad_size(text, "too large");
+    return bytes + frac_bytes;
 }
 
 uint64_t size_option(std::string_view option, std::string_view text)
