@@ -1,6 +1,6 @@
 // The time source of the benchmark. The runner reads it twice per I/O; tests
 // give it a manual clock that a simulated device advances, so the arithmetic
-// of rates and percentiles can be checked exactly.
+// of rates and percentiles can be checked exactly (tests/unit/manual_clock.h).
 #pragma once
 
 #include <cstdint>
@@ -18,17 +18,6 @@ public:
 class MonotonicClock final : public Clock {
 public:
     uint64_t now_ns() const override;
-};
-
-// A clock that moves only when told: for tests and simulated targets.
-class ManualClock final : public Clock {
-public:
-    uint64_t now_ns() const override { return now_; }
-    void advance(uint64_t ns) { now_ += ns; }
-    void set(uint64_t ns) { now_ = ns; }
-
-private:
-    uint64_t now_ = 1'000'000'000;
 };
 
 struct ClockCalibration {

@@ -1,6 +1,6 @@
 // The runner against a simulated device of known speed on a manual clock:
 // rates, latencies, rounds, stalls, per-AU speeds and stops come out exact.
-#include "bench/engines/sim.h"
+#include "bench_sim_engine.h"
 #include "bench/runner.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "bench/engines/sim.h"
+#include "bench_sim_engine.h"
 
 #include <algorithm>
 

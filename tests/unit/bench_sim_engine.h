@@ -2,11 +2,11 @@
 // access time plus its bytes at a set rate, served one at a time in order.
 // It lets tests check the runner's arithmetic (rates, percentiles, rounds,
 // stalls, per-AU speeds, error handling) exactly, with no real device and
-// no timing noise.
+// no timing noise. A test double: it lives with the tests, not in libmmc.
 #pragma once
 
-#include "bench/clock.h"
 #include "bench/engines/engine.h"
+#include "manual_clock.h"
 
 #include <deque>
 #include <optional>
