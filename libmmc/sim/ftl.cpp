@@ -49,13 +49,20 @@ Ftl::OpenAu* Ftl::find_open(uint64_t au)
     return nullptr;
 }
 
+uint64_t Ftl::full_merge(uint64_t au, Counters& c)
+{
+    const uint64_t start = au * pages_per_au_;
+    return copy_valid(start, start + au_pages(au), c) + erase(c);
+}
+
 uint64_t Ftl::close(std::size_t i, Counters& c)
 {
     const OpenAu o = open_[i];
     open_.erase(open_.begin() + static_cast<std::ptrdiff_t>(i));
-    const uint64_t start = o.au * pages_per_au_;
     ++c.merges;
-    return copy_valid(start + o.next, start + au_pages(o.au), c);
+    const uint64_t start = o.au * pages_per_au_;
+    if (o.in_order) return copy_valid(start + o.used, start + au_pages(o.au), c);
+    return full_merge(o.au, c);
 }
 
 uint64_t Ftl::open(uint64_t au, Counters& c)
@@ -64,7 +71,7 @@ uint64_t Ftl::open(uint64_t au, Counters& c)
     if (open_.size() >= open_limit_) ns += close(0, c);
     if (flags_[au] & erased_flag) flags_[au] &= ~erased_flag;
     else ns += erase(c);
-    open_.push_back({au, 0});
+    open_.push_back({au, 0, true});
     return ns;
 }
 
@@ -74,11 +81,12 @@ uint64_t Ftl::write(uint64_t offset, uint64_t length, Counters& c)
     const uint64_t start = au * pages_per_au_;
     const uint64_t first = offset / page_bytes_;
     const uint64_t last = (offset + length - 1) / page_bytes_;
+    const uint64_t n = last - first + 1;
     uint64_t ns = 0;
 
     if (flags_[au] & fragmented_flag) { // consolidate the scattered data first
         ++c.merges;
-        ns += copy_valid(start, start + au_pages(au), c) + erase(c);
+        ns += full_merge(au, c);
         flags_[au] &= ~fragmented_flag;
     }
     OpenAu* o = find_open(au);
@@ -89,25 +97,30 @@ uint64_t Ftl::write(uint64_t offset, uint64_t length, Counters& c)
         open_.erase(open_.begin() + (o - open_.data()));
         open_.push_back(keep);
     }
-    OpenAu& w = open_.back();
-    if (first - start < w.next) { // behind the write pointer: merge, reopen, refill
-        ++c.merges;
-        ns += copy_valid(start + w.next, start + au_pages(au), c) + erase(c);
-        w.next = 0;
+    OpenAu* w = &open_.back();
+    const bool ahead = w->in_order && first - start >= w->used;
+    if (!ahead && w->used + n > au_pages(au)) { // the log is full: merge, then a fresh log
+        ns += close(open_.size() - 1, c) + erase(c);
+        open_.push_back({au, 0, true});
+        w = &open_.back();
     }
-    ns += copy_valid(start + w.next, first, c); // the gap ahead of the pointer
+    if (w->in_order && first - start >= w->used) {
+        ns += copy_valid(start + w->used, first, c); // the gap ahead of the pointer
+        w->used = last + 1 - start;
+    } else {
+        w->in_order = false;
+        w->used += n;
+    }
 
     // Partial pages: the rest of the page is read back when it holds data.
     if (offset % page_bytes_ && valid(first)) ns += t_.page_read_ns;
     if ((offset + length) % page_bytes_ && valid(last) && (last != first || offset % page_bytes_ == 0))
         ns += t_.page_read_ns;
 
-    const uint64_t n = last - first + 1;
     ns += n * t_.page_program_ns;
     c.pages_programmed += n;
     for (uint64_t p = first; p <= last; ++p) set_valid(p, true);
-    w.next = last + 1 - start;
-    if (w.next == au_pages(au)) open_.pop_back(); // written to its end: closed, nothing to copy
+    if (w->in_order && w->used == au_pages(au)) open_.pop_back(); // written to its end: nothing to copy
     return ns;
 }
 

@@ -7,31 +7,37 @@
 // spread over more AUs than it keeps open.
 //
 // The model, per AU (all costs are flash time, added to the request):
-// - Opening an AU for writing takes a fresh erased block: free when the AU
-//   was wholly discarded (its block is already erased), otherwise one block
-//   erase. The new block is filled in page order: its write pointer is the
-//   next logical page of the AU.
-// - Appending at the write pointer costs page_program per page. A partial
-//   page costs a whole program, plus a page_read when the rest of the page
-//   holds valid data (read-modify-write).
-// - Writing ahead of the pointer first copies the skipped pages that hold
-//   valid data from the old block (page_read + page_program each).
-// - Writing behind the pointer (a rewrite, out of order) forces a merge: the
-//   valid pages not yet in the new block are copied into it and the old
-//   block is released; the AU is then reopened (one erase) and filled from
-//   its first page again, copying the valid pages before the write.
-// - Opening an AU when open_aus are open closes the least recently written
-//   one: a merge that copies its valid pages beyond the write pointer.
-// - An AU written to its end is closed for free (nothing left to copy).
+// - Opening an AU for writing takes a fresh erased block, its log: free when
+//   the AU was wholly discarded (its block is already erased), otherwise one
+//   block erase. Opening an AU when open_aus are open closes the least
+//   recently written one first.
+// - Writes into an open AU append to its log at page_program per page. A
+//   partial page costs a whole program, plus a page_read when the rest of
+//   the page holds valid data (read-modify-write).
+// - While the log holds the AU's pages in order, a write ahead of the
+//   pointer first copies the skipped pages that hold valid data from the
+//   old block (page_read + page_program each), keeping the log in order.
+//   A write behind the pointer (out of order) is appended all the same: the
+//   log stops being in order. flashbench --open-au --random shows cards
+//   absorbing writes in random order inside their open AUs, and collapsing
+//   only past the open-AU count; so random writes over open_aus AUs stay
+//   cheap and over one more AU they collapse.
+// - Closing an AU is a merge. An in-order log becomes the AU's block once
+//   the valid pages beyond its pointer are copied into it. An out-of-order
+//   log needs a full merge: every valid page of the AU copied into a fresh
+//   block (one erase). An AU whose log fills up is closed and reopened.
+// - A log written in order to its end is closed for free: nothing to copy.
+//   So a whole AU written in order costs one erase and no copies.
 // - A fragmented AU (StartState::fragmented: its data scattered over several
 //   blocks) needs a full merge before its first write: every valid page
 //   copied and one erase; then it is opened as above.
 // - Discarding a whole AU invalidates its pages and erases its block
-//   (block_erase, counted); a partial discard invalidates only the pages it
-//   wholly covers, so the next merge copies fewer pages and nothing else.
-// An erase is counted where a fresh block is needed, so each cycle of
-// opening and closing an AU that held data costs one erase, as on a card
-// that erases the released block before reusing it.
+//   (block_erase, counted, unless already erased; an open AU is dropped);
+//   a partial discard invalidates only the pages it wholly covers, so later
+//   merges copy fewer pages, and nothing else.
+// An erase is counted where a fresh block is needed; the blocks merges
+// release are erased then. Writing into pages that hold valid data (a full
+// card) therefore costs copies and erases that a discarded card does not.
 #pragma once
 
 #include "sim/counters.h"
@@ -75,7 +81,8 @@ public:
 private:
     struct OpenAu {
         uint64_t au;
-        uint64_t next; // the write pointer: pages [0, next) of the AU are in the new block
+        uint64_t used;        // log pages programmed
+        bool in_order = true; // the log holds the AU's pages [0, used) in order
     };
     enum : uint8_t { erased_flag = 1, fragmented_flag = 2 };
 
@@ -88,6 +95,7 @@ private:
     OpenAu* find_open(uint64_t au);
     uint64_t close(std::size_t open_index, Counters&);
     uint64_t open(uint64_t au, Counters&);
+    uint64_t full_merge(uint64_t au, Counters&);
 
     Timing t_;
     uint32_t page_bytes_;
