@@ -125,7 +125,9 @@ uint64_t Ftl::write(uint64_t offset, uint64_t length, Counters& c)
     ns += n * t_.page_program_ns;
     c.pages_programmed += n;
     for (uint64_t p = first; p <= last; ++p) set_valid(p, true);
-    if (w->in_order && w->used == au_pages(au)) open_.pop_back(); // written to its end: nothing to copy
+    // Written in order to its very end: closed with nothing to copy. (A write
+    // ending inside the last page leaves it open for the rest of that page.)
+    if (w->in_order && w->used == au_pages(au) && (offset + length) % page_bytes_ == 0) open_.pop_back();
     return ns;
 }
 
