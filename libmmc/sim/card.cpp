@@ -1,5 +1,7 @@
 #include "sim/card.h"
 
+#include "sim/timing.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -24,21 +26,6 @@ void Card::check_range(const char* what, uint64_t offset, uint64_t length) const
 {
     if (offset > p_.size_bytes || length > p_.size_bytes - offset)
         throw std::out_of_range(fmt::format("{} of {} bytes at {}: beyond the card's {} bytes", what, length, offset, p_.size_bytes));
-}
-
-uint64_t Card::bus_ns(uint64_t bytes) const
-{
-    return static_cast<uint64_t>(std::llround(static_cast<double>(bytes) * 1e9 / p_.timing.bus_bytes_per_s));
-}
-
-uint64_t Card::read_ns(uint64_t offset, uint64_t length) const
-{
-    const Timing& t = p_.timing;
-    if (length == 0) return t.command_ns;
-    const uint64_t last = offset + length - 1;
-    const uint64_t pages = last / p_.page_bytes - offset / p_.page_bytes + 1;
-    const bool crosses = last / p_.au_bytes != offset / p_.au_bytes;
-    return t.command_ns + pages * t.page_read_ns + (crosses ? t.au_cross_ns : 0) + bus_ns(length);
 }
 
 template <class F> void Card::pieces(uint64_t offset, uint64_t length, F f) const
@@ -87,7 +74,7 @@ uint64_t Card::read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns
 {
     check_range("read", offset, out.size());
     const uint64_t start = std::max(arrival_ns, host_free_);
-    const uint64_t end = std::max(start, flash_free_) + read_ns(offset, out.size());
+    const uint64_t end = std::max(start, flash_free_) + read_service_ns(p_, offset, out.size());
     pieces(offset, out.size(), [&](uint64_t logical, std::optional<uint64_t> phys, uint64_t n) {
         const auto dst = out.subspan(logical - offset, n);
         if (!phys) {
@@ -127,7 +114,7 @@ uint64_t Card::write(uint64_t offset, std::span<const uint8_t> data, uint64_t ar
         store_.write(page, static_cast<uint32_t>(*phys % p_.page_bytes), src, ftl_.valid(page));
     });
     const uint64_t flash = write_flash(ftl_, counters_, offset, data.size());
-    const uint64_t transfer = p_.timing.command_ns + bus_ns(data.size());
+    const uint64_t transfer = transfer_ns(p_.timing, data.size());
 
     uint64_t end;
     if (p_.cache_bytes && data.size() <= p_.cache_bytes) {
@@ -190,7 +177,7 @@ nlohmann::json Card::counters_json() const { return to_json(counters()); }
 uint64_t Card::predict_read(uint64_t offset, uint64_t length) const
 {
     check_range("read", offset, length);
-    return read_ns(offset, length);
+    return read_service_ns(p_, offset, length);
 }
 
 uint64_t Card::predict_write(uint64_t offset, uint64_t length) const
@@ -198,7 +185,7 @@ uint64_t Card::predict_write(uint64_t offset, uint64_t length) const
     check_range("write", offset, length);
     Ftl scratch = ftl_;
     Counters ignored;
-    return p_.timing.command_ns + bus_ns(length) + write_flash(scratch, ignored, offset, length);
+    return transfer_ns(p_.timing, length) + write_flash(scratch, ignored, offset, length);
 }
 
 } // namespace mmc::sim

@@ -2,7 +2,7 @@
 // layer (ftl.h) over sparse page data (store.h), on virtual time. Pure: no
 // I/O, no real clock. Requests are served one at a time in arrival order.
 //
-// Service time of one request (ns):
+// Service time of one request (ns; formulas in timing.h):
 // - read:    command + page_read per flash page touched + au_cross if it
 //            crosses an AU boundary + bus transfer. Reads wait for the write
 //            cache to drain (the flash is one resource).
@@ -60,8 +60,6 @@ public:
 
 private:
     void check_range(const char* what, uint64_t offset, uint64_t length) const;
-    uint64_t bus_ns(uint64_t bytes) const;
-    uint64_t read_ns(uint64_t offset, uint64_t length) const;
     // Calls f(logical, physical or nullopt for limbo, length) for each piece
     // of [offset, offset + length) inside one logical page.
     template <class F> void pieces(uint64_t offset, uint64_t length, F f) const;

@@ -75,6 +75,12 @@ uint64_t Ftl::open(uint64_t au, Counters& c)
     return ns;
 }
 
+bool Ftl::in_order_with(const OpenAu& o, uint64_t page_in_au) const
+{
+    if (!o.in_order) return false;
+    return o.used == 0 || page_in_au == o.used || page_in_au + 1 == o.used;
+}
+
 uint64_t Ftl::write(uint64_t offset, uint64_t length, Counters& c)
 {
     const uint64_t au = offset / au_bytes_;
@@ -98,15 +104,14 @@ uint64_t Ftl::write(uint64_t offset, uint64_t length, Counters& c)
         open_.push_back(keep);
     }
     OpenAu* w = &open_.back();
-    const bool ahead = w->in_order && first - start >= w->used;
-    if (!ahead && w->used + n > au_pages(au)) { // the log is full: merge, then a fresh log
+    if (!in_order_with(*w, first - start) && w->used + n > au_pages(au)) { // log full: merge, fresh log
         ns += close(open_.size() - 1, c) + erase(c);
         open_.push_back({au, 0, true});
         w = &open_.back();
     }
-    if (w->in_order && first - start >= w->used) {
-        ns += copy_valid(start + w->used, first, c); // the gap ahead of the pointer
-        w->used = last + 1 - start;
+    if (in_order_with(*w, first - start)) {
+        if (w->used == 0) ns += copy_valid(start, first, c); // the log starts at this page
+        w->used = std::max(w->used, last + 1 - start);
     } else {
         w->in_order = false;
         w->used += n;
@@ -120,7 +125,9 @@ uint64_t Ftl::write(uint64_t offset, uint64_t length, Counters& c)
     ns += n * t_.page_program_ns;
     c.pages_programmed += n;
     for (uint64_t p = first; p <= last; ++p) set_valid(p, true);
-    if (w->in_order && w->used == au_pages(au)) open_.pop_back(); // written to its end: nothing to copy
+    // Written in order to its very end: closed with nothing to copy. (A write
+    // ending inside the last page leaves it open for the rest of that page.)
+    if (w->in_order && w->used == au_pages(au) && (offset + length) % page_bytes_ == 0) open_.pop_back();
     return ns;
 }
 

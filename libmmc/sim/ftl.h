@@ -14,14 +14,15 @@
 // - Writes into an open AU append to its log at page_program per page. A
 //   partial page costs a whole program, plus a page_read when the rest of
 //   the page holds valid data (read-modify-write).
-// - While the log holds the AU's pages in order, a write ahead of the
-//   pointer first copies the skipped pages that hold valid data from the
-//   old block (page_read + page_program each), keeping the log in order.
-//   A write behind the pointer (out of order) is appended all the same: the
-//   log stops being in order. flashbench --open-au --random shows cards
-//   absorbing writes in random order inside their open AUs, and collapsing
-//   only past the open-AU count; so random writes over open_aus AUs stay
-//   cheap and over one more AU they collapse.
+// - The log stays in order while each write starts at its pointer or in
+//   its last page (4 KiB writes filling a 16 KiB page). The first write
+//   into an empty log may start anywhere: the valid pages before it are
+//   copied from the old block first (page_read + page_program each).
+//   Any other write (behind the pointer, or leaving a hole) is appended all
+//   the same, and the log stops being in order. flashbench --open-au
+//   --random shows cards absorbing writes in random order inside their open
+//   AUs and collapsing only past the open-AU count; so random writes over
+//   open_aus AUs stay cheap and over one more AU they collapse.
 // - Closing an AU is a merge. An in-order log becomes the AU's block once
 //   the valid pages beyond its pointer are copied into it. An out-of-order
 //   log needs a full merge: every valid page of the AU copied into a fresh
@@ -96,6 +97,8 @@ private:
     uint64_t close(std::size_t open_index, Counters&);
     uint64_t open(uint64_t au, Counters&);
     uint64_t full_merge(uint64_t au, Counters&);
+    // Whether a write starting at this page of the AU keeps its log in order.
+    bool in_order_with(const OpenAu&, uint64_t page_in_au) const;
 
     Timing t_;
     uint32_t page_bytes_;

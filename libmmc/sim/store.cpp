@@ -53,7 +53,7 @@ void PageStore::write(uint64_t page, uint32_t in_page, std::span<const uint8_t> 
 {
     auto& slot = pages_[page];
     if (!slot) {
-        slot = std::make_unique<uint8_t[]>(page_bytes_);
+        slot = std::make_unique_for_overwrite<uint8_t[]>(page_bytes_);
         if (data.size() != page_bytes_) fill(page, 0, {slot.get(), page_bytes_}, was_valid);
     }
     std::memcpy(slot.get() + in_page, data.data(), data.size());

@@ -247,3 +247,25 @@ TEST(SimCardTiming, CountersJsonCarriesTheGroundTruth)
     EXPECT_EQ(j["aus"]["valid_pages"], 256 * MiB / (16 * KiB));
     EXPECT_EQ(j["busy_ns"], j["write"]["busy_ns"].get<uint64_t>() + j["read"]["busy_ns"].get<uint64_t>());
 }
+
+TEST(SimCardTiming, SequentialSmallWritesFillAnAuWithoutCopies)
+{
+    Card c(card(StartState::full));
+    write_range(c, 4 * MiB, 4 * MiB, 4 * KiB); // four writes per 16 KiB page
+    const Counters& n = c.counters();
+    EXPECT_EQ(n.pages_copied, 0u);
+    EXPECT_EQ(n.merges, 0u);
+    EXPECT_EQ(n.erases, 1u);
+    EXPECT_EQ(n.pages_programmed, 4 * MiB / (4 * KiB)); // a partial page costs a whole program
+    EXPECT_EQ(n.aus.open, 0u);
+}
+
+TEST(SimCardTiming, AMisalignedSequentialWriteCopiesWhatPrecedesItInTheAu)
+{
+    Card aligned(card(StartState::full)), misaligned(card(StartState::full));
+    write_range(aligned, 4 * MiB, 4 * MiB);
+    write_range(misaligned, 4 * MiB + MiB, 4 * MiB); // the last MiB lands in the next AU
+    EXPECT_EQ(aligned.counters().pages_copied, 0u);
+    EXPECT_EQ(misaligned.counters().pages_copied, MiB / (16 * KiB)); // the first MiB of the first AU
+    EXPECT_EQ(misaligned.counters().aus.open, 1u);                  // the second AU, written a quarter
+}
