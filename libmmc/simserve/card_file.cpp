@@ -1,6 +1,7 @@
 #include "simserve/card_file.h"
 
 #include "cli/size.h"
+#include "sim/figures.h"
 #include "version.h"
 
 #include <algorithm>
@@ -98,6 +99,7 @@ nlohmann::ordered_json describe_json(const sim::Params& params)
     doc["tool"] = "mmc-sim";
     doc["version"] = mmc::version;
     doc["card"] = sim::to_json(params);
+    doc["modelled"] = sim::to_json(sim::modelled_figures(params));
     return doc;
 }
 
@@ -141,6 +143,18 @@ std::string describe_text(const sim::Params& params)
     for (const auto& key : keys) width = std::max(width, key.size());
     std::string out;
     for (const auto& key : keys) out += fmt::format("{:<{}}  {}\n", key, width, format_value(key, card[key]));
+    // What fio or dd at QD1 on the served card should measure.
+    const auto f = sim::modelled_figures(params);
+    out += fmt::format("\nModelled (QD1, MB/s = 10^6 B/s):\n"
+                       " sequential read 1 MiB          {:8.2f} MB/s\n"
+                       " sequential write 1 MiB, clean  {:8.2f} MB/s\n"
+                       "                         full   {:8.2f} MB/s\n"
+                       "                   fragmented   {:8.2f} MB/s\n"
+                       " random read 4 KiB              {:8.0f} IOPS\n"
+                       " random write 4 KiB, open AUs   {:8.0f} IOPS\n"
+                       "              whole card        {:8.0f} IOPS\n",
+                       f.seq_read_mb_s, f.seq_write_mb_s_clean, f.seq_write_mb_s_full, f.seq_write_mb_s_fragmented,
+                       f.rand_read_iops, f.rand_write_iops_open_aus, f.rand_write_iops_card);
     return out;
 }
 
