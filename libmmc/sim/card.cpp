@@ -88,7 +88,7 @@ uint64_t Card::read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns
     if (!out.empty()) {
         const uint64_t last = offset + out.size() - 1;
         counters_.pages_read += last / p_.page_bytes - offset / p_.page_bytes + 1;
-        if (last / p_.au_bytes != offset / p_.au_bytes) ++counters_.au_crossings;
+        counters_.au_crossings += last / p_.au_bytes - offset / p_.au_bytes;
     }
     ++counters_.reads.requests;
     counters_.reads.bytes += out.size();

@@ -3,8 +3,8 @@
 // I/O, no real clock. Requests are served one at a time in arrival order.
 //
 // Service time of one request (ns; formulas in timing.h):
-// - read:    command + page_read per flash page touched + au_cross if it
-//            crosses an AU boundary + bus transfer. Reads wait for the write
+// - read:    command + page_read per flash page touched + au_cross per AU
+//            boundary it crosses + bus transfer. Reads wait for the write
 //            cache to drain (the flash is one resource).
 // - write:   command + bus transfer + the FTL's flash time (ftl.h). With a
 //            write cache, the write completes after command + bus while the

@@ -29,7 +29,7 @@ struct Counters {
     uint64_t pages_copied = 0;     // by merges and gap fills: one read + one program each
     uint64_t merges = 0;           // AUs closed or consolidated with copies or an erase
     uint64_t erases = 0;           // blocks erased (by opening, merging or discarding)
-    uint64_t au_crossings = 0;     // reads that crossed an AU boundary
+    uint64_t au_crossings = 0;     // AU boundaries crossed by reads
     uint64_t cache_wait_ns = 0;    // time writes waited for room in the write cache
     uint64_t limbo_bytes_written = 0; // fakes: bytes written where no storage is
     uint64_t limbo_bytes_read = 0;

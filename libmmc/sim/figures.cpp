@@ -6,12 +6,11 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <stdexcept>
 
 namespace mmc::sim {
 
 namespace {
-
-constexpr uint64_t MiB = 1 << 20;
 
 // The storage reached without wrapping or limbo: figures are measured there.
 uint64_t usable(const Params& p)
@@ -21,12 +20,22 @@ uint64_t usable(const Params& p)
     return std::min(real, module);
 }
 
-// Skip the first AUs, as flashbench does (a file system's busiest area).
 uint64_t first_offset(const Params& p) { return std::min<uint64_t>(4 * p.au_bytes, usable(p) / 2 / p.au_bytes * p.au_bytes); }
 
+// The measured area, or a clear refusal (a bad fake, a block beyond it).
+uint64_t area(const Params& p, uint64_t block)
+{
+    validate(p);
+    const uint64_t room = usable(p) - std::min(usable(p), first_offset(p));
+    if (block == 0 || block % 512 || block > room)
+        throw std::invalid_argument("figures: the block must be whole sectors and fit the card's real storage");
+    return room;
+}
+
+double mb_s(uint64_t bytes, uint64_t ns) { return static_cast<double>(bytes) / (static_cast<double>(ns) / 1e9) / 1e6; }
 double per_second(uint64_t count, uint64_t ns) { return static_cast<double>(count) / (static_cast<double>(ns) / 1e9); }
 
-// Writes go straight to an FTL: the same flash time a Card charges, without
+// Writes go straight to an FTL: the flash time a Card charges, without
 // holding the data (a steady state over open AUs writes gigabytes).
 class Writer {
 public:
@@ -53,59 +62,73 @@ private:
     Counters counters_;
 };
 
-double seq_write_mb_s(const Params& p, StartState s)
+uint64_t random_offset(std::mt19937_64& rng, uint64_t first, uint64_t span, uint64_t block)
 {
-    // Whole AUs written in order close as they fill, whatever the open-AU
-    // count: four of them show the steady rate.
-    Writer w(p, s);
-    const uint64_t span = std::max<uint64_t>(std::min(4 * p.au_bytes, usable(p) - first_offset(p)) / MiB, 1) * MiB;
-    uint64_t ns = 0;
-    for (uint64_t at = first_offset(p); at < first_offset(p) + span; at += MiB) ns += w.write(at, MiB);
-    return static_cast<double>(span) / (static_cast<double>(ns) / 1e9) / 1e6;
-}
-
-uint64_t random_offset(std::mt19937_64& rng, uint64_t first, uint64_t span) { return first + (rng() % (span / 4096)) * 4096; }
-
-// 4 KiB random writes over [first, first + span) of a full card; the first
-// `warmup` are not counted.
-double random_write_iops(const Params& p, uint64_t first, uint64_t span, uint64_t count, uint64_t warmup)
-{
-    Writer w(p, StartState::full);
-    std::mt19937_64 rng(p.seed);
-    for (uint64_t i = 0; i < warmup; ++i) w.write(random_offset(rng, first, span), 4096);
-    uint64_t ns = 0;
-    for (uint64_t i = 0; i < count; ++i) ns += w.write(random_offset(rng, first, span), 4096);
-    return per_second(count, ns);
+    return first + (rng() % (span / block)) * block;
 }
 
 } // namespace
+
+double sequential_read_mb_s(const Params& p, uint64_t block)
+{
+    const uint64_t count = std::max<uint64_t>(1, std::min(area(p, block), uint64_t{64} << 20) / block);
+    uint64_t ns = 0;
+    for (uint64_t i = 0; i < count; ++i) ns += read_service_ns(p, first_offset(p) + i * block, block);
+    return mb_s(count * block, ns);
+}
+
+double sequential_write_mb_s(const Params& p, StartState s, uint64_t block)
+{
+    // Whole AUs written in order close as they fill, whatever the open-AU
+    // count: four of them show the steady rate.
+    const uint64_t count = std::max<uint64_t>(1, std::min(area(p, block), 4 * p.au_bytes) / block);
+    Writer w(p, s);
+    uint64_t ns = 0;
+    for (uint64_t i = 0; i < count; ++i) ns += w.write(first_offset(p) + i * block, block);
+    return mb_s(count * block, ns);
+}
+
+double random_read_iops(const Params& p, uint64_t block)
+{
+    const uint64_t span = area(p, block);
+    std::mt19937_64 rng(p.seed);
+    uint64_t ns = 0;
+    for (int i = 0; i < 2000; ++i) ns += read_service_ns(p, random_offset(rng, first_offset(p), span, block), block);
+    return per_second(2000, ns);
+}
+
+double random_write_iops(const Params& p, uint64_t span, uint64_t block)
+{
+    span = std::min(span, area(p, block));
+    if (span < block) throw std::invalid_argument("figures: the span is smaller than one block");
+    // Warm up until every open AU's log has filled once, then count as many
+    // again; over a large span each write is its own merge and 300 do.
+    const uint64_t open_span = std::min<uint64_t>(span, uint64_t{p.open_aus} * p.au_bytes);
+    const uint64_t writes = span <= uint64_t{p.open_aus} * p.au_bytes
+                                ? std::max<uint64_t>(2 * open_span / std::min<uint64_t>(block, p.page_bytes), 2000)
+                                : 300;
+    const uint64_t warmup = span <= uint64_t{p.open_aus} * p.au_bytes ? writes : p.open_aus + 2;
+    Writer w(p, StartState::full);
+    std::mt19937_64 rng(p.seed);
+    for (uint64_t i = 0; i < warmup; ++i) w.write(random_offset(rng, first_offset(p), span, block), block);
+    uint64_t ns = 0;
+    for (uint64_t i = 0; i < writes; ++i) ns += w.write(random_offset(rng, first_offset(p), span, block), block);
+    return per_second(writes, ns);
+}
 
 Figures modelled_figures(const Params& p)
 {
     validate(p);
     Figures f;
-    if (p.fake == Fake::bad) return f; // no storage to measure
-    const uint64_t first = first_offset(p), span = usable(p) - first;
-
-    const uint64_t seq_span = std::max<uint64_t>(std::min<uint64_t>(16 * MiB, span) / MiB, 1) * MiB;
-    uint64_t ns = 0;
-    for (uint64_t at = first; at < first + seq_span; at += MiB) ns += read_service_ns(p, at, MiB);
-    f.seq_read_mb_s = static_cast<double>(seq_span) / (static_cast<double>(ns) / 1e9) / 1e6;
-
-    f.seq_write_mb_s_clean = seq_write_mb_s(p, StartState::clean);
-    f.seq_write_mb_s_full = seq_write_mb_s(p, StartState::full);
-    f.seq_write_mb_s_fragmented = seq_write_mb_s(p, StartState::fragmented);
-
-    std::mt19937_64 rng(p.seed);
-    ns = 0;
-    for (int i = 0; i < 2000; ++i) ns += read_service_ns(p, random_offset(rng, first, span), 4096);
-    f.rand_read_iops = per_second(2000, ns);
-
-    // Steady state inside the open AUs: every log filled and merged twice.
-    const uint64_t open_span = std::min<uint64_t>(p.open_aus * p.au_bytes, span);
-    const uint64_t log_writes = std::max<uint64_t>(open_span / p.page_bytes, 1000);
-    f.rand_write_iops_open_aus = random_write_iops(p, first, open_span, 2 * log_writes, log_writes);
-    f.rand_write_iops_card = random_write_iops(p, first, span, 300, p.open_aus + 2);
+    if (usable(p) < 2 * p.au_bytes) return f; // a bad fake: no storage to measure
+    const uint64_t MiB = 1 << 20;
+    f.seq_read_mb_s = sequential_read_mb_s(p, MiB);
+    f.seq_write_mb_s_clean = sequential_write_mb_s(p, StartState::clean, MiB);
+    f.seq_write_mb_s_full = sequential_write_mb_s(p, StartState::full, MiB);
+    f.seq_write_mb_s_fragmented = sequential_write_mb_s(p, StartState::fragmented, MiB);
+    f.rand_read_iops = random_read_iops(p, 4096);
+    f.rand_write_iops_open_aus = random_write_iops(p, uint64_t{p.open_aus} * p.au_bytes, 4096);
+    f.rand_write_iops_card = random_write_iops(p, p.size_bytes, 4096);
     return f;
 }
 

@@ -24,7 +24,7 @@ struct Timing {
     uint64_t page_read_ns = 0;    // per flash page touched by a read (array read, ECC)
     uint64_t page_program_ns = 0; // per page programmed (a partial page costs a whole one)
     uint64_t block_erase_ns = 0;  // per erase block erased
-    uint64_t au_cross_ns = 0;     // extra when one read crosses an AU boundary
+    uint64_t au_cross_ns = 0;     // extra for each AU boundary one read crosses
     double bus_bytes_per_s = 0;   // the data's transfer time on the bus (25e6 for SD high speed)
 };
 

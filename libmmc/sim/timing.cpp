@@ -17,8 +17,8 @@ uint64_t read_service_ns(const Params& p, uint64_t offset, uint64_t length)
     if (length == 0) return t.command_ns;
     const uint64_t last = offset + length - 1;
     const uint64_t pages = last / p.page_bytes - offset / p.page_bytes + 1;
-    const bool crosses = last / p.au_bytes != offset / p.au_bytes;
-    return t.command_ns + pages * t.page_read_ns + (crosses ? t.au_cross_ns : 0) + bus_ns(t, length);
+    const uint64_t crossings = last / p.au_bytes - offset / p.au_bytes;
+    return t.command_ns + pages * t.page_read_ns + crossings * t.au_cross_ns + bus_ns(t, length);
 }
 
 } // namespace mmc::sim

@@ -15,7 +15,7 @@ uint64_t bus_ns(const Timing&, uint64_t bytes);
 uint64_t transfer_ns(const Timing&, uint64_t bytes);
 
 // A read of [offset, offset + length): command + page_read per page touched
-// + au_cross when it crosses an AU boundary + bus. The flash state plays no
+// + au_cross per AU boundary it crosses + bus. The flash state plays no
 // part: reads of discarded pages cost the same (flashbench -a reads the
 // ladder on any card).
 uint64_t read_service_ns(const Params&, uint64_t offset, uint64_t length);
