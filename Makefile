@@ -16,9 +16,14 @@ TOOLS    := $(TOOL_SRC:tools/%.cpp=$(BUILD)/bin/%)
 TEST_SRC := $(wildcard tests/unit/*.cpp)
 TEST_OBJ := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
 UNIT     := $(BUILD)/tests/unit_tests
+# The nbdkit plugin over the flash model: a shared object, so it and the few
+# libmmc sources it needs are compiled again with -fPIC, apart from libmmc.a.
+PLUGIN     := $(BUILD)/lib/nbdkit-mmcsim-plugin.so
+PLUGIN_SRC := tools/plugin/nbdkit-mmcsim-plugin.cpp $(wildcard libmmc/sim/*.cpp) libmmc/cli/size.cpp libmmc/simserve/card_file.cpp
+PLUGIN_OBJ := $(PLUGIN_SRC:%.cpp=$(BUILD)/pic/%.o)
 
 .PHONY: all check unit deps fuzz clean
-all: $(TOOLS) $(UNIT)
+all: $(TOOLS) $(UNIT) $(PLUGIN)
 
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(dir $@)
@@ -31,6 +36,14 @@ $(LIB): $(LIB_OBJ)
 $(BUILD)/bin/%: $(BUILD)/obj/tools/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/pic/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -fPIC -c $< -o $@
+
+$(PLUGIN): $(PLUGIN_OBJ)
+	@mkdir -p $(dir $@)
+	$(CXX) -shared $(LDFLAGS) $^ -o $@ -lfmt
 
 $(UNIT): $(TEST_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
@@ -56,7 +69,7 @@ fuzz:
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TOOL_SRC:tools/%.cpp=$(BUILD)/obj/tools/%.d)
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(TOOL_SRC:tools/%.cpp=$(BUILD)/obj/tools/%.d)
 
 # The emulated-card lab: a shell on an emulated SD card with the tools on PATH.
 .PHONY: lab

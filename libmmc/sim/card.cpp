@@ -1,0 +1,191 @@
+#include "sim/card.h"
+
+#include "sim/timing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace mmc::sim {
+
+namespace {
+const Params& validated(const Params& p)
+{
+    validate(p);
+    return p;
+}
+} // namespace
+
+Card::Card(const Params& p)
+    : p_(validated(p)), fakes_(p), ftl_(p, real_size(p)), store_(p.page_bytes, p.erased_byte, p.seed, p.state != StartState::clean)
+{
+}
+
+void Card::check_range(const char* what, uint64_t offset, uint64_t length) const
+{
+    if (offset > p_.size_bytes || length > p_.size_bytes - offset)
+        throw std::out_of_range(fmt::format("{} of {} bytes at {}: beyond the card's {} bytes", what, length, offset, p_.size_bytes));
+}
+
+template <class F> void Card::pieces(uint64_t offset, uint64_t length, F f) const
+{
+    while (length) {
+        const uint64_t n = std::min<uint64_t>(length, p_.page_bytes - offset % p_.page_bytes);
+        f(offset, fakes_.physical(offset), n);
+        offset += n;
+        length -= n;
+    }
+}
+
+template <class F> void Card::storage_runs(uint64_t offset, uint64_t length, F f) const
+{
+    uint64_t run = 0, run_len = 0;
+    pieces(offset, length, [&](uint64_t, std::optional<uint64_t> phys, uint64_t n) {
+        if (run_len && (!phys || *phys != run + run_len || *phys / p_.au_bytes != run / p_.au_bytes)) {
+            f(run, run_len);
+            run_len = 0;
+        }
+        if (!phys) return;
+        if (!run_len) run = *phys;
+        run_len += n;
+    });
+    if (run_len) f(run, run_len);
+}
+
+uint64_t Card::write_flash(Ftl& ftl, Counters& c, uint64_t offset, uint64_t length) const
+{
+    uint64_t ns = 0;
+    storage_runs(offset, length, [&](uint64_t phys, uint64_t n) { ns += ftl.write(phys, n, c); });
+    return ns;
+}
+
+// Retires the cached writes the flash has finished by `at`.
+uint64_t Card::drained(uint64_t at)
+{
+    while (!cached_.empty() && cached_.front().done_ns <= at) {
+        cached_bytes_ -= cached_.front().bytes;
+        cached_.pop_front();
+    }
+    return cached_bytes_;
+}
+
+uint64_t Card::read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns)
+{
+    check_range("read", offset, out.size());
+    const uint64_t start = std::max(arrival_ns, host_free_);
+    const uint64_t end = std::max(start, flash_free_) + read_service_ns(p_, offset, out.size());
+    pieces(offset, out.size(), [&](uint64_t logical, std::optional<uint64_t> phys, uint64_t n) {
+        const auto dst = out.subspan(logical - offset, n);
+        if (!phys) {
+            fakes_.limbo_read(logical, dst);
+            counters_.limbo_bytes_read += n;
+            return;
+        }
+        const uint64_t page = *phys / p_.page_bytes;
+        store_.read(page, static_cast<uint32_t>(*phys % p_.page_bytes), dst, ftl_.valid(page));
+    });
+    if (!out.empty()) {
+        const uint64_t last = offset + out.size() - 1;
+        counters_.pages_read += last / p_.page_bytes - offset / p_.page_bytes + 1;
+        counters_.au_crossings += last / p_.au_bytes - offset / p_.au_bytes;
+    }
+    ++counters_.reads.requests;
+    counters_.reads.bytes += out.size();
+    counters_.reads.busy_ns += end - start;
+    counters_.busy_ns += end - start;
+    host_free_ = end;
+    return end;
+}
+
+uint64_t Card::write(uint64_t offset, std::span<const uint8_t> data, uint64_t arrival_ns)
+{
+    check_range("write", offset, data.size());
+    const uint64_t start = std::max(arrival_ns, host_free_);
+    // The data first, while the FTL still knows which pages held data before.
+    pieces(offset, data.size(), [&](uint64_t logical, std::optional<uint64_t> phys, uint64_t n) {
+        const auto src = data.subspan(logical - offset, n);
+        if (!phys) {
+            fakes_.limbo_write(logical, src);
+            counters_.limbo_bytes_written += n;
+            return;
+        }
+        const uint64_t page = *phys / p_.page_bytes;
+        store_.write(page, static_cast<uint32_t>(*phys % p_.page_bytes), src, ftl_.valid(page));
+    });
+    const uint64_t flash = write_flash(ftl_, counters_, offset, data.size());
+    const uint64_t transfer = transfer_ns(p_.timing, data.size());
+
+    uint64_t end;
+    if (p_.cache_bytes && data.size() <= p_.cache_bytes) {
+        uint64_t room_at = start; // wait until the cache has room for this write
+        while (drained(room_at) + data.size() > p_.cache_bytes) room_at = cached_.front().done_ns;
+        counters_.cache_wait_ns += room_at - start;
+        end = room_at + transfer;
+        flash_free_ = std::max(flash_free_, end) + flash;
+        cached_.push_back({flash_free_, data.size()});
+        cached_bytes_ += data.size();
+    } else {
+        end = std::max(start, flash_free_) + transfer + flash;
+        flash_free_ = end;
+    }
+    ++counters_.writes.requests;
+    counters_.writes.bytes += data.size();
+    counters_.writes.busy_ns += end - start;
+    counters_.busy_ns += end - start;
+    host_free_ = end;
+    return end;
+}
+
+uint64_t Card::discard(uint64_t offset, uint64_t length, uint64_t arrival_ns)
+{
+    check_range("discard", offset, length);
+    const uint64_t start = std::max(arrival_ns, host_free_);
+    uint64_t flash = 0;
+    storage_runs(offset, length, [&](uint64_t phys, uint64_t n) {
+        flash += ftl_.discard(phys, n, counters_, [&](uint64_t page) { store_.drop(page); });
+    });
+    const uint64_t end = std::max(start, flash_free_) + p_.timing.command_ns + flash;
+    ++counters_.discards.requests;
+    counters_.discards.bytes += length;
+    counters_.discards.busy_ns += end - start;
+    counters_.busy_ns += end - start;
+    host_free_ = end;
+    return end;
+}
+
+uint64_t Card::flush(uint64_t arrival_ns)
+{
+    const uint64_t start = std::max(arrival_ns, host_free_);
+    const uint64_t end = std::max(start, flash_free_) + p_.timing.command_ns;
+    ++counters_.flushes.requests;
+    counters_.flushes.busy_ns += end - start;
+    counters_.busy_ns += end - start;
+    host_free_ = end;
+    return end;
+}
+
+const Counters& Card::counters() const
+{
+    ftl_.summarize(counters_.aus);
+    counters_.pages_stored = store_.pages_stored();
+    return counters_;
+}
+
+nlohmann::json Card::counters_json() const { return to_json(counters()); }
+
+uint64_t Card::predict_read(uint64_t offset, uint64_t length) const
+{
+    check_range("read", offset, length);
+    return read_service_ns(p_, offset, length);
+}
+
+uint64_t Card::predict_write(uint64_t offset, uint64_t length) const
+{
+    check_range("write", offset, length);
+    Ftl scratch = ftl_;
+    Counters ignored;
+    return transfer_ns(p_.timing, length) + write_flash(scratch, ignored, offset, length);
+}
+
+} // namespace mmc::sim

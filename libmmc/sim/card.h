@@ -1,0 +1,88 @@
+// A simulated SD card: a fake map (fakes.h) in front of a flash translation
+// layer (ftl.h) over sparse page data (store.h), on virtual time. Pure: no
+// I/O, no real clock. Requests are served one at a time in arrival order.
+//
+// Service time of one request (ns; formulas in timing.h):
+// - read:    command + page_read per flash page touched + au_cross per AU
+//            boundary it crosses + bus transfer. Reads wait for the write
+//            cache to drain (the flash is one resource).
+// - write:   command + bus transfer + the FTL's flash time (ftl.h). With a
+//            write cache, the write completes after command + bus while the
+//            cache has room for it, the flash work runs behind in virtual
+//            time, and a write waits for room when the cache is full. A
+//            write larger than the cache waits for it to drain and is
+//            served directly.
+// - discard: waits for the drain; command + block_erase per whole AU whose
+//            block was not already erased.
+// - flush:   waits for the drain; command.
+// Limbo addresses of a fake (no storage behind them) cost command + bus for
+// a write (the data goes nowhere) and the read formula for a read.
+#pragma once
+
+#include "sim/counters.h"
+#include "sim/fakes.h"
+#include "sim/ftl.h"
+#include "sim/params.h"
+#include "sim/store.h"
+
+#include <cstdint>
+#include <deque>
+#include <nlohmann/json.hpp>
+#include <span>
+
+namespace mmc::sim {
+
+class Card {
+public:
+    explicit Card(const Params&); // validates; the starting state follows from params and seed
+
+    uint64_t size_bytes() const { return p_.size_bytes; } // announced
+    const Params& params() const { return p_; }
+
+    // Each returns the virtual time the request completes: it starts at
+    // max(arrival_ns, the end of the previous request). A range beyond the
+    // announced size throws std::out_of_range.
+    uint64_t read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns);
+    uint64_t write(uint64_t offset, std::span<const uint8_t> data, uint64_t arrival_ns);
+    uint64_t discard(uint64_t offset, uint64_t length, uint64_t arrival_ns);
+    uint64_t flush(uint64_t arrival_ns);
+
+    // When the previous request completed (0 before the first).
+    uint64_t idle_at() const { return host_free_; }
+
+    const Counters& counters() const; // the per-AU summary is brought up to date on each call
+    nlohmann::json counters_json() const;
+
+    // What one request arriving at an idle card (cache drained) would take,
+    // with no side effect: the prediction tools are held to.
+    uint64_t predict_read(uint64_t offset, uint64_t length) const;
+    uint64_t predict_write(uint64_t offset, uint64_t length) const;
+
+private:
+    void check_range(const char* what, uint64_t offset, uint64_t length) const;
+    // Calls f(logical, physical or nullopt for limbo, length) for each piece
+    // of [offset, offset + length) inside one logical page.
+    template <class F> void pieces(uint64_t offset, uint64_t length, F f) const;
+    // Calls f(physical offset, length) for runs of physically contiguous
+    // storage inside one AU: the units the FTL works on.
+    template <class F> void storage_runs(uint64_t offset, uint64_t length, F f) const;
+    // The flash time of a write, applied to `ftl` (a copy for a prediction).
+    uint64_t write_flash(Ftl&, Counters&, uint64_t offset, uint64_t length) const;
+    uint64_t drained(uint64_t at);
+
+    Params p_;
+    FakeMap fakes_;
+    Ftl ftl_;
+    PageStore store_;
+    mutable Counters counters_;
+    uint64_t host_free_ = 0;  // end of the previous request
+    uint64_t flash_free_ = 0; // end of the flash work queued behind the write cache
+    struct Pending {
+        uint64_t done_ns;
+        uint64_t bytes;
+    };
+    std::deque<Pending> cached_; // writes in the cache, oldest first
+    uint64_t cached_bytes_ = 0;
+};
+
+} // namespace mmc::sim

@@ -1,0 +1,147 @@
+#include "sim/figures.h"
+
+#include "sim/ftl.h"
+#include "sim/timing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <stdexcept>
+
+namespace mmc::sim {
+
+namespace {
+
+// The storage reached without wrapping or limbo: figures are measured there.
+uint64_t usable(const Params& p)
+{
+    const uint64_t real = real_size(p);
+    const uint64_t module = (p.fake == Fake::wraparound || p.fake == Fake::chain) ? wrap_module(p) : real;
+    return std::min(real, module);
+}
+
+uint64_t first_offset(const Params& p) { return std::min<uint64_t>(4 * p.au_bytes, usable(p) / 2 / p.au_bytes * p.au_bytes); }
+
+// The measured area, or a clear refusal (a bad fake, a block beyond it).
+uint64_t area(const Params& p, uint64_t block)
+{
+    validate(p);
+    const uint64_t room = usable(p) - std::min(usable(p), first_offset(p));
+    if (block == 0 || block % 512 || block > room)
+        throw std::invalid_argument("figures: the block must be whole sectors and fit the card's real storage");
+    return room;
+}
+
+double mb_s(uint64_t bytes, uint64_t ns) { return static_cast<double>(bytes) / (static_cast<double>(ns) / 1e9) / 1e6; }
+double per_second(uint64_t count, uint64_t ns) { return static_cast<double>(count) / (static_cast<double>(ns) / 1e9); }
+
+// Writes go straight to an FTL: the flash time a Card charges, without
+// holding the data (a steady state over open AUs writes gigabytes).
+class Writer {
+public:
+    Writer(const Params& p, StartState s) : p_(with_state(p, s)), ftl_(p_, usable(p_)) {}
+    uint64_t write(uint64_t offset, uint64_t length)
+    {
+        uint64_t ns = transfer_ns(p_.timing, length);
+        for (uint64_t at = offset; at < offset + length;) { // the FTL works inside one AU
+            const uint64_t n = std::min(offset + length - at, (at / p_.au_bytes + 1) * p_.au_bytes - at);
+            ns += ftl_.write(at, n, counters_);
+            at += n;
+        }
+        return ns;
+    }
+
+private:
+    static Params with_state(Params p, StartState s)
+    {
+        p.state = s;
+        return p;
+    }
+    Params p_;
+    Ftl ftl_;
+    Counters counters_;
+};
+
+uint64_t random_offset(std::mt19937_64& rng, uint64_t first, uint64_t span, uint64_t block)
+{
+    return first + (rng() % (span / block)) * block;
+}
+
+} // namespace
+
+double sequential_read_mb_s(const Params& p, uint64_t block)
+{
+    const uint64_t count = std::max<uint64_t>(1, std::min(area(p, block), uint64_t{64} << 20) / block);
+    uint64_t ns = 0;
+    for (uint64_t i = 0; i < count; ++i) ns += read_service_ns(p, first_offset(p) + i * block, block);
+    return mb_s(count * block, ns);
+}
+
+double sequential_write_mb_s(const Params& p, StartState s, uint64_t block)
+{
+    // Whole AUs written in order close as they fill, whatever the open-AU
+    // count: four of them show the steady rate.
+    const uint64_t count = std::max<uint64_t>(1, std::min(area(p, block), 4 * p.au_bytes) / block);
+    Writer w(p, s);
+    uint64_t ns = 0;
+    for (uint64_t i = 0; i < count; ++i) ns += w.write(first_offset(p) + i * block, block);
+    return mb_s(count * block, ns);
+}
+
+double random_read_iops(const Params& p, uint64_t block)
+{
+    const uint64_t span = area(p, block);
+    std::mt19937_64 rng(p.seed);
+    uint64_t ns = 0;
+    for (int i = 0; i < 2000; ++i) ns += read_service_ns(p, random_offset(rng, first_offset(p), span, block), block);
+    return per_second(2000, ns);
+}
+
+double random_write_iops(const Params& p, uint64_t span, uint64_t block)
+{
+    span = std::min(span, area(p, block));
+    if (span < block) throw std::invalid_argument("figures: the span is smaller than one block");
+    // Warm up until every open AU's log has filled once, then count as many
+    // again; over a large span each write is its own merge and 300 do.
+    const uint64_t open_span = std::min<uint64_t>(span, uint64_t{p.open_aus} * p.au_bytes);
+    const uint64_t writes = span <= uint64_t{p.open_aus} * p.au_bytes
+                                ? std::max<uint64_t>(2 * open_span / std::min<uint64_t>(block, p.page_bytes), 2000)
+                                : 300;
+    const uint64_t warmup = span <= uint64_t{p.open_aus} * p.au_bytes ? writes : p.open_aus + 2;
+    Writer w(p, StartState::full);
+    std::mt19937_64 rng(p.seed);
+    for (uint64_t i = 0; i < warmup; ++i) w.write(random_offset(rng, first_offset(p), span, block), block);
+    uint64_t ns = 0;
+    for (uint64_t i = 0; i < writes; ++i) ns += w.write(random_offset(rng, first_offset(p), span, block), block);
+    return per_second(writes, ns);
+}
+
+Figures modelled_figures(const Params& p)
+{
+    validate(p);
+    Figures f;
+    if (usable(p) < 2 * p.au_bytes) return f; // a bad fake: no storage to measure
+    const uint64_t MiB = 1 << 20;
+    f.seq_read_mb_s = sequential_read_mb_s(p, MiB);
+    f.seq_write_mb_s_clean = sequential_write_mb_s(p, StartState::clean, MiB);
+    f.seq_write_mb_s_full = sequential_write_mb_s(p, StartState::full, MiB);
+    f.seq_write_mb_s_fragmented = sequential_write_mb_s(p, StartState::fragmented, MiB);
+    f.rand_read_iops = random_read_iops(p, 4096);
+    f.rand_write_iops_open_aus = random_write_iops(p, uint64_t{p.open_aus} * p.au_bytes, 4096);
+    f.rand_write_iops_card = random_write_iops(p, p.size_bytes, 4096);
+    return f;
+}
+
+nlohmann::json to_json(const Figures& f)
+{
+    auto r = [](double v) { return std::round(v * 100) / 100; };
+    return {{"seq_read_mb_s", r(f.seq_read_mb_s)},
+            {"seq_write_mb_s_clean", r(f.seq_write_mb_s_clean)},
+            {"seq_write_mb_s_full", r(f.seq_write_mb_s_full)},
+            {"seq_write_mb_s_fragmented", r(f.seq_write_mb_s_fragmented)},
+            {"rand_read_iops", r(f.rand_read_iops)},
+            {"rand_write_iops_open_aus", r(f.rand_write_iops_open_aus)},
+            {"rand_write_iops_card", r(f.rand_write_iops_card)}};
+}
+
+} // namespace mmc::sim

@@ -1,0 +1,115 @@
+// The flash translation layer of a simulated card: which AUs are open for
+// writing, which pages hold valid data, and what each write or discard costs
+// the flash. After the behaviour Arnd Bergmann measured on SD cards
+// ("Optimizing Linux with cheap flash drives", LWN 2011; the flashbench
+// README; the Linaro flash card survey): the card writes into a few open
+// allocation units (AU = erase block here) and collapses when writes are
+// spread over more AUs than it keeps open.
+//
+// The model, per AU (all costs are flash time, added to the request):
+// - Opening an AU for writing takes a fresh erased block, its log: free when
+//   the AU was wholly discarded (its block is already erased), otherwise one
+//   block erase. Opening an AU when open_aus are open closes the least
+//   recently written one first.
+// - Writes into an open AU append to its log at page_program per page. A
+//   partial page costs a whole program, plus a page_read when the rest of
+//   the page holds valid data (read-modify-write).
+// - The log stays in order while each write starts at its pointer or in
+//   its last page (4 KiB writes filling a 16 KiB page). The first write
+//   into an empty log may start anywhere: the valid pages before it are
+//   copied from the old block first (page_read + page_program each).
+//   Any other write (behind the pointer, or leaving a hole) is appended all
+//   the same, and the log stops being in order. flashbench --open-au
+//   --random shows cards absorbing writes in random order inside their open
+//   AUs and collapsing only past the open-AU count; so random writes over
+//   open_aus AUs stay cheap and over one more AU they collapse.
+// - Closing an AU is a merge. An in-order log becomes the AU's block once
+//   the valid pages beyond its pointer are copied into it. An out-of-order
+//   log needs a full merge: every valid page of the AU copied into a fresh
+//   block (one erase). An AU whose log fills up is closed and reopened.
+// - A log written in order to its end is closed for free: nothing to copy.
+//   So a whole AU written in order costs one erase and no copies.
+// - A fragmented AU (StartState::fragmented: its data scattered over several
+//   blocks) needs a full merge before its first write: every valid page
+//   copied and one erase; then it is opened as above.
+// - Discarding a whole AU invalidates its pages and erases its block
+//   (block_erase, counted, unless already erased; an open AU is dropped);
+//   a partial discard invalidates only the pages it wholly covers, so later
+//   merges copy fewer pages, and nothing else.
+// An erase is counted where a fresh block is needed; the blocks merges
+// release are erased then. Writing into pages that hold valid data (a full
+// card) therefore costs copies and erases that a discarded card does not.
+#pragma once
+
+#include "sim/counters.h"
+#include "sim/params.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace mmc::sim {
+
+class Ftl {
+public:
+    // `physical_bytes`: the storage really there (fakes have less).
+    Ftl(const Params&, uint64_t physical_bytes);
+
+    uint64_t pages() const { return pages_; }
+    uint32_t page_bytes() const { return page_bytes_; }
+    uint64_t aus() const { return aus_; }
+    bool valid(uint64_t page) const { return (valid_[page / 64] >> (page % 64)) & 1; }
+
+    // A write of physical bytes [offset, offset + length), inside one AU.
+    // Updates the state and the flash counters; returns the flash time.
+    uint64_t write(uint64_t offset, uint64_t length, Counters&);
+
+    // Invalidates the pages wholly inside [offset, offset + length) (inside
+    // one AU), calling drop(page) for each page that held data. Returns the
+    // flash time (block_erase when the AU is wholly discarded).
+    template <class Drop> uint64_t discard(uint64_t offset, uint64_t length, Counters& c, Drop drop)
+    {
+        const auto [first, end] = covered_pages(offset, length);
+        for (uint64_t p = first; p < end; ++p)
+            if (valid(p)) {
+                set_valid(p, false);
+                drop(p);
+            }
+        return discard_done(offset / au_bytes_, first, end, c);
+    }
+
+    void summarize(AuSummary&) const;
+
+private:
+    struct OpenAu {
+        uint64_t au;
+        uint64_t used;        // log pages programmed
+        bool in_order = true; // the log holds the AU's pages [0, used) in order
+    };
+    enum : uint8_t { erased_flag = 1, fragmented_flag = 2 };
+
+    std::pair<uint64_t, uint64_t> covered_pages(uint64_t offset, uint64_t length) const;
+    uint64_t discard_done(uint64_t au, uint64_t first, uint64_t end, Counters&);
+    uint64_t au_pages(uint64_t au) const;
+    void set_valid(uint64_t page, bool v);
+    uint64_t copy_valid(uint64_t first_page, uint64_t end_page, Counters&);
+    uint64_t erase(Counters&);
+    OpenAu* find_open(uint64_t au);
+    uint64_t close(std::size_t open_index, Counters&);
+    uint64_t open(uint64_t au, Counters&);
+    uint64_t full_merge(uint64_t au, Counters&);
+    // Whether a write starting at this page of the AU keeps its log in order.
+    bool in_order_with(const OpenAu&, uint64_t page_in_au) const;
+
+    Timing t_;
+    uint32_t page_bytes_;
+    uint64_t au_bytes_;
+    uint64_t pages_per_au_;
+    uint64_t pages_;
+    uint64_t aus_;
+    unsigned open_limit_;
+    std::vector<uint64_t> valid_;  // one bit per page
+    std::vector<uint8_t> flags_;   // per AU
+    std::vector<OpenAu> open_;     // least recently written first
+};
+
+} // namespace mmc::sim

@@ -1,0 +1,306 @@
+#include "sim/params.h"
+
+#include "cli/size.h"
+
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+#include <stdexcept>
+#include <string>
+
+namespace mmc::sim {
+
+namespace {
+
+[[noreturn]] void bad(std::string_view name, std::string_view value, std::string_view why)
+{
+    throw std::invalid_argument(fmt::format("{}: '{}': {}", name, value, why));
+}
+
+uint64_t size_value(std::string_view name, std::string_view value)
+{
+    try {
+        return cli::parse_size(value);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(fmt::format("{}: {}", name, e.what()));
+    }
+}
+
+// "800ns", "100us", "1.5ms", "2s" -> ns. A bare number is refused: 100 of what?
+uint64_t time_value(std::string_view name, std::string_view value)
+{
+    std::size_t i = 0;
+    while (i < value.size() && (std::isdigit(static_cast<unsigned char>(value[i])) || value[i] == '.')) ++i;
+    if (i == 0) bad(name, value, "expected a time like 800ns, 100us, 1.5ms or 2s");
+    double number = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + i, number);
+    if (ec != std::errc() || end != value.data() + i) bad(name, value, "expected a time like 800ns, 100us, 1.5ms or 2s");
+    const std::string_view unit = value.substr(i);
+    double scale = 0;
+    if (unit == "ns") scale = 1;
+    else if (unit == "us" || unit == "µs") scale = 1e3;
+    else if (unit == "ms") scale = 1e6;
+    else if (unit == "s") scale = 1e9;
+    else if (unit.empty()) bad(name, value, "give a unit: ns, us, ms or s");
+    else bad(name, value, fmt::format("unknown unit '{}' (use ns, us, ms or s)", unit));
+    const double ns = number * scale;
+    if (ns > 3600e9) bad(name, value, "longer than an hour");
+    const double whole = std::round(ns);
+    if (std::fabs(ns - whole) > 1e-6) bad(name, value, "not a whole number of nanoseconds");
+    return static_cast<uint64_t>(whole);
+}
+
+uint64_t integer_value(std::string_view name, std::string_view value)
+{
+    uint64_t v = 0;
+    int base = 10;
+    std::string_view digits = value;
+    if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+        base = 16;
+        digits.remove_prefix(2);
+    }
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+    if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size())
+        bad(name, value, "expected a whole number (decimal or 0x hex)");
+    return v;
+}
+
+double rate_value(std::string_view name, std::string_view value)
+{
+    double v = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (!value.empty() && ec == std::errc() && end == value.data() + value.size()) return v;
+    return static_cast<double>(size_value(name, value)); // "25M": binary, like every size
+}
+
+bool bool_value(std::string_view name, std::string_view value)
+{
+    if (value.empty() || value == "1" || value == "yes" || value == "true" || value == "on") return true;
+    if (value == "0" || value == "no" || value == "false" || value == "off") return false;
+    bad(name, value, "expected yes or no");
+}
+
+bool is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+} // namespace
+
+Params default_params()
+{
+    // A typical 2015 class-10 16 GB microSD, MLC flash, on the 25 MB/s
+    // high-speed bus. Sources (copies in /work/shared/corpus/flashbench):
+    // - Geometry: 16 GB cards announce 31116288 sectors; a 4 MiB AU and
+    //   16 KiB read pages (8 KiB pages read two at a time) are what the
+    //   flashbench README's -a ladder shows; 5 open AUs is what a Lexar
+    //   16 GB class-10 microSD kept open (linear and random).
+    // - command 500 us, page_read 150 us, au_cross 150 us: that ladder reads
+    //   1 KiB in ~740 us inside a page (500 + 150 + the transfer), ~150 us
+    //   more across a 16 KiB boundary and ~300 us more across a 4 MiB one.
+    //   So 4 KiB random reads run at ~1230 IOPS and 1 MiB reads at ~20 MB/s.
+    // - page_program 700 us per 16 KiB gives ~12 MB/s sequential writes
+    //   (class 10 promises 10 MB/s; the README's card wrote 8.8 MB/s in
+    //   4 MiB blocks over 2 open AUs). block_erase 3 ms: MLC datasheets
+    //   give 1.5-5 ms per block.
+    Params p;
+    p.size_bytes = 31116288ull * 512;
+    p.page_bytes = 16 << 10;
+    p.au_bytes = 4 << 20;
+    p.open_aus = 5;
+    p.cache_bytes = 0;
+    p.state = StartState::clean;
+    p.fake = Fake::none;
+    p.erased_byte = 0x00;
+    p.timing.command_ns = 500'000;
+    p.timing.page_read_ns = 150'000;
+    p.timing.page_program_ns = 700'000;
+    p.timing.block_erase_ns = 3'000'000;
+    p.timing.au_cross_ns = 150'000;
+    p.timing.bus_bytes_per_s = 25e6;
+    p.seed = 1;
+    return p;
+}
+
+const char* to_string(StartState s)
+{
+    switch (s) {
+    case StartState::clean: return "clean";
+    case StartState::full: return "full";
+    case StartState::fragmented: return "fragmented";
+    }
+    return "?";
+}
+
+const char* to_string(Fake f)
+{
+    switch (f) {
+    case Fake::none: return "none";
+    case Fake::limbo: return "limbo";
+    case Fake::wraparound: return "wraparound";
+    case Fake::chain: return "chain";
+    case Fake::bad: return "bad";
+    }
+    return "?";
+}
+
+void set_option(Params& p, std::string_view name, std::string_view value)
+{
+    if (name == "size") p.size_bytes = size_value(name, value);
+    else if (name == "page") {
+        const uint64_t v = size_value(name, value);
+        if (v > (1u << 30)) bad(name, value, "too large for a flash page");
+        p.page_bytes = static_cast<uint32_t>(v);
+    } else if (name == "au") p.au_bytes = size_value(name, value);
+    else if (name == "open-aus") {
+        const uint64_t v = integer_value(name, value);
+        if (v > 1024) bad(name, value, "more open AUs than any card keeps");
+        p.open_aus = static_cast<unsigned>(v);
+    } else if (name == "cache") p.cache_bytes = size_value(name, value);
+    else if (name == "state") {
+        if (value == "clean") p.state = StartState::clean;
+        else if (value == "full") p.state = StartState::full;
+        else if (value == "fragmented") p.state = StartState::fragmented;
+        else bad(name, value, "expected clean, full or fragmented");
+    } else if (name == "fake") {
+        if (value == "none") p.fake = Fake::none;
+        else if (value == "limbo") p.fake = Fake::limbo;
+        else if (value == "wraparound") p.fake = Fake::wraparound;
+        else if (value == "chain") p.fake = Fake::chain;
+        else if (value == "bad") p.fake = Fake::bad;
+        else bad(name, value, "expected none, limbo, wraparound, chain or bad");
+    } else if (name == "real-size") p.real_size_bytes = size_value(name, value);
+    else if (name == "module") p.module_bytes = size_value(name, value);
+    else if (name == "strict-cache") p.strict_cache = bool_value(name, value);
+    else if (name == "erased-byte") {
+        const uint64_t v = integer_value(name, value);
+        if (v != 0x00 && v != 0xff) bad(name, value, "a card erases to 0x00 or 0xff");
+        p.erased_byte = static_cast<uint8_t>(v);
+    } else if (name == "command") p.timing.command_ns = time_value(name, value);
+    else if (name == "page-read") p.timing.page_read_ns = time_value(name, value);
+    else if (name == "page-program") p.timing.page_program_ns = time_value(name, value);
+    else if (name == "block-erase") p.timing.block_erase_ns = time_value(name, value);
+    else if (name == "au-cross") p.timing.au_cross_ns = time_value(name, value);
+    else if (name == "bus-rate") p.timing.bus_bytes_per_s = rate_value(name, value);
+    else if (name == "seed") p.seed = integer_value(name, value);
+    else throw std::invalid_argument(fmt::format("unknown card option '{}'", name));
+}
+
+uint64_t real_size(const Params& p)
+{
+    if (p.fake == Fake::bad) return 0;
+    return p.real_size_bytes ? p.real_size_bytes : p.size_bytes;
+}
+
+uint64_t wrap_module(const Params& p) { return p.module_bytes ? p.module_bytes : real_size(p); }
+
+void validate(const Params& p)
+{
+    auto fail = [](std::string what) { throw std::invalid_argument(std::move(what)); };
+    if (p.page_bytes < 4096 || p.page_bytes > 65536 || !is_pow2(p.page_bytes))
+        fail(fmt::format("page: {} bytes: a flash page is a power of two from 4 KiB to 64 KiB", p.page_bytes));
+    const uint64_t au = p.au_bytes;
+    if (!(is_pow2(au) || (au % 3 == 0 && is_pow2(au / 3))))
+        fail(fmt::format("au: {} bytes: an AU is a power of two or 3*2^n (e.g. 12 MiB)", au));
+    if (au < p.page_bytes) fail(fmt::format("au: {} bytes is smaller than the {}-byte page", au, p.page_bytes));
+    if (au % p.page_bytes) fail(fmt::format("au: {} bytes is not a whole number of {}-byte pages", au, p.page_bytes));
+    if (p.size_bytes == 0 || p.size_bytes % p.page_bytes)
+        fail(fmt::format("size: {} bytes is not a whole number of {}-byte pages", p.size_bytes, p.page_bytes));
+    if (p.size_bytes < au) fail(fmt::format("size: {} bytes is smaller than one {}-byte AU", p.size_bytes, au));
+    if (p.size_bytes > (uint64_t{1} << 44)) fail("size: larger than 16 TiB");
+    if (p.open_aus < 1) fail("open-aus: a card keeps at least one AU open to write into");
+    if (p.cache_bytes % 512) fail(fmt::format("cache: {} bytes is not a whole number of sectors", p.cache_bytes));
+    if (p.cache_bytes > (uint64_t{1} << 30)) fail("cache: larger than 1 GiB");
+    if (p.erased_byte != 0x00 && p.erased_byte != 0xff) fail("erased-byte: a card erases to 0x00 or 0xff");
+    const Timing& t = p.timing;
+    if (!(t.bus_bytes_per_s >= 1e3 && t.bus_bytes_per_s <= 1e11) || !std::isfinite(t.bus_bytes_per_s))
+        fail(fmt::format("bus-rate: {} bytes/s is not a bus", t.bus_bytes_per_s));
+    const uint64_t hour = 3600'000'000'000ull;
+    for (uint64_t ns : {t.command_ns, t.page_read_ns, t.page_program_ns, t.block_erase_ns, t.au_cross_ns})
+        if (ns > hour) fail("a flash time longer than an hour");
+    const uint64_t real = real_size(p);
+    if (p.fake == Fake::none) {
+        if (p.real_size_bytes && p.real_size_bytes != p.size_bytes)
+            fail("real-size: only a fake card (--fake) has less storage than it announces");
+        if (p.module_bytes) fail("module: only wraparound and chain fakes wrap addresses");
+        if (p.strict_cache) fail("strict-cache: only limbo and chain fakes have a limbo cache");
+        return;
+    }
+    if (p.fake == Fake::bad) {
+        // F3's "bad": no storage at all.
+        if (p.real_size_bytes) fail("real-size: a bad fake stores nothing (leave real-size out)");
+        if (p.module_bytes) fail("module: only wraparound and chain fakes wrap addresses");
+        if (p.strict_cache) fail("strict-cache: only limbo and chain fakes have a limbo cache");
+        return;
+    }
+    if (p.real_size_bytes == 0) fail(fmt::format("real-size: a {} fake needs the size it really has", to_string(p.fake)));
+    if (real >= p.size_bytes) fail(fmt::format("real-size: a {} fake has less than the {} bytes it announces", to_string(p.fake), p.size_bytes));
+    if (real % p.page_bytes) fail(fmt::format("real-size: {} bytes is not a whole number of {}-byte pages", real, p.page_bytes));
+    if (p.module_bytes && p.fake != Fake::wraparound && p.fake != Fake::chain)
+        fail("module: only wraparound and chain fakes wrap addresses");
+    if (p.strict_cache && p.fake != Fake::limbo && p.fake != Fake::chain)
+        fail("strict-cache: only limbo and chain fakes have a limbo cache");
+    const uint64_t module = wrap_module(p);
+    if (module % p.page_bytes) fail(fmt::format("module: {} bytes is not a whole number of {}-byte pages", module, p.page_bytes));
+    // F3's classification: a module at or below the real size is a
+    // wraparound, one between the real and the announced size a chain.
+    if (p.fake == Fake::wraparound && module > real)
+        fail("module: a wraparound fake wraps at or below its real size (above it, it is a chain)");
+    if (p.fake == Fake::chain && (module <= real || module >= p.size_bytes))
+        fail("module: a chain fake wraps at a module between its real and its announced size");
+}
+
+nlohmann::json to_json(const Params& p)
+{
+    nlohmann::json j;
+    j["size"] = p.size_bytes;
+    j["page"] = p.page_bytes;
+    j["au"] = p.au_bytes;
+    j["open_aus"] = p.open_aus;
+    j["cache"] = p.cache_bytes;
+    j["state"] = to_string(p.state);
+    j["fake"] = to_string(p.fake);
+    j["real_size"] = real_size(p);
+    j["module"] = (p.fake == Fake::wraparound || p.fake == Fake::chain) ? wrap_module(p) : 0;
+    j["strict_cache"] = p.strict_cache;
+    j["erased_byte"] = p.erased_byte;
+    j["command"] = p.timing.command_ns;
+    j["page_read"] = p.timing.page_read_ns;
+    j["page_program"] = p.timing.page_program_ns;
+    j["block_erase"] = p.timing.block_erase_ns;
+    j["au_cross"] = p.timing.au_cross_ns;
+    j["bus_rate"] = p.timing.bus_bytes_per_s;
+    j["seed"] = p.seed;
+    return j;
+}
+
+Params params_from_json(const nlohmann::json& j, Params base)
+{
+    if (!j.is_object()) throw std::invalid_argument("card parameters: expected a JSON object");
+    Params p = base;
+    // Resolved values from to_json of a plain card come back as given.
+    bool real_given = false;
+    for (const auto& [key, value] : j.items()) {
+        if (key == "comment") continue;
+        std::string name = key;
+        for (auto& c : name) if (c == '_') c = '-';
+        std::string text;
+        if (value.is_string()) text = value.get<std::string>();
+        else if (value.is_boolean()) text = value.get<bool>() ? "yes" : "no";
+        else if (value.is_number_unsigned() || value.is_number_integer()) {
+            if (value.is_number_integer() && value.get<int64_t>() < 0)
+                throw std::invalid_argument(fmt::format("{}: {} is negative", key, value.dump()));
+            text = std::to_string(value.get<uint64_t>());
+            // Numbers are ns for times: give the option its unit.
+            if (name == "command" || name == "page-read" || name == "page-program" || name == "block-erase" ||
+                name == "au-cross")
+                text += "ns";
+        } else if (value.is_number_float() && name == "bus-rate") text = fmt::format("{}", value.get<double>());
+        else throw std::invalid_argument(fmt::format("{}: {} is not a value this key takes", key, value.dump()));
+        set_option(p, name, text);
+        if (name == "real-size") real_given = true;
+    }
+    // to_json resolves real_size = size and module = 0 for a genuine card; accept that back.
+    if (p.fake == Fake::none && real_given && p.real_size_bytes == p.size_bytes) p.real_size_bytes = 0;
+    validate(p);
+    return p;
+}
+
+} // namespace mmc::sim

@@ -1,0 +1,83 @@
+// The parameters of a simulated card: its geometry, flash timing, starting
+// state and fake type. One place for every name a card option, a preset file
+// and the model's JSON use, so "--open-aus 4" and {"open_aus": 4} mean the
+// same thing everywhere.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+namespace mmc::sim {
+
+// clean: every page discarded (a new card); full: every page valid, written
+// in order (after one sequential fill); fragmented: every page valid and each
+// AU's data scattered so the next write into it needs a full merge (a used card).
+enum class StartState { clean, full, fragmented };
+
+// After F3's taxonomy of fake cards (see fakes.h).
+enum class Fake { none, limbo, wraparound, chain, bad };
+
+// Flash timing. Defaults: see default_params() for where each figure comes from.
+struct Timing {
+    uint64_t command_ns = 0;      // per request overhead (command, response, controller firmware)
+    uint64_t page_read_ns = 0;    // per flash page touched by a read (array read, ECC)
+    uint64_t page_program_ns = 0; // per page programmed (a partial page costs a whole one)
+    uint64_t block_erase_ns = 0;  // per erase block erased
+    uint64_t au_cross_ns = 0;     // extra for each AU boundary one read crosses
+    double bus_bytes_per_s = 0;   // the data's transfer time on the bus (25e6 for SD high speed)
+};
+
+struct Params {
+    uint64_t size_bytes = 0;  // announced capacity
+    uint32_t page_bytes = 0;  // flash page, 4-64 KiB, a power of two
+    uint64_t au_bytes = 0;    // allocation unit = erase block: 2^n or 3*2^n (TLC: 12 MiB)
+    unsigned open_aus = 0;    // AUs the controller keeps open for writing
+    uint64_t cache_bytes = 0; // write cache in front of the flash (0 = none); with a limbo or
+                              // chain fake it also sizes the cache that catches writes beyond real_size
+    StartState state = StartState::clean;
+    Fake fake = Fake::none;
+    uint64_t real_size_bytes = 0; // fakes: the storage really there (0 with fake none = size_bytes)
+    uint64_t module_bytes = 0;    // wraparound/chain: addresses wrap at this (0 = real_size_bytes)
+    bool strict_cache = false;    // limbo cache: only exact re-reads of cached blocks return data
+    uint8_t erased_byte = 0;      // what reads of discarded ranges return (0x00 or 0xff)
+    Timing timing;
+    uint64_t seed = 0;
+};
+
+// A typical 2015 class-10 microSD (16 GB, 4 MiB AU, 16 KiB pages).
+Params default_params();
+
+const char* to_string(StartState);
+const char* to_string(Fake);
+
+// One card option by its long name without dashes: "size", "page", "au",
+// "open-aus", "cache", "state", "fake", "real-size", "module", "strict-cache",
+// "erased-byte", "command", "page-read", "page-program", "block-erase",
+// "au-cross", "bus-rate", "seed". Sizes take cli::parse_size ("4k", "12M");
+// times take a unit ("800ns", "100us", "1.5ms", "2s"); bus-rate takes bytes
+// per second as a number ("25e6") or a size ("25M" = 25 MiB/s);
+// strict-cache takes "" (the bare flag), yes/no, true/false, 1/0.
+// Throws std::invalid_argument naming the option.
+void set_option(Params&, std::string_view name, std::string_view value);
+
+// Throws std::invalid_argument on a card that cannot exist (AU not 2^n or
+// 3*2^n, page larger than the AU, size not a whole number of pages, real size
+// beyond the announced size, ...). Does not touch the parameters.
+void validate(const Params&);
+
+// Every parameter, resolved (real_size and module filled in), under the
+// option names with '_' for '-'. Sizes in bytes, times in ns, bus_rate in
+// bytes/s, enums as their names.
+nlohmann::json to_json(const Params&);
+
+// Any subset of to_json's keys over `base`. A value may be a number (bytes,
+// ns, bytes/s) or a string as the option takes it. "comment" is ignored (for
+// presets); any other unknown key is an error. The result is validated.
+Params params_from_json(const nlohmann::json&, Params base = default_params());
+
+// Resolved values: what the model actually uses.
+uint64_t real_size(const Params&);   // fake none: size_bytes
+uint64_t wrap_module(const Params&); // module_bytes or real_size
+
+} // namespace mmc::sim

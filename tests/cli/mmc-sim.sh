@@ -1,0 +1,120 @@
+#!/bin/sh
+# mmc-sim: option errors and --describe anywhere; then, as root with loop and
+# FUSE, the simulated card through a real block device with plain dd: data,
+# discard, the fakes, the counters, exit statuses, signals and teardown.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/cli/lib.sh
+sim=build/bin/mmc-sim
+work=$(mktemp -d)
+trap 'rm -rf "$work" "$out" "$err"' EXIT
+
+# --- Options and --describe (no device) ---
+run 2 $sim --size 1x --describe && expect "bad size names the option" "$err" "--size 1x: .*unknown unit"
+run 2 $sim --state sideways --describe && expect "bad state" "$err" "--state sideways"
+run 2 $sim --size 1G && expect "no COMMAND" "$err" "no COMMAND"
+run 2 $sim --bogus -- true && expect "unknown option" "$err" "unknown option '--bogus'"
+run 2 $sim -J -- true && expect "-J only with --describe" "$err" "-J goes with --describe"
+run 2 $sim --preset no-such-card --describe && expect "unknown preset lists the others" "$err" "no such preset"
+run 2 $sim --card /nonexistent.json --describe && expect "unreadable card file" "$err" "/nonexistent.json: cannot read"
+run 2 $sim --page 64k --au 32k --describe && expect "a card that cannot exist" "$err" "not a card that can exist"
+run 0 $sim --help && expect "--help shows the synopsis" "$out" "-- COMMAND \[ARG...\]"
+run 0 $sim -V && expect "-V" "$out" "mmc-sim from mmckit [0-9]"
+
+run 0 $sim --size 1G --au 12M --page 32k --open-aus 2 --state full --command 1ms --describe -J &&
+    json_eq "describe -J resolves the options" "j['tool'], j['card']['size'], j['card']['au'], j['card']['page'], j['card']['open_aus'], j['card']['state'], j['card']['command']" \
+        "mmc-sim 1073741824 12582912 32768 2 full 1000000"
+cp "$out" "$work/card.json"
+run 0 $sim --card "$work/card.json" --open-aus 3 --describe -J &&
+    json_eq "--card takes describe output; later options win" "j['card']['au'], j['card']['open_aus'], j['card']['command']" "12582912 3 1000000"
+run 0 $sim --fake wraparound --size 64M --real-size 16M --describe &&
+    expect "describe text: aligned names and units" "$out" "^real_size +16 MiB$"
+if [ -d sim/presets ]; then
+    for p in sim/presets/*.json; do
+        name=$(basename "$p" .json)
+        run 0 $sim --preset "$name" --describe -J && json_eq "preset $name resolves" "j['tool']" "mmc-sim"
+    done
+else
+    skip "presets (sim/presets not in this tree yet)"
+fi
+
+# --- Through the block device ---
+if [ "$(id -u)" -ne 0 ] || ! command -v nbdfuse >/dev/null || ! command -v nbdkit >/dev/null ||
+    [ ! -e /dev/loop-control ] || [ ! -e /dev/fuse ]; then
+    skip "block device tests (need root, /dev/loop-control, /dev/fuse, nbdkit and nbdfuse)"
+    finish; exit
+fi
+# Fast flash so the suite stays short; the timing itself is bench/sim-timing's.
+fast="--command 20us --page-read 10us --page-program 20us --block-erase 100us --au-cross 0ns --bus-rate 2e9"
+export TMPDIR="$work/tmp"; mkdir -p "$TMPDIR"
+dd if=/dev/urandom of="$work/data" bs=64k count=16 status=none
+
+# no_leftovers NAME: nothing of a served card remains.
+no_leftovers() {
+    left=""
+    losetup -a | grep -q "$TMPDIR" && left="$left loop"
+    grep -q "$TMPDIR" /proc/mounts && left="$left mount"
+    pgrep -f "nbdkit.*$TMPDIR" >/dev/null && left="$left nbdkit"
+    pgrep -f "nbdfuse.*$TMPDIR" >/dev/null && left="$left nbdfuse"
+    [ -n "$(ls -A "$TMPDIR")" ] && left="$left directory"
+    if [ -z "$left" ]; then pass "$1: nothing left behind"; else fail "$1: left behind:$left"; fi
+}
+
+cat >"$work/basic.sh" <<'SCRIPT'
+set -e
+d=$MMC_SIM_DEV; w=$1
+[ -b "$d" ] || { echo "MMC_SIM_DEV=$d is not a block device"; exit 9; }
+blockdev --getsize64 "$d" >"$w/size"
+dd if="$w/data" of="$d" bs=64k oflag=direct status=none
+dd if="$d" bs=64k count=16 iflag=direct status=none >"$w/back"
+blkdiscard -o 8M -l 4M "$d"
+dd if="$d" bs=4k skip=2048 count=1 iflag=direct status=none >"$w/discarded"
+exit 7
+SCRIPT
+run 7 $sim $fast --size 64M --au 4M --erased-byte 0xff --stats "$work/stats.json" -- sh "$work/basic.sh" "$work" &&
+    pass "COMMAND's exit status is mmc-sim's (7)"
+if [ "$(cat "$work/size" 2>/dev/null)" = 67108864 ]; then pass "device has the announced size"; else fail "device size: $(cat "$work/size" 2>/dev/null)"; fi
+if cmp -s "$work/data" "$work/back"; then pass "data written reads back"; else fail "data written does not read back"; fi
+if [ "$(od -An -tx1 -v "$work/discarded" | tr -d ' \n' | tr -d f)" = "" ] && [ -s "$work/discarded" ]; then
+    pass "a discarded AU reads the erased byte 0xff"
+else fail "a discarded AU does not read 0xff"; fi
+cp "$work/stats.json" "$out"
+json_eq "stats: bytes written are the dd's" "j['counters']['write']['bytes']" "1048576"
+json_eq "stats: 16 write requests of 64 KiB" "j['counters']['write']['requests']" "16"
+json_eq "stats: one discard of 4 MiB" "j['counters']['discard']['bytes'], j['counters']['discard']['requests']" "4194304 1"
+json_eq "stats: at least the reads dd made" "j['counters']['read']['bytes'] >= 1048576 + 4096" "True"
+json_eq "stats: COMMAND's status and the card" "j['command_exit_status'], j['card']['size'], j['tool']" "7 67108864 mmc-sim"
+no_leftovers "after a command"
+
+cat >"$work/fake.sh" <<'SCRIPT'
+d=$MMC_SIM_DEV; w=$1
+dd if="$w/data" of="$d" bs=64k count=1 oflag=direct status=none
+dd if="$w/data" of="$d" bs=64k count=1 seek=512 oflag=direct status=none   # at 32 MiB
+dd if="$d" bs=64k count=1 skip=256 iflag=direct status=none >"$w/at16m"    # at 16 MiB
+dd if="$d" bs=64k count=1 skip=512 iflag=direct status=none >"$w/at32m"
+SCRIPT
+head -c 65536 "$work/data" >"$work/first"
+run 0 $sim $fast --size 64M --fake wraparound --real-size 16M -- sh "$work/fake.sh" "$work"
+if cmp -s "$work/first" "$work/at16m"; then pass "wraparound: offset real_size reads what was written at 0"; else fail "wraparound: 16 MiB does not read what 0 holds"; fi
+run 0 $sim $fast --size 64M --fake limbo --real-size 16M -- sh "$work/fake.sh" "$work"
+if [ -s "$work/at32m" ] && [ "$(od -An -tx1 -v "$work/at32m" | tr -d ' \n0')" = "" ]; then
+    pass "limbo: a write beyond the real size reads back as zeros"
+else fail "limbo: beyond the real size did not read zeros"; fi
+no_leftovers "after the fakes"
+
+run 127 $sim $fast --size 16M -- /nonexistent/command && expect "a missing COMMAND is 127" "$err" "/nonexistent/command"
+
+# Signals: sent to mmc-sim alone (as a service manager or kill does); it passes
+# them on, tears down, and exits as the shell would (130, 143).
+for sig in INT TERM; do
+    $sim $fast --size 16M -- sh -c 'touch "$1/started"; sleep 30' sh "$work" >/dev/null 2>&1 &
+    pid=$!
+    i=0; while [ ! -e "$work/started" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -$sig $pid
+    wait $pid; got=$?
+    want=130; [ $sig = TERM ] && want=143
+    if [ $got -eq $want ]; then pass "SIG$sig: exit $want"; else fail "SIG$sig: exit $got, expected $want"; fi
+    rm -f "$work/started"
+    no_leftovers "after SIG$sig"
+done
+
+finish
