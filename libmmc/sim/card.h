@@ -16,7 +16,8 @@
 //            block was not already erased.
 // - flush:   waits for the drain; command.
 // Limbo addresses of a fake (no storage behind them) cost command + bus for
-// a write (the data goes nowhere) and the read formula for a read.
+// a write (the data goes nowhere) and the read formula for a read; a
+// discard there does nothing (F3's devices have no discard).
 #pragma once
 
 #include "sim/counters.h"

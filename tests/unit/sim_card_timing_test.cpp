@@ -269,3 +269,18 @@ TEST(SimCardTiming, AMisalignedSequentialWriteCopiesWhatPrecedesItInTheAu)
     EXPECT_EQ(misaligned.counters().pages_copied, MiB / (16 * KiB)); // the first MiB of the first AU
     EXPECT_EQ(misaligned.counters().aus.open, 1u);                  // the second AU, written a quarter
 }
+
+TEST(SimCardTiming, FlashbenchOpenAuLinearPatternCollapsesPastTheOpenCount)
+{
+    // flashbench --open-au: each block position in turn, written in each of
+    // N AUs; every AU is written in order, interleaved with the others.
+    auto rate = [](unsigned aus) {
+        Card c(card(StartState::full, 3));
+        const uint64_t block = 64 * KiB, au = 4 * MiB;
+        uint64_t ns = 0;
+        for (uint64_t at = 0; at < au; at += block)
+            for (uint64_t i = 0; i < aus; ++i) ns += write_at(c, (4 + i) * au + at, block);
+        return static_cast<double>(aus * au) / ns;
+    };
+    EXPECT_GT(rate(3), 10 * rate(4));
+}
