@@ -210,6 +210,7 @@ void write_stats(const std::string& file, nlohmann::json counters, int command_e
 
 int main(int argc, char** argv)
 {
+    mmc::cli::check_stdout_at_exit(tool);
     Options o;
     try {
         o = parse_options(argc, argv);

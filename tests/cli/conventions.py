@@ -26,7 +26,7 @@ def check(name, ok, detail=""):
 def getopt_table(source):
     """[(long name, short letter or None)] from the tool's longopts[] table."""
     text = open(source, encoding="utf-8").read()
-    m = re.search(r"longopts\[\]\s*=\s*\{(.*?)\n\s*\};", text, re.S)
+    m = re.search(r"longopts(?:\[\])?\s*=\s*\{(.*?)\n\s*\};", text, re.S)
     if not m:
         return None
     table = []
