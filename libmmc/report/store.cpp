@@ -65,6 +65,8 @@ private:
 Store::Store(std::unique_ptr<SqlConnection> db) : db_(std::move(db))
 {
     migrate(*db_);
+    // The column names come from make_record itself (of the smallest
+    // bundle), so the list of columns lives in one place.
     std::vector<std::string> columns;
     for (const auto& [name, value] : make_record(R"({"format": "mmckit-bundle"})", "", "").columns) columns.push_back(name);
     insert_bundle_ = insert_sql("bundles", columns, " ON CONFLICT (content_hash) DO NOTHING RETURNING id");

@@ -2,6 +2,7 @@
 // migrations, ingest (stored once by content, rejections recorded with their
 // reason), the columns pulled out of a measured bundle, the filters, and
 // bundles read back from the store as load_paths reads the files.
+#include "report/import.h"
 #include "report/record.h"
 #include "report/schema.h"
 #include "report/store.h"
@@ -9,6 +10,7 @@
 #include "report/export.h"
 
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -235,6 +237,34 @@ TEST(ReportStore, ExamplesFromTheStoreReportAsFromTheFiles)
     const auto a = build_report(files.bundles), b = build_report(stored.bundles);
     EXPECT_EQ(csv_report(a), csv_report(b));
     EXPECT_EQ(json_report(a, files.warnings).dump(), json_report(b, stored.warnings).dump());
+}
+
+TEST(ReportStore, ImportSkipsToolOutputsAndRejectsTheRest)
+{
+    TempDb t;
+    const fs::path dir = fs::path(t.path()).parent_path() / "in";
+    fs::create_directories(dir / "sub");
+    std::ofstream(dir / "a.json") << bundle_text("0x1");
+    std::ofstream(dir / "sub" / "b.json") << bundle_text("0x2");
+    std::ofstream(dir / "raw-bench.json") << R"({"tool": "mmc-bench"})"; // beside a bundle: not one
+    std::ofstream(dir / "cut.json") << bundle_text("0x3").substr(0, 50);
+    std::ofstream(dir / "notes.txt") << "not looked at";
+    auto store = open_store(t.path());
+    const auto s = import_paths(*store, {dir.string(), (dir / "missing.json").string()});
+    ASSERT_EQ(s.items.size(), 3u); // in sorted path order
+    EXPECT_EQ(s.items[0].path, (dir / "a.json").string());
+    EXPECT_EQ(s.items[0].outcome, Outcome::stored);
+    EXPECT_EQ(s.items[1].path, (dir / "cut.json").string());
+    EXPECT_EQ(s.items[1].outcome, Outcome::rejected);
+    EXPECT_NE(s.items[1].reason.find("not JSON"), std::string::npos) << s.items[1].reason;
+    EXPECT_EQ(s.items[2].path, (dir / "sub" / "b.json").string());
+    EXPECT_EQ(s.items[2].outcome, Outcome::stored);
+    EXPECT_EQ(s.ignored, std::vector<std::string>{(dir / "raw-bench.json").string()});
+    ASSERT_EQ(s.missing.size(), 1u);
+    EXPECT_NE(s.missing[0].find("missing.json: No such file or directory"), std::string::npos);
+    EXPECT_FALSE(s.ok());
+    EXPECT_EQ(store->count("bundles"), 2);
+    EXPECT_EQ(store->count("rejections"), 1);
 }
 
 TEST(ReportStore, NumberedPlaceholders)
