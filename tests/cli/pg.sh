@@ -24,6 +24,7 @@ pg_start() {
         -o "-k $PG_DIR -c listen_addresses= -c max_connections=50" start >/dev/null 2>&1 ||
         { echo "pg_start: the server did not start:" >&2; tail -5 "$PG_DIR/server.log" >&2; return 1; }
     "$PG_BIN/createdb" -h "$PG_DIR" -U mmc mmc || return 1
+    # shellcheck disable=SC2034 # for the script that sources this
     PG_URL="postgresql://mmc@/mmc?host=$PG_DIR"
 }
 
