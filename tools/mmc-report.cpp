@@ -57,8 +57,8 @@ Report options:
  -v, --verbose           list the bundles read and the files ignored (stderr)
 
 Database options:
-     --db URL            the results database: an SQLite file (created if
-                         missing) or postgresql://[user@]host/dbname
+     --db URL            the results database: an SQLite file (--import
+                         creates it) or postgresql://[user@]host/dbname
      --import            store the bundles FILE|DIR... in --db and say how it
                          went (-J: as JSON); a rejected file makes exit 1
      --card TEXT         only cards whose label, product or serial has TEXT
@@ -306,7 +306,7 @@ int make_bundle(const Options& o)
 int report(const Options& o)
 {
     std::unique_ptr<mmc::report::Store> store;
-    if (!o.db.empty()) store = mmc::report::open_store(o.db);
+    if (!o.db.empty()) store = mmc::report::open_store(o.db, false);
     auto loaded = store ? mmc::report::load_stored(store->bundles(o.filter)) : mmc::report::load_paths(o.paths);
     for (const auto& w : loaded.warnings) mmc::cli::error(tool, w);
     if (o.verbose) {

@@ -4,6 +4,7 @@
 #include "report/schema.h"
 
 #include <chrono>
+#include <filesystem>
 #include <fmt/format.h>
 #include <regex>
 
@@ -161,7 +162,7 @@ bool is_postgres_url(const std::string& url)
     return url.starts_with("postgresql://") || url.starts_with("postgres://");
 }
 
-std::unique_ptr<Store> open_store(const std::string& url)
+std::unique_ptr<Store> open_store(const std::string& url, bool create)
 {
     if (is_postgres_url(url)) {
 #ifdef MMCKIT_NO_POSTGRES
@@ -170,6 +171,9 @@ std::unique_ptr<Store> open_store(const std::string& url)
         return std::make_unique<Store>(open_postgres(url));
 #endif
     }
+    std::error_code ec;
+    if (!create && !std::filesystem::exists(url, ec))
+        throw StoreError(fmt::format("{}: no such database (bundles go in with --db {} --import DIR)", url, url));
     return std::make_unique<Store>(open_sqlite(url));
 }
 

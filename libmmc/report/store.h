@@ -68,8 +68,10 @@ private:
 // anything else is the path of an SQLite file (created if missing).
 bool is_postgres_url(const std::string& url);
 
-// Opens the database and brings its schema up to date.
-std::unique_ptr<Store> open_store(const std::string& url);
+// Opens the database and brings its schema up to date. An SQLite file
+// that does not exist is created only when create is true (an import); a
+// report of a mistyped path is an error, not a new empty database.
+std::unique_ptr<Store> open_store(const std::string& url, bool create = true);
 
 // Reads stored bundles as load_paths reads files: the same Bundles and
 // warnings, each under the path it was imported from.

@@ -191,5 +191,8 @@ run 2 $rep --db "$tmp/x.sqlite" examples && expect "--db with paths" "$err" "une
 run 2 $rep --db "$tmp/x.sqlite" --since yesterday && expect "bad --since" "$err" "expected YYYY-MM-DD"
 run 2 $rep --db "$tmp/x.sqlite" --import && expect "--import with nothing" "$err" "needs bundle files or directories"
 run 2 $rep --db "$tmp/x.sqlite" --import --csv examples && expect "--import with --csv" "$err" "not with --import"
-run 1 $rep --db /nonexistent/dir/x.sqlite && expect "unopenable SQLite file: exit 1" "$err" "^mmc-report: /nonexistent/dir/x.sqlite: unable to open"
+run 1 $rep --db /nonexistent/dir/x.sqlite --import examples/2-sf-lug &&
+    expect "unopenable SQLite file: exit 1" "$err" "^mmc-report: /nonexistent/dir/x.sqlite: unable to open"
+run 1 $rep --db "$tmp/typo.sqlite" && expect "a report of a database that is not there: exit 1" "$err" "typo.sqlite: no such database"
+[ ! -e "$tmp/typo.sqlite" ] && pass "... and none is created" || fail "a report created $tmp/typo.sqlite"
 finish
