@@ -1,8 +1,10 @@
 # mmckit: build, test and lab entry points. Everything built lands in build/.
 CXX      ?= g++
 CXXFLAGS ?= -O2 -g
-CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Ilibmmc -MMD -MP
-LDLIBS   := -lfmt -lmnl -ludev -luring
+CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Ilibmmc -MMD -MP -I/usr/include/postgresql
+# The results database (libmmc/report/store): SQLite, PostgreSQL's libpq,
+# and OpenSSL's libcrypto for the bundles' content hashes.
+LDLIBS   := -lfmt -lmnl -ludev -luring -lsqlite3 -lpq -lcrypto
 BUILD    := build
 # Build in parallel by default: the README's plain "make check" should not
 # compile one file at a time.
@@ -94,7 +96,11 @@ ARMHF_CXXFLAGS ?= -O2
 ARMHF_FLAGS    := --sysroot=$(ARMHF_SYSROOT) -D_FILE_OFFSET_BITS=64 -std=c++20 -Wall -Wextra -Wpedantic -Wno-psabi -Ilibmmc -MMD -MP
 ARMHF_LDFLAGS  := --sysroot=$(ARMHF_SYSROOT) -Wl,-rpath-link,$(ARMHF_SYSROOT)/usr/lib/arm-linux-gnueabihf \
                   -Wl,-rpath-link,$(ARMHF_SYSROOT)/lib/arm-linux-gnueabihf
-ARMHF_LIB_OBJ  := $(LIB_SRC:%.cpp=$(ARMHF)/obj/%.o)
+# The armhf tools keep their results in SQLite only: libpq's dependencies
+# (Kerberos, LDAP, GnuTLS) are not worth carrying into the lab's guest.
+ARMHF_FLAGS    += -DMMCKIT_NO_POSTGRES
+ARMHF_LDLIBS   := $(filter-out -lpq,$(LDLIBS))
+ARMHF_LIB_OBJ  := $(filter-out %/sql_postgres.o,$(LIB_SRC:%.cpp=$(ARMHF)/obj/%.o))
 ARMHF_LIB      := $(ARMHF)/libmmc.a
 ARMHF_TOOLS    := $(TOOL_SRC:tools/%.cpp=$(ARMHF)/bin/%)
 
@@ -115,7 +121,7 @@ $(ARMHF_LIB): $(ARMHF_LIB_OBJ)
 
 $(ARMHF)/bin/%: $(ARMHF)/obj/tools/%.o $(ARMHF_LIB)
 	@mkdir -p $(dir $@)
-	$(ARMHF_CXX) $(ARMHF_LDFLAGS) $^ -o $@ $(LDLIBS)
+	$(ARMHF_CXX) $(ARMHF_LDFLAGS) $^ -o $@ $(ARMHF_LDLIBS)
 
 -include $(ARMHF_LIB_OBJ:.o=.d) $(TOOL_SRC:tools/%.cpp=$(ARMHF)/obj/tools/%.d)
 

@@ -1,18 +1,23 @@
 // mmc-report: tables and charts of cards against hosts from result
-// bundles, and --make-bundle, which assembles a bundle from the other tools'
-// JSON. Thin: options here; the bundle in libmmc/report/bundle, assembly in
-// make_bundle, grouping in tables, views in text, export and html.
+// bundles (files, or the results database), --make-bundle, which assembles a
+// bundle from the other tools' JSON, and --import, which stores bundles in
+// the database. Thin: options here; the bundle in libmmc/report/bundle,
+// assembly in make_bundle, grouping in tables, views in text, export and
+// html, the database in store and import.
 #include "cli/cli.h"
 #include "report/bundle.h"
 #include "report/export.h"
 #include "report/html.h"
+#include "report/import.h"
 #include "report/load.h"
 #include "report/make_bundle.h"
+#include "report/store.h"
 #include "report/text.h"
 #include "version.h"
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
@@ -29,6 +34,8 @@ void usage(std::FILE* to)
 {
     fmt::print(to, R"(Usage:
  {0} [options] FILE|DIR...
+ {0} [options] --db URL [--card TEXT] [--host TEXT] [--since DATE]
+ {0} --db URL --import FILE|DIR...
  {0} --make-bundle --out DIR [--info FILE] [--bus FILE] [--erase FILE]
             [--bench FILE]... [--step NAME:ok|fail:MESSAGE]...
             [--host-label TEXT] [--card-label TEXT]
@@ -38,6 +45,8 @@ read and write MB/s by card, random IOPS per card@host, and the verdicts.
 A DIR is searched for *.json bundles (recursively, in sorted order).
 With --make-bundle, assemble one bundle from the JSON of mmc-info, mmc-bus,
 mmc-erase and mmc-bench, write it to DIR and print its path.
+With --db, the bundles come from a results database (an SQLite file, or
+postgresql://... for a PostgreSQL server); --import stores bundles in it.
 
 Report options:
  -J, --json              print the tables as JSON (see mmc-report(1))
@@ -46,6 +55,16 @@ Report options:
                          ('-' writes it to standard output)
      --title TEXT        the HTML page's title
  -v, --verbose           list the bundles read and the files ignored (stderr)
+
+Database options:
+     --db URL            the results database: an SQLite file (--import
+                         creates it) or postgresql://[user@]host/dbname
+     --import            store the bundles FILE|DIR... in --db and say how it
+                         went (-J: as JSON); a rejected file makes exit 1
+     --card TEXT         only cards whose label, product or serial has TEXT
+     --host TEXT         only hosts whose label, controller or board has TEXT
+     --since DATE        only bundles created at or after DATE (YYYY-MM-DD
+                         or YYYY-MM-DDTHH:MM:SSZ)
 
 Bundle options:
      --make-bundle       assemble a bundle instead of reporting
@@ -68,6 +87,8 @@ steps in the bundle, not errors.
 Examples:
  {0} examples/
  {0} --html cards.html results/ examples/
+ {0} --db results.sqlite --import examples/
+ {0} --db results.sqlite --card sandisk --since 2026-11-01
  {0} --make-bundle --out results --info info.json --bus bus.json --bench bench.json
 )",
                tool);
@@ -81,11 +102,14 @@ struct Options {
     std::vector<std::string> bench;
     std::vector<mmc::report::Step> steps;
     std::string card_label, host_label;
+    std::string db;
+    bool import = false;
+    mmc::report::StoreFilter filter;
 };
 
 Options parse_options(int argc, char** argv)
 {
-    enum { csv = 256, html, title, make, info, bus, erase, bench, step, card_label, host_label, out };
+    enum { csv = 256, html, title, make, info, bus, erase, bench, step, card_label, host_label, out, db, import, card, host, since };
     static const option longopts[] = {
         {"json", no_argument, nullptr, 'J'},
         {"csv", no_argument, nullptr, csv},
@@ -101,12 +125,17 @@ Options parse_options(int argc, char** argv)
         {"step", required_argument, nullptr, step},
         {"card-label", required_argument, nullptr, card_label},
         {"host-label", required_argument, nullptr, host_label},
+        {"db", required_argument, nullptr, db},
+        {"import", no_argument, nullptr, import},
+        {"card", required_argument, nullptr, card},
+        {"host", required_argument, nullptr, host},
+        {"since", required_argument, nullptr, since},
         {"help", no_argument, nullptr, 'h'},
         {"version", no_argument, nullptr, 'V'},
         {nullptr, 0, nullptr, 0},
     };
     Options o;
-    bool bundle_option = false, report_option = false;
+    bool bundle_option = false, report_option = false, filter_option = false;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":JvhV", longopts, nullptr)) != -1) {
@@ -132,13 +161,30 @@ Options parse_options(int argc, char** argv)
             break;
         case card_label: o.card_label = optarg; bundle_option = true; break;
         case host_label: o.host_label = optarg; bundle_option = true; break;
+        case db: o.db = optarg; break;
+        case import: o.import = true; break;
+        case card: o.filter.card = optarg; filter_option = true; break;
+        case host: o.filter.host = optarg; filter_option = true; break;
+        case since:
+            if (!mmc::report::valid_since(optarg))
+                throw mmc::cli::UsageError(fmt::format("--since '{}': expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ", optarg));
+            o.filter.since = optarg;
+            filter_option = true;
+            break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
         case 'V': mmc::cli::print_version_and_exit(tool);
         default: mmc::cli::throw_getopt_error(c, argv);
         }
     }
     for (; optind < argc; ++optind) o.paths.push_back(argv[optind]);
-    if (o.make) {
+    if (o.db.empty() && (o.import || filter_option)) throw mmc::cli::UsageError("--import, --card, --host and --since need --db URL");
+    if (o.make && !o.db.empty()) throw mmc::cli::UsageError("--db is not for --make-bundle: store its bundle with --db URL --import FILE");
+    if (o.import) {
+        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase, --bench, --step and the labels go with --make-bundle");
+        if (o.csv || !o.html.empty() || !o.title.empty()) throw mmc::cli::UsageError("--csv, --html and --title make a report; not with --import");
+        if (filter_option) throw mmc::cli::UsageError("--card, --host and --since select what a report shows; not with --import");
+        if (o.paths.empty()) throw mmc::cli::UsageError("--import needs bundle files or directories");
+    } else if (o.make) {
         if (report_option) throw mmc::cli::UsageError("-J, --csv, --html and --title make a report; not with --make-bundle");
         if (!o.paths.empty()) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}' with --make-bundle", o.paths.front()));
         if (o.out_dir.empty()) throw mmc::cli::UsageError("--make-bundle needs --out DIR");
@@ -146,7 +192,9 @@ Options parse_options(int argc, char** argv)
         if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase, --bench, --step and the labels go with --make-bundle");
         if (o.json && o.csv) throw mmc::cli::UsageError("choose one of -J and --csv");
         if (o.html == "-" && (o.json || o.csv)) throw mmc::cli::UsageError("--html - and -J or --csv would share standard output");
-        if (o.paths.empty()) throw mmc::cli::UsageError("no bundles named: give bundle files or directories");
+        if (!o.db.empty() && !o.paths.empty())
+            throw mmc::cli::UsageError(fmt::format("unexpected argument '{}' with --db (to store bundles: --db URL --import FILE|DIR...)", o.paths.front()));
+        if (o.db.empty() && o.paths.empty()) throw mmc::cli::UsageError("no bundles named: give bundle files or directories, or --db URL");
     }
     return o;
 }
@@ -174,6 +222,56 @@ void write_file(const fs::path& path, const std::string& text)
         fs::remove(tmp, ec);
         throw std::runtime_error(fmt::format("{}: {}", path.string(), ec.message()));
     }
+}
+
+// When the HTML page says it was made: now, or SOURCE_DATE_EPOCH when set
+// (reproducible pages: two reports of the same bundles are the same bytes).
+std::string generated_time()
+{
+    if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH"); epoch && *epoch) {
+        char* end = nullptr;
+        const long long seconds = std::strtoll(epoch, &end, 10);
+        if (*end == '\0' && seconds >= 0) return mmc::report::iso8601_utc(seconds);
+    }
+    return now_utc();
+}
+
+int import_bundles(const Options& o)
+{
+    using mmc::report::Outcome;
+    const auto store = mmc::report::open_store(o.db);
+    const auto summary = mmc::report::import_paths(*store, o.paths);
+    for (const auto& m : summary.missing) mmc::cli::error(tool, m);
+    for (const auto& i : summary.items) {
+        if (i.outcome == Outcome::rejected) mmc::cli::error(tool, fmt::format("{}: rejected: {}", i.path, i.reason));
+        else if (o.verbose)
+            fmt::print(stderr, "{}: {} {}\n", tool, i.outcome == Outcome::stored ? "stored" : "already there:", i.path);
+    }
+    if (o.verbose)
+        for (const auto& p : summary.ignored) fmt::print(stderr, "{}: ignored {}: not a bundle\n", tool, p);
+    const auto stored = summary.count(Outcome::stored), duplicates = summary.count(Outcome::duplicate),
+               rejected = summary.count(Outcome::rejected);
+    if (o.json) {
+        mmc::report::json doc;
+        doc["tool"] = tool;
+        doc["version"] = mmc::version;
+        doc["database"] = store->describe();
+        doc["stored"] = stored;
+        doc["duplicates"] = duplicates;
+        doc["rejected"] = rejected;
+        auto& items = doc["bundles"] = mmc::report::json::array();
+        for (const auto& i : summary.items)
+            items.push_back({{"path", i.path},
+                             {"outcome", i.outcome == Outcome::stored ? "stored" : i.outcome == Outcome::duplicate ? "duplicate" : "rejected"},
+                             {"content_hash", i.content_hash.empty() ? mmc::report::json(nullptr) : mmc::report::json(i.content_hash)},
+                             {"reason", i.reason.empty() ? mmc::report::json(nullptr) : mmc::report::json(i.reason)}});
+        doc["ignored"] = summary.ignored;
+        doc["missing"] = summary.missing;
+        std::cout << doc.dump(2) << '\n';
+    } else {
+        fmt::print("{}: {} stored, {} already there, {} rejected\n", store->describe(), stored, duplicates, rejected);
+    }
+    return summary.ok() ? mmc::cli::ok : mmc::cli::failure;
 }
 
 int make_bundle(const Options& o)
@@ -207,11 +305,18 @@ int make_bundle(const Options& o)
 
 int report(const Options& o)
 {
-    auto loaded = mmc::report::load_paths(o.paths);
+    std::unique_ptr<mmc::report::Store> store;
+    if (!o.db.empty()) store = mmc::report::open_store(o.db, false);
+    auto loaded = store ? mmc::report::load_stored(store->bundles(o.filter)) : mmc::report::load_paths(o.paths);
     for (const auto& w : loaded.warnings) mmc::cli::error(tool, w);
     if (o.verbose) {
         for (const auto& b : loaded.bundles) fmt::print(stderr, "{}: read {}: {} @ {}\n", tool, b.path, b.card.label, b.host.label);
         for (const auto& p : loaded.ignored) fmt::print(stderr, "{}: ignored {}: not a bundle\n", tool, p);
+    }
+    if (loaded.bundles.empty() && store) {
+        mmc::cli::error(tool, fmt::format("no bundles in {}{}", store->describe(),
+                                          o.filter.card.empty() && o.filter.host.empty() && o.filter.since.empty() ? "" : " match the filters"));
+        return mmc::cli::failure;
     }
     if (loaded.bundles.empty()) {
         std::string where;
@@ -224,7 +329,7 @@ int report(const Options& o)
     if (!o.html.empty()) {
         mmc::report::HtmlOptions ho;
         if (!o.title.empty()) ho.title = o.title;
-        ho.generated = now_utc();
+        ho.generated = generated_time();
         const std::string page = mmc::report::html_report(rep, ho);
         if (o.html == "-") std::cout << page;
         else write_file(o.html, page);
@@ -247,7 +352,7 @@ int main(int argc, char** argv)
         return mmc::cli::usage_failure(tool, e.what());
     }
     try {
-        return o.make ? make_bundle(o) : report(o);
+        return o.make ? make_bundle(o) : o.import ? import_bundles(o) : report(o);
     } catch (const std::exception& e) {
         mmc::cli::error(tool, e.what());
         return mmc::cli::failure;

@@ -12,23 +12,21 @@ namespace mmc::report {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-// Loads one file; returns false with a warning when it is not a usable bundle.
-void load_one(const fs::path& path, bool named, Loaded& out)
+std::string read_file(const std::string& path)
 {
-    const std::string p = path.string();
     std::ifstream in(path);
-    if (!in) {
-        out.warnings.push_back(fmt::format("{}: {}; skipped", p, std::strerror(errno)));
-        out.named_file_failed |= named;
-        return;
-    }
+    if (!in) throw std::runtime_error(fmt::format("{}: {}", path, std::strerror(errno)));
     std::stringstream text;
     text << in.rdbuf();
+    if (in.bad()) throw std::runtime_error(fmt::format("{}: read failed", path));
+    return text.str();
+}
+
+void load_text(const std::string& p, const std::string& text, bool named, Loaded& out)
+{
     json doc;
     try {
-        doc = json::parse(text.str());
+        doc = json::parse(text);
     } catch (const json::parse_error&) {
         out.warnings.push_back(fmt::format("{}: not JSON; skipped", p));
         out.named_file_failed |= named;
@@ -49,11 +47,9 @@ void load_one(const fs::path& path, bool named, Loaded& out)
     }
 }
 
-} // namespace
-
-Loaded load_paths(const std::vector<std::string>& paths)
+std::vector<FoundFile> find_files(const std::vector<std::string>& paths, Loaded& out)
 {
-    Loaded out;
+    std::vector<FoundFile> found;
     for (const auto& arg : paths) {
         std::error_code ec;
         const fs::path path(arg);
@@ -66,14 +62,32 @@ Loaded load_paths(const std::vector<std::string>& paths)
             }
             if (ec) out.warnings.push_back(fmt::format("{}: {}", arg, ec.message()));
             std::sort(files.begin(), files.end());
-            for (const auto& f : files) load_one(f, false, out);
+            for (const auto& f : files) found.push_back({f.string(), false});
         } else if (fs::exists(path, ec)) {
-            load_one(path, true, out);
+            found.push_back({arg, true});
         } else {
             out.warnings.push_back(fmt::format("{}: No such file or directory", arg));
             out.named_file_failed = true;
         }
     }
+    return found;
+}
+
+Loaded load_paths(const std::vector<std::string>& paths)
+{
+    Loaded out;
+    for (const auto& arg : paths) // one at a time: warnings stay in argument order
+        for (const auto& f : find_files({arg}, out)) {
+            std::string text;
+            try {
+                text = read_file(f.path);
+            } catch (const std::runtime_error& e) {
+                out.warnings.push_back(fmt::format("{}; skipped", e.what()));
+                out.named_file_failed |= f.named;
+                continue;
+            }
+            load_text(f.path, text, f.named, out);
+        }
     return out;
 }
 
