@@ -307,6 +307,49 @@ TEST(IosParse, UnderstoodAndUnparsedLines)
     EXPECT_TRUE(parse_ios("no ios here\n").empty());
 }
 
+// Pasted text is untrusted: no recursion on its length, no number taken
+// from a value that is not one.
+TEST(IosInput, OneVeryLongLineNeitherCrashesNorParses)
+{
+    // std::regex recursed once per character and overflowed the stack.
+    const std::string line = "clock: " + std::string(4'000'000, 'x');
+    const auto all = parse_ios(line);
+    ASSERT_EQ(all.size(), 1u);
+    EXPECT_FALSE(all[0].clock_hz);
+    EXPECT_FALSE(all[0].errors.empty());
+    EXPECT_TRUE(parse_ios(std::string(4'000'000, '>') + "x").empty());
+    const auto prefixed = parse_ios(std::string(1'000'000, 'a') + "ios:timing spec:\t2 (sd high-speed)\n");
+    ASSERT_EQ(prefixed.size(), 1u);
+    EXPECT_EQ(prefixed[0].timing, "sd high-speed");
+}
+
+TEST(IosInput, AbsurdClocksAreRejectedWithTheLine)
+{
+    for (const char* bad : {"clock:\t\t1e400 Hz\n", "clock:\t\t99999999999999999999999 Hz\n", "clock:\t\t-5 Hz\n",
+                            "clock:\t\t5000000000 Hz\n", "actual clock:\t12abc Hz\n", "clock:\t\t Hz\n"}) {
+        SCOPED_TRACE(bad);
+        const auto all = parse_ios(std::string(bad) + "timing spec:\t2 (sd high-speed)\n");
+        ASSERT_EQ(all.size(), 1u);
+        EXPECT_FALSE(all[0].clock_hz);
+        EXPECT_FALSE(all[0].actual_clock_hz);
+        ASSERT_EQ(all[0].errors.size(), 1u);
+        EXPECT_NE(all[0].errors[0].find("line 1:"), std::string::npos) << all[0].errors[0];
+        EXPECT_NE(all[0].errors[0].find("clock"), std::string::npos) << all[0].errors[0];
+    }
+    // A real value stays clean: no error, the exact number.
+    const Ios i = parse_one("clock:\t\t4294967 Hz\n");
+    EXPECT_TRUE(i.errors.empty());
+    EXPECT_EQ(i.clock_hz, 4294967u);
+}
+
+TEST(KernelVersion, OnlyVersionsAreVersions)
+{
+    for (const char* good : {"5.10", "6.1.0-57-amd64", "4.9.140", "4.4.0-rc1", "3.0", "6.12.3+rpt-rpi-v8"})
+        EXPECT_TRUE(is_kernel_version(good)) << good;
+    for (const char* bad : {"", "banana", "5", "5.", ".10", "5.10 ; rm", "99999.1", "1e400", "5.x", "v5.10"})
+        EXPECT_FALSE(is_kernel_version(bad)) << bad;
+}
+
 // ---- Caps ---------------------------------------------------------------
 
 TEST(CapsDecode, Am62xWorkedExample)
@@ -494,7 +537,7 @@ const std::vector<CorpusCase>& corpus_cases()
          [](Evidence& e) {
              e.card = CardKind::sd;
              e.dt = DeviceTree{};
-             e.dt->compatible = "phytium,mci";
+             e.dt->compatible = {"phytium,mci"};
              e.dt->bus_width = 4;
              e.dt->max_frequency = 0x02faf080;
              e.dt->flags = {"cap-sdio-irq", "cap-sd-highspeed", "no-sdio", "no-mmc"};
@@ -505,7 +548,7 @@ const std::vector<CorpusCase>& corpus_cases()
          [](Evidence& e) {
              e.card = CardKind::mmc;
              e.dt = DeviceTree{};
-             e.dt->compatible = "rockchip,rk3308-dw-mshc";
+             e.dt->compatible = {"rockchip,rk3308-dw-mshc", "rockchip,rk3288-dw-mshc"};
              e.dt->bus_width = 8;
              e.dt->max_frequency = 0x8f0d180;
          },
