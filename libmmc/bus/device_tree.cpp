@@ -59,6 +59,7 @@ struct Node {
     std::string path;
     std::vector<std::pair<std::string, std::string>> props; // name, raw value text ("" for a boolean)
     bool merged = false;              // an overlay reference folded into its target
+    bool truncated = false;           // the text ends inside this node
 
     const std::string* prop(std::string_view n) const
     {
@@ -120,7 +121,15 @@ std::vector<std::string> strings_of(std::string_view v)
         if (v[i] != '"') continue;
         std::string s;
         for (++i; i < v.size() && v[i] != '"'; ++i) {
-            if (v[i] == '\\' && i + 1 < v.size()) ++i;
+            if (v[i] == '\\' && i + 1 < v.size()) {
+                ++i;
+                // dtc writes a string list of one property as "a\0b".
+                if (v[i] == '0') {
+                    out.push_back(std::move(s));
+                    s.clear();
+                    continue;
+                }
+            }
             s += v[i];
         }
         out.push_back(std::move(s));
@@ -255,6 +264,8 @@ struct Parser {
             stmt += c;
             ++i;
         }
+        // A pasted excerpt often breaks off: keep what was read, and say so.
+        for (auto idx : stack) nodes[idx].truncated = true;
     }
 
     static void property(Node& n, std::string_view s)
@@ -334,6 +345,14 @@ bool is_host(const Node& n)
     if (const auto* c = n.prop("compatible"))
         for (const auto& s : strings_of(*c))
             if (looks_like_host_compatible(s)) return true;
+    // By name: "mmc@fe320000", "sdhci@7e300000", an overlay's "&sdmmc".
+    std::string_view base = n.name;
+    if (base.size() > 1 && base[0] == '&' && base[1] != '{') return base.find("mmc") != std::string_view::npos ||
+                                                                      base.find("sdhc") != std::string_view::npos ||
+                                                                      base.find("sdio") != std::string_view::npos;
+    base = base.substr(0, base.find('@'));
+    for (const char* name : {"mmc", "sdhci", "sdmmc", "emmc", "sdio", "dwmmc", "mshc", "sd"})
+        if (base == name) return true;
     return false;
 }
 
@@ -352,6 +371,7 @@ DeviceTree to_device_tree(const Node& n, const Parser& p)
 {
     DeviceTree dt;
     dt.node = n.name;
+    if (n.truncated) dt.notes.push_back("the text ends inside this node (no closing brace): later properties may be missing");
     if (!n.labels.empty()) dt.label = n.labels.front();
     else if (n.name.size() > 1 && n.name[0] == '&' && n.name[1] != '{') dt.label = n.name.substr(1);
     if (n.name[0] != '&') dt.path = n.path;

@@ -872,8 +872,10 @@ Diagnosis diagnose(const Evidence& e)
     if (d.limit == "none")
         d.findings.push_back({"info", fmt::format("the bus runs {} {}: the bus is not what limits throughput; look at the "
                                                   "card or the I/O path (queueing, filesystem)",
-                                                  d.mode, d.clock_ceiling_mb_s ? fmt::format("at its full clock ({})", mb_text(*d.ceiling_mb_s))
-                                                                               : std::string("(no clock line to check)"))});
+                                                  d.mode,
+                                                  d.clock_ceiling_mb_s ? fmt::format("at its full clock ({})", mb_text(*d.ceiling_mb_s))
+                                                  : hz                 ? fmt::format("at its full clock ({})", hz_text(*hz))
+                                                                       : std::string("(no clock line to check)"))});
     d.findings.insert(d.findings.end(), notes.begin(), notes.end());
     return d;
 }

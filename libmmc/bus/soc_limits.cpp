@@ -13,7 +13,7 @@ namespace mmc::bus {
 
 namespace {
 
-constexpr std::array<SocLimit, 11> table{{
+constexpr std::array<SocLimit, 12> table{{
     {"rockchip,rk3288-dw-mshc", "RK3288 SD/SDIO/eMMC (dw_mmc)", 150e6, true, "SDR104", 8,
      "arch/arm/boot/dts/rockchip/rk3288.dtsi: max-frequency = <150000000> on sdmmc, sdio0/1, emmc"},
     {"rockchip,rk3308-dw-mshc", "RK3308 SD/SDIO/eMMC (dw_mmc)", 150e6, true, "HS200", 8,
@@ -37,6 +37,9 @@ constexpr std::array<SocLimit, 11> table{{
     {"rockchip,rk3588-dwcmshc", "RK3588 eMMC (DWC MSHC)", 200e6, true, "HS400ES", 8,
      "arch/arm64/boot/dts/rockchip/rk3588-base.dtsi: sdhci max-frequency = <200000000>; boards declare "
      "mmc-hs400-1_8v and mmc-hs400-enhanced-strobe"},
+    {"qcom,sdhci-msm-v5", "Qualcomm SDHCI (sdhci-msm v5)", 202e6, false, "SDR104", 4,
+     "a report, not a limit: the AYN Odin 2 (SM8550) microSD ran SDR104 at 202 MHz without errors once its board DT's "
+     "37.5 MHz clamp was removed (ROCKNIX/distribution#2933)"},
     {"phytium,mci", "Phytium E2000 SD/MMC (phytium,mci)", 100e6, false, "SDR104", 4,
      "a report, not a limit: the E2000Q demo board ran SDR104 at 100 MHz after its max-frequency was raised "
      "from 50 MHz, doubling reads (the Phytium entry of tests/data/ios.json)"},
