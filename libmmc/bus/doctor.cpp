@@ -437,7 +437,8 @@ void describe_host(Host& h, const Evidence& e, const Family& f, const std::vecto
             s.tries.push_back(best == "HS200" ? "a host with HS400 (caps2 HS400_*) on an 8-bit bus would run faster"
                                               : "a host with HS400 enhanced strobe (caps2 HS400_ES) would run faster");
     } else if (!s.would_decide.empty()) {
-        s.tries.push_back(dt ? "tell the controller's limit from the board's choice: " + s.would_decide
+        s.tries.push_back(dt ? "look up what the controller supports (its binding, its SoC's .dtsi) before adding a mode to the "
+                               "device tree"
                              : "give the host's device tree (--dt FILE) to tell the controller from the board");
     }
 }

@@ -144,6 +144,9 @@ bus::DeviceTree read_device_tree_dir(const fs::path& node_dir, const std::string
     bus::DeviceTree dt;
     dt.source = shown_as;
     dt.node = node.filename().string();
+    // A captured sysfs tree may hold the node as a plain "of_node" directory.
+    if (auto name = property_bytes(node / "name"); dt.node == "of_node" && name && !string_list(*name).empty())
+        dt.node = string_list(*name).front();
     const fs::path root = tree_root(node);
     if (root != node) dt.path = "/" + fs::relative(node, root, ec).string();
     if (auto c = property_bytes(node / "compatible")) dt.compatible = string_list(*c);

@@ -22,5 +22,12 @@ json_eq "says the card has no UHS (CMD6)" "any('card reports no UHS' in f['text'
 # QEMU does not throttle to the emulated clock, so only the figure's presence is checked.
 json_eq "--measure reports a figure" "j['hosts'][0]['measured_mb_s'] > 0" "True"
 json_eq "kernel's card message" "j['hosts'][0]['kernel_message']" "mmc0: new high speed SDHC card at address 4567"
-expect "text view names the limit" "$res/bus.txt" "Limit: +clock"
+# sdhci-pci on x86 has no device-tree node: the facts are the PCI
+# controller's own, read without error, and they decide the cause.
+json_eq "no device tree on a PCI host, and no error for it" "j['hosts'][0]['device_tree'], j['hosts'][0]['controller'].startswith('sdhci-pci (PCI ')" "None True"
+json_eq "cause: the host, decided by a PCI host's caps" \
+    "j['hosts'][0]['limit'], any('without a device-tree node' in e for e in j['hosts'][0]['decided_by'])" "host True"
+json_eq "the 26 MHz clock is the controller's divider" \
+    "any('the controller\'s divider' in f['text'] for f in j['hosts'][0]['findings'])" "True"
+expect "text view names the cause" "$res/bus.txt" "Cause: +host"
 finish
