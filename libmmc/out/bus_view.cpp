@@ -77,7 +77,8 @@ std::string bus_text(const BusReport& r, bool verbose)
                        mb(d.clock_ceiling_mb_s));
     out += fmt::format("  {:<12} card {}, host {}\n", "Best modes:", or_unknown(d.card_best_mode), or_unknown(d.host_best_mode));
     out += fmt::format("  {:<12} {}{}\n", "Cause:", d.limit, d.mechanism.empty() ? "" : fmt::format(" (through the {})", d.mechanism));
-    for (const auto& e : d.decided_by) out += fmt::format("  {:<12} {}\n", "Decided by:", e);
+    // For an unknown cause the evidence decided nothing: it is what was weighed.
+    for (const auto& e : d.decided_by) out += fmt::format("  {:<12} {}\n", d.limit == "unknown" ? "Evidence:" : "Decided by:", e);
     if (!d.would_decide.empty()) out += fmt::format("  {:<12} {}\n", "Would tell:", d.would_decide);
     for (const auto& f : d.findings)
         if (verbose || f.severity != "info") out += fmt::format("  {:<12} {}\n", f.severity == "limit" ? "Because:" : "Note:", f.text);
