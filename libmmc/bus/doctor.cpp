@@ -598,9 +598,10 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
     } else if (dt || e.dt_absent) {
         s.owner = "host";
         s.text = fmt::format("clock {}, below {}'s {}: the controller's maximum clock (f_max){}", hz_text(hz), spec.name,
-                             hz_text(spec.clock_hz), dt ? ", with no max-frequency in its device tree" : "");
+                             hz_text(spec.clock_hz), dt ? ", with no max-frequency as low in its device tree" : "");
         s.evidence.push_back(fmt::format("ios: clock {} requested", hz_text(requested)));
-        s.evidence.push_back(dt ? "device tree: no max-frequency below the mode's rate" : "no device-tree node (PCI or ACPI host)");
+        s.evidence.push_back(dt ? fmt::format("device tree: no max-frequency at or below {}", hz_text(requested))
+                                : "no device-tree node (PCI or ACPI host)");
         s.tries.push_back("the controller's clock limits it: another host controller or reader may clock closer to the mode's rate");
     } else {
         s.text = fmt::format("clock {}, below {}'s {} (the host's maximum clock f_max, which a device-tree max-frequency also sets)",

@@ -65,6 +65,14 @@ run 2 $bus --dt "$tmp/two.dts" && expect "--dt without --ios" "$err" "use them w
 run 0 $bus --sysfs-root tests/data/sysfs/sd-qemu/sys -J &&
     json_eq "SD fixture: ceilings 25 and 13" "j['hosts'][0]['mode_ceiling_mb_s'], j['hosts'][0]['clock_ceiling_mb_s']" "25.0 13.0"
 run 0 $bus --sysfs-root tests/data/sysfs/emmc-cm4/sys mmcblk1 && expect "eMMC fixture: HS200 and no HS400 in caps2" "$out" "no HS400"
+run 0 $bus -J --sysfs-root tests/data/sysfs/emmc-cm4/sys mmcblk1 &&
+    json_eq "eMMC fixture: the of_node is read; bcm2711-emmc2 has no SoC row, so unknown and what would tell" \
+        "j['hosts'][0]['device_tree']['compatible'], j['hosts'][0]['limit'], 'soc_limits.cpp' in j['hosts'][0]['would_decide']" \
+        "['brcm,bcm2711-emmc2'] unknown True"
+run 0 $bus -J --sysfs-root tests/data/sysfs/sd-qemu/sys &&
+    json_eq "SD fixture: a PCI host has no device tree; its caps decide: host" \
+        "j['hosts'][0]['device_tree'], j['hosts'][0]['limit'], j['hosts'][0]['decided_by'][0].startswith('caps of a host without a device-tree node')" \
+        "None host True"
 
 # Bad input.
 run 2 $bus --ios "$tmp/grep.txt" --caps zz && expect "bad --caps" "$err" "--caps zz: expected a 32-bit hex number"
