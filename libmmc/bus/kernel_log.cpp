@@ -19,12 +19,19 @@ std::string lower(std::string_view s)
     return out;
 }
 
-// "[    5.317984] mmc1: ..." -> "mmc1: ..."
+// "[    5.317984] mmc1: ..." -> "mmc1: ..."; the kernel's own buffer
+// (klogctl) also starts each line with its level, "<6>".
 std::string_view strip_timestamp(std::string_view line)
 {
     std::size_t b = 0;
     while (b < line.size() && (line[b] == ' ' || line[b] == '\t' || line[b] == '\r')) ++b;
     line.remove_prefix(b);
+    if (line.size() > 2 && line[0] == '<') {
+        const auto close = line.find('>');
+        if (close != std::string_view::npos && close <= 4 && close > 1 &&
+            std::all_of(line.begin() + 1, line.begin() + static_cast<std::ptrdiff_t>(close), is_digit))
+            line.remove_prefix(close + 1);
+    }
     if (!line.empty() && line.front() == '[') {
         const auto close = line.find(']');
         if (close != std::string_view::npos && close < 24) line.remove_prefix(close + 1);

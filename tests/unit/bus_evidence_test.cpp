@@ -268,6 +268,13 @@ TEST(KernelLog, OnlyThisHostsLines)
     ASSERT_EQ(emmc.events.size(), 2u);
     EXPECT_EQ(emmc.events[0].text, "mmc0: tuning execution failed: -5");
     EXPECT_EQ(emmc.card_message, "mmc0: new HS200 MMC card at address 0001");
+    // The kernel's own buffer (klogctl) has each line's level first.
+    const KernelLog klog = parse_kernel_log("<6>[   19.014309] mmc0: new high speed SDHC card at address 4567\n"
+                                            "<3>[   20.1] mmc0: tuning execution failed: -110\n",
+                                            {"mmc0"});
+    EXPECT_EQ(klog.card_message, "mmc0: new high speed SDHC card at address 4567");
+    ASSERT_EQ(klog.events.size(), 1u);
+    EXPECT_EQ(klog.events[0].text, "mmc0: tuning execution failed: -110");
     // A log given for one pasted dump: every MMC line counts.
     EXPECT_EQ(parse_kernel_log(log, {}).events.size(), 4u);
     // Nothing about MMC, a long line, a binary blob: no events, no crash.
