@@ -3,6 +3,7 @@
 // libmmc/out/bus_view.
 #include "bench/quick_read.h"
 #include "cli/cli.h"
+#include "cli/input.h"
 #include "dev/bus_evidence.h"
 #include "dev/discovery.h"
 #include "dev/register_sources.h"
@@ -10,6 +11,7 @@
 #include "version.h"
 
 #include <charconv>
+#include <filesystem>
 #include <fmt/format.h>
 #include <getopt.h>
 #include <iostream>
@@ -23,9 +25,11 @@ void usage(std::FILE* to)
     fmt::print(to, R"(Usage:
  {0} [options] [DEVICE|HOST]
  {0} [options] --ios FILE [--caps HEX] [--caps2 HEX] [--kernel VERSION] [--card sd|mmc|sdio]
+         [--dt FILE|DIR [--dt-node NAME]] [--dmesg FILE]
 
 Say which bus mode an SD/MMC card runs in, what that mode and clock allow,
-what card and host could do, and which side limits throughput.
+what card and host could do, and what limits throughput: the host, the
+board, the card, tuning, none, or unknown (and what would tell).
 Without arguments every host is diagnosed.
 
 Options:
@@ -35,6 +39,11 @@ Options:
      --kernel VERSION    kernel that printed caps (default: this kernel); before
                          4.11 the caps bits from 11 up were numbered differently
      --card sd|mmc|sdio  what is in the slot (with --ios; default: from the timing)
+     --dt FILE|DIR       the host's device-tree node (with --ios): a DTS fragment,
+                         dtc -I fs output, or a copied /proc/device-tree node
+     --dt-node NAME      which node of --dt is the host (name, label or address)
+     --dmesg FILE        the kernel log to read for tuning, voltage-switch and CRC
+                         errors (default live: the kernel's own log)
      --measure[=SEC]     read the card sequentially (O_DIRECT, read-only) for SEC
                          seconds (default 3) and report MB/s against the ceiling
  -J, --json              print JSON (see mmc-bus(1))
@@ -49,13 +58,22 @@ Examples:
  {0}
  {0} --measure /dev/mmcblk0
  {0} --ios ios.txt --caps 0x4000114b --caps2 0x00860000 --kernel 5.10
+ {0} --ios ios.txt --dt board.dts --dt-node sdmmc --dmesg dmesg.txt
 )",
                tool);
 }
 
+// Input caps: far above any real dump, far below what hurts. An ios dump is a
+// few hundred bytes; a whole board's DTS is well under 1 MiB; a kernel log
+// buffer is at most a few MiB.
+constexpr std::size_t max_ios_bytes = 1 << 20;
+constexpr std::size_t max_dt_bytes = 8 << 20;
+constexpr std::size_t max_dmesg_bytes = 32 << 20;
+
 struct Options {
     std::optional<std::string> target;
     std::optional<std::string> ios_file;
+    std::optional<std::string> dt_file, dt_node, dmesg_file;
     std::optional<uint32_t> caps, caps2;
     std::string kernel;
     std::optional<mmc::bus::CardKind> card;
@@ -77,7 +95,7 @@ uint32_t parse_hex32(const char* opt, const std::string& text)
 
 Options parse_options(int argc, char** argv)
 {
-    enum { caps = 256, caps2, kernel, card, no_ioctl, sysfs, debugfs, measure };
+    enum { caps = 256, caps2, kernel, card, no_ioctl, sysfs, debugfs, measure, dt, dt_node, dmesg };
     static const option longopts[] = {
         {"ios", required_argument, nullptr, 'i'},      {"caps", required_argument, nullptr, caps},
         {"caps2", required_argument, nullptr, caps2},  {"kernel", required_argument, nullptr, kernel},
@@ -85,6 +103,8 @@ Options parse_options(int argc, char** argv)
         {"json", no_argument, nullptr, 'J'},           {"verbose", no_argument, nullptr, 'v'},
         {"no-ioctl", no_argument, nullptr, no_ioctl},  {"sysfs-root", required_argument, nullptr, sysfs},
         {"debugfs-root", required_argument, nullptr, debugfs},
+        {"dt", required_argument, nullptr, dt},        {"dt-node", required_argument, nullptr, dt_node},
+        {"dmesg", required_argument, nullptr, dmesg},
         {"help", no_argument, nullptr, 'h'},           {"version", no_argument, nullptr, 'V'},
         {nullptr, 0, nullptr, 0},
     };
@@ -96,7 +116,16 @@ Options parse_options(int argc, char** argv)
         case 'i': o.ios_file = optarg; break;
         case caps: o.caps = parse_hex32("--caps", optarg); break;
         case caps2: o.caps2 = parse_hex32("--caps2", optarg); break;
-        case kernel: o.kernel = optarg; break;
+        case kernel:
+            o.kernel = optarg;
+            if (!mmc::bus::is_kernel_version(o.kernel))
+                throw mmc::cli::UsageError(fmt::format("--kernel {}: not a kernel version; expected one such as 5.10 or "
+                                                       "6.1.0-57-amd64 (uname -r)",
+                                                       o.kernel.substr(0, 40)));
+            break;
+        case dt: o.dt_file = optarg; break;
+        case dt_node: o.dt_node = optarg; break;
+        case dmesg: o.dmesg_file = optarg; break;
         case card: {
             const std::string v = optarg;
             if (v == "sd") o.card = mmc::bus::CardKind::sd;
@@ -130,25 +159,46 @@ Options parse_options(int argc, char** argv)
     if (optind < argc) o.target = argv[optind++];
     if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'", argv[optind]));
     if (o.ios_file && o.target) throw mmc::cli::UsageError("give a DEVICE or --ios, not both");
-    if (!o.ios_file && (o.caps || o.caps2 || o.card))
-        throw mmc::cli::UsageError("--caps, --caps2 and --card describe a pasted dump; use them with --ios");
+    if (!o.ios_file && (o.caps || o.caps2 || o.card || o.dt_file))
+        throw mmc::cli::UsageError("--caps, --caps2, --card and --dt describe a pasted dump; use them with --ios");
+    if (o.dt_node && !o.dt_file) throw mmc::cli::UsageError("--dt-node picks a node of --dt; give --dt FILE");
     if (o.ios_file && o.measure_seconds) throw mmc::cli::UsageError("--measure needs a live card, not --ios");
     if (!o.debugfs_set && !o.roots.is_live()) o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
     return o;
 }
 
+// The host's device-tree node from --dt: a node directory, or DTS text.
+mmc::bus::DeviceTree offline_device_tree(const Options& o)
+{
+    const std::string& path = *o.dt_file;
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        if (o.dt_node) throw std::runtime_error("--dt-node picks a node of DTS text; a directory is one node already");
+        return mmc::dev::read_device_tree_dir(path, path);
+    }
+    const std::string text = mmc::cli::read_input(path, max_dt_bytes, "a board's device-tree source");
+    if (text.size() >= 4 && static_cast<unsigned char>(text[0]) == 0xd0 && static_cast<unsigned char>(text[1]) == 0x0d &&
+        static_cast<unsigned char>(text[2]) == 0xfe && static_cast<unsigned char>(text[3]) == 0xed)
+        throw std::runtime_error(fmt::format("{}: a binary device tree (.dtb); give its source: dtc -I dtb -O dts {}", path, path));
+    auto parsed = mmc::bus::parse_dts(text, o.dt_node.value_or(""));
+    if (!parsed.host) throw std::runtime_error(fmt::format("{}: {}", path, parsed.error));
+    parsed.host->source = path + " (DTS)";
+    return *parsed.host;
+}
+
 std::vector<mmc::out::BusReport> offline_reports(const Options& o)
 {
-    std::string text;
-    try {
-        text = *o.ios_file == "-" ? std::string(std::istreambuf_iterator<char>(std::cin), {})
-                                  : mmc::cli::read_arg_or_file("@" + *o.ios_file);
-    } catch (const mmc::cli::UsageError& e) {
-        throw std::runtime_error(e.what()); // an unreadable file is a failure, not a usage error
-    }
+    const std::string text = mmc::cli::read_input(*o.ios_file, max_ios_bytes, "an ios dump");
     const auto snapshots = mmc::bus::parse_ios(text);
+    const std::string shown = *o.ios_file == "-" ? "standard input" : *o.ios_file;
     if (snapshots.empty())
-        throw std::runtime_error(fmt::format("{}: no ios lines found (expected 'clock:', 'timing spec:' ...)", *o.ios_file));
+        throw std::runtime_error(fmt::format("{}: no ios lines found (expected 'clock:', 'timing spec:' ...)", shown));
+    for (const auto& ios : snapshots)
+        if (!ios.errors.empty()) throw std::runtime_error(fmt::format("{}: {}", shown, ios.errors.front()));
+    std::optional<mmc::bus::DeviceTree> dt;
+    if (o.dt_file) dt = offline_device_tree(o);
+    std::optional<std::string> log_text;
+    if (o.dmesg_file) log_text = mmc::cli::read_input(*o.dmesg_file, max_dmesg_bytes, "a kernel log");
     std::vector<mmc::out::BusReport> out;
     for (const auto& ios : snapshots) {
         mmc::bus::Evidence e;
@@ -157,13 +207,23 @@ std::vector<mmc::out::BusReport> offline_reports(const Options& o)
         e.caps = o.caps;
         e.caps2 = o.caps2;
         e.kernel_version = o.kernel;
+        e.dt = dt;
+        if (log_text) {
+            // A log given for a pasted dump: lines naming this dump's host
+            // (or, for a dump without a host name, every MMC line).
+            e.log = mmc::bus::parse_kernel_log(*log_text, ios.host.empty() ? std::vector<std::string>{}
+                                                                           : std::vector<std::string>{ios.host});
+            e.kernel_message = e.log->card_message;
+        }
         if (o.card)
             e.card = *o.card;
         else if (ios.timing.rfind("mmc", 0) == 0)
             e.card = mmc::bus::CardKind::mmc;
         else if (ios.timing.rfind("sd", 0) == 0)
             e.card = mmc::bus::CardKind::sd;
-        out.push_back({mmc::bus::diagnose(e), {}, {}, std::nullopt, {}});
+        mmc::out::BusReport r{mmc::bus::diagnose(e), {}, e.kernel_message, std::nullopt, {}, dt, {}};
+        if (e.log) r.log_events = e.log->events;
+        out.push_back(std::move(r));
     }
     return out;
 }
@@ -176,8 +236,16 @@ mmc::out::BusReport live_report(const mmc::dev::Host& host, const mmc::dev::Card
         const auto family = card->type == mmc::dev::CardType::mmc ? mmc::regs::CardFamily::mmc : mmc::regs::CardFamily::sd;
         regs = mmc::regs::decode_card(family, gathered.registers);
     }
-    const auto evidence = mmc::dev::gather_bus_evidence(host, card, regs ? &*regs : nullptr, o.roots, o.kernel);
-    mmc::out::BusReport r{mmc::bus::diagnose(evidence), host.controller.describe(), evidence.kernel_message, std::nullopt, {}};
+    auto evidence = mmc::dev::gather_bus_evidence(host, card, regs ? &*regs : nullptr, o.roots, o.kernel);
+    if (o.dmesg_file) {
+        std::vector<std::string> names{host.name};
+        if (!host.controller.syspath.empty()) names.push_back(host.controller.syspath.filename().string());
+        evidence.log = mmc::bus::parse_kernel_log(mmc::cli::read_input(*o.dmesg_file, max_dmesg_bytes, "a kernel log"), names);
+        evidence.kernel_message = evidence.log->card_message;
+    }
+    mmc::out::BusReport r{mmc::bus::diagnose(evidence), host.controller.describe(), evidence.kernel_message, std::nullopt, {},
+                          evidence.dt, {}};
+    if (evidence.log) r.log_events = evidence.log->events;
     if (o.measure_seconds) {
         if (!card || !card->is_storage())
             r.measure_error = "no storage card on this host";

@@ -91,6 +91,24 @@ bool kernel_before(std::string_view version, int major, int minor)
     return v_major < major || (v_major == major && v_minor < minor);
 }
 
+bool is_kernel_version(std::string_view text)
+{
+    int major = 0, minor = 0;
+    const char* end = text.data() + text.size();
+    auto r = std::from_chars(text.data(), end, major);
+    if (r.ec != std::errc() || r.ptr == end || *r.ptr != '.' || major < 1 || major > 99) return false;
+    const char* minor_at = r.ptr + 1;
+    r = std::from_chars(minor_at, end, minor);
+    if (r.ec != std::errc() || r.ptr == minor_at || minor < 0 || minor > 999) return false;
+    for (const char* p = r.ptr; p != end; ++p) {
+        const char c = *p;
+        const bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == '-' ||
+                        c == '+' || c == '~' || c == '_';
+        if (!ok) return false;
+    }
+    return true;
+}
+
 std::vector<std::string> decode_caps(uint32_t caps, std::string_view kernel_version)
 {
     return decode(caps, kernel_before(kernel_version, 4, 11) ? caps_before_4_11 : caps_current);

@@ -7,6 +7,8 @@
 // limit, and every shortfall is reported with its evidence.
 #include "bus/doctor.h"
 
+#include "bus/soc_limits.h"
+
 #include <algorithm>
 #include <array>
 #include <fmt/format.h>
@@ -14,12 +16,15 @@
 
 namespace mmc::bus {
 
-bool DeviceTree::has(std::string_view flag) const { return std::find(flags.begin(), flags.end(), flag) != flags.end(); }
-
 namespace {
 
-// A shortfall smaller than this is rounding (198 MHz for HS400's 200).
+// A shortfall smaller than this is rounding.
 constexpr double negligible_gain = 1.02;
+// A clock at or above this share of the mode's rate is the mode at full
+// speed: the controller makes its clock by dividing a source clock by an
+// integer, so the nearest clock at or below the rate can fall short by a
+// step (198 MHz for SDR104's 208, 187.5 for HS200's 200, 49.152 for 52).
+constexpr double divider_granularity = 0.9;
 
 // Each family's modes, worst first; among modes of equal ceiling, in the order
 // the kernel prefers them (it picks DDR50 over SDR50, UHS SDR25 over HS).
@@ -63,9 +68,11 @@ const Family mmc_family{CardKind::mmc, mmc_modes};
 struct Side {
     ModeSet modes = any_mode; // unknown: could be anything
     bool known = false;
-    std::string owner;        // "card", "host" or "board"
+    std::string owner;        // "card", "host", "board" or "unknown" (host or board)
     std::string why;          // the evidence for its best mode, in words
     std::vector<std::string> tries;
+    std::vector<std::string> evidence; // what decided the owner
+    std::string would_decide;          // when the owner is "unknown"
 };
 
 // A reason the ceiling is below the best possible.
@@ -74,6 +81,9 @@ struct Shortfall {
     double gain = 1; // ceiling x gain if this alone were fixed
     std::string text;
     std::vector<std::string> tries;
+    std::string mechanism;             // "mode", "clock", "bus width", "signal voltage"
+    std::vector<std::string> evidence; // what decided the owner
+    std::string would_decide;          // when the owner is "unknown"
 };
 
 std::string trimmed_number(double v, int decimals)
@@ -202,7 +212,8 @@ enum class HostSource { none, caps, device_tree };
 struct Host {
     Side side;
     HostSource source = HostSource::none;
-    bool no_1_8_v = false;
+    bool no_1_8_v = false;        // the device tree says no-1-8-v
+    bool regulator_3v3 = false;   // the vqmmc-supply regulator cannot reach 1.8 V
 };
 
 // caps and caps2 hold what the controller can do plus what the device tree
@@ -263,8 +274,25 @@ Host host_modes(const Evidence& e, const Family& f, const std::vector<std::strin
         h.side.owner = "board";
         h.side.modes &= ~f.low_voltage();
         if (is_mmc && !contains(caps, "3_3V_DDR") && !dt->has("mmc-ddr-3_3v")) h.side.modes &= ~f.bit("DDR52");
+    } else if (dt && dt->vqmmc && dt->vqmmc->min_microvolt && !dt->vqmmc->reaches_1v8()) {
+        // The I/O regulator cannot make 1.8 V: sdhci masks the 1.8 V modes
+        // (sdhci_setup_host), and no controller signals 1.8 V without it.
+        h.regulator_3v3 = true;
+        h.side.owner = "board";
+        h.side.modes &= ~f.low_voltage();
     }
     return h;
+}
+
+std::string microvolts(uint32_t uv) { return trimmed_number(uv / 1e6, 3) + " V"; }
+
+std::string regulator_text(const Regulator& r)
+{
+    const std::string name = r.name.empty() ? r.node : fmt::format("{} (\"{}\")", r.node, r.name);
+    if (r.min_microvolt && r.max_microvolt && *r.min_microvolt == *r.max_microvolt)
+        return fmt::format("vqmmc-supply {} is fixed at {}", name, microvolts(*r.min_microvolt));
+    return fmt::format("vqmmc-supply {} ranges {} to {}", name, r.min_microvolt ? microvolts(*r.min_microvolt) : "?",
+                       r.max_microvolt ? microvolts(*r.max_microvolt) : "?");
 }
 
 // The device-tree properties that would offer the modes above `best`.
@@ -276,6 +304,67 @@ std::string dt_properties_above(const Family& f, std::string_view best)
     return best == "HS200" ? "mmc-hs400-1_8v (on an 8-bit bus)" : "mmc-hs400-enhanced-strobe";
 }
 
+// The device-tree properties that offer a mode above `best`, which the node has.
+std::vector<std::string> dt_properties_present_above(const DeviceTree& dt, const Family& f, std::string_view best)
+{
+    struct P {
+        std::string_view prop, mode;
+    };
+    static constexpr std::array<P, 10> props{{
+        {"sd-uhs-sdr50", "SDR50"},       {"sd-uhs-ddr50", "DDR50"},       {"sd-uhs-sdr104", "SDR104"},
+        {"mmc-ddr-1_8v", "DDR52"},       {"mmc-ddr-3_3v", "DDR52"},       {"mmc-hs200-1_8v", "HS200"},
+        {"mmc-hs200-1_2v", "HS200"},     {"mmc-hs400-1_8v", "HS400"},     {"mmc-hs400-1_2v", "HS400"},
+        {"mmc-hs400-enhanced-strobe", "HS400ES"},
+    }};
+    std::vector<std::string> out;
+    for (const auto& p : props)
+        if (f.index(p.mode) > f.index(best) && dt.has(p.prop)) out.emplace_back(p.prop);
+    return out;
+}
+
+// Who stops the host at `best` when its caps or its device tree offer no
+// more: the controller (host), the board's device tree, or - where the
+// evidence cannot tell them apart - unknown, with what would decide.
+void own_host_stop(Host& h, const Evidence& e, const Family& f, std::string_view best)
+{
+    Side& s = h.side;
+    const auto& dt = e.dt;
+    if (h.source == HostSource::caps && e.dt_absent) {
+        s.owner = "host";
+        s.evidence.push_back("caps of a host without a device-tree node (PCI or ACPI): they are the controller's own");
+        return;
+    }
+    if (!dt) {
+        s.owner = "unknown";
+        s.evidence.push_back("caps hold the controller's abilities and the device tree's properties together");
+        s.would_decide = fmt::format("the host's device-tree node (--dt FILE, or live): without {} there the board's device "
+                                     "tree stops it; with it, the controller or its driver does",
+                                     dt_properties_above(f, best));
+        return;
+    }
+    if (const auto asked = dt_properties_present_above(*dt, f, best); !asked.empty() && h.source == HostSource::caps) {
+        s.owner = "host";
+        s.evidence.push_back(fmt::format("the device tree asks for {} but caps lack it: the driver dropped it", join(asked, ", ")));
+        return;
+    }
+    const SocLimit* soc = soc_limit(*dt);
+    const std::string node = dt->node.empty() ? std::string("the node") : dt->node;
+    if (soc && !soc->best_mode.empty() && f.index(soc->best_mode) > f.index(best)) {
+        s.owner = "board";
+        s.evidence.push_back(fmt::format("{} supports up to {} ({})", soc->controller, soc->best_mode, soc->source));
+        s.evidence.push_back(fmt::format("device tree {}: no {}", node, dt_properties_above(f, best)));
+    } else if (soc && !soc->best_mode.empty() && f.index(soc->best_mode) >= 0) {
+        s.owner = "host";
+        s.evidence.push_back(fmt::format("{} supports up to {} ({})", soc->controller, soc->best_mode, soc->source));
+    } else {
+        s.owner = "unknown";
+        s.evidence.push_back(fmt::format("device tree {}: no {}", node, dt_properties_above(f, best)));
+        s.would_decide = fmt::format("whether the controller ({}) supports more than {}: its binding or its SoC's .dtsi; a row in "
+                                     "the SoC table (libmmc/bus/soc_limits.cpp) records it",
+                                     dt->compatible.empty() ? std::string("compatible unknown") : dt->compatible.front(), best);
+    }
+}
+
 // Why the host stops at its best mode, in words, and what to try.
 void describe_host(Host& h, const Evidence& e, const Family& f, const std::vector<std::string>& caps)
 {
@@ -283,15 +372,22 @@ void describe_host(Host& h, const Evidence& e, const Family& f, const std::vecto
     const auto best = f.best(s.modes);
     if (!s.known || best == f.top()) return;
     const bool is_mmc = f.kind == CardKind::mmc;
-    if (h.no_1_8_v) {
+    if (h.no_1_8_v || h.regulator_3v3) {
         const bool at_3v3 = e.ios.signal_voltage_v && *e.ios.signal_voltage_v > 3;
-        s.why = fmt::format("the board has no 1.8 V I/O (no-1-8-v{}), so {} impossible", at_3v3 ? ", signal voltage 3.30 V" : "",
+        const std::string why = h.no_1_8_v ? std::string("no-1-8-v") : regulator_text(*e.dt->vqmmc);
+        s.why = fmt::format("the board has no 1.8 V I/O ({}{}), so {} impossible", why, at_3v3 ? ", signal voltage 3.30 V" : "",
                             is_mmc ? "HS200 and HS400 are" : "UHS modes are");
-        s.tries = {"the faster modes need the I/O lines switched to 1.8 V: only on a board with a switchable vqmmc "
-                   "regulator, drop no-1-8-v (or the sdhci.debug_quirks2=4 boot option, which does the same)"};
+        s.owner = "board";
+        s.evidence.push_back(h.no_1_8_v ? "device tree: no-1-8-v" : "device tree: " + why);
+        s.tries = {h.no_1_8_v ? "the faster modes need the I/O lines switched to 1.8 V: only on a board with a switchable vqmmc "
+                                "regulator, drop no-1-8-v (or the sdhci.debug_quirks2=4 boot option, which does the same)"
+                              : "the faster modes need a vqmmc-supply that reaches 1.8 V: point it at a switchable (1.8-3.3 V) "
+                                "regulator if the board has one; a fixed 3.3 V rail cannot do it"};
         return;
     }
+    own_host_stop(h, e, f, best);
     const bool dt = e.dt.has_value();
+    const bool board = s.owner == "board";
     if (h.source == HostSource::caps && !is_mmc) {
         if (best == "legacy")
             s.why = "the host offers neither SD high speed nor UHS (caps has no SD_HIGHSPEED or UHS_* bits)";
@@ -299,13 +395,6 @@ void describe_host(Host& h, const Evidence& e, const Family& f, const std::vecto
             s.why = "the host offers no UHS mode (caps has no UHS_* bits)";
         else
             s.why = fmt::format("the host offers UHS only up to {} (caps has no UHS_SDR104)", best);
-        if (dt)
-            s.tries.push_back(fmt::format("if the controller supports it, add {} to its device-tree node, with a 1.8 V-capable "
-                                          "vqmmc-supply",
-                                          dt_properties_above(f, best)));
-        else
-            s.tries.push_back(f.index(best) < f.index("SDR50") ? "a UHS-I capable host or reader is needed for a faster mode"
-                                                               : "a host with UHS_SDR104 would run faster");
     } else if (h.source == HostSource::caps) {
         if (f.index(best) <= f.index("MMC-HS"))
             s.why = "the host offers no DDR52, HS200 or HS400 (caps has no *_DDR bit, caps2 no HS200_*/HS400_* bits)";
@@ -317,21 +406,9 @@ void describe_host(Host& h, const Evidence& e, const Family& f, const std::vecto
                         : "the host offers no HS400 (caps2 has no HS400_* bits)";
         else
             s.why = "the host offers no HS400 enhanced strobe (caps2 has no HS400_ES)";
-        if (dt)
-            s.tries.push_back(fmt::format("if the controller supports it and the eMMC I/O is powered at 1.8 V, add {} to its "
-                                          "device-tree node; check for write errors under load afterwards",
-                                          dt_properties_above(f, best)));
-        else if (f.index(best) < f.index("HS200"))
-            s.tries.push_back("a host with HS200/HS400 (caps2 HS200_*, HS400_*) and an 8-bit bus would run faster");
-        else
-            s.tries.push_back(best == "HS200" ? "a host with HS400 (caps2 HS400_*) on an 8-bit bus would run faster"
-                                              : "a host with HS400 enhanced strobe (caps2 HS400_ES) would run faster");
     } else if (!is_mmc) {
         s.why = f.index(best) <= f.index("HS") ? std::string("the device tree names no UHS mode (no sd-uhs-* property)")
                                                : fmt::format("the device tree names UHS only up to {} (no sd-uhs-sdr104)", best);
-        s.tries.push_back(fmt::format("add {} to the device-tree node, with a 1.8 V-capable vqmmc-supply, if the controller "
-                                      "and board support it",
-                                      dt_properties_above(f, best)));
     } else {
         if (f.index(best) <= f.index("MMC-HS"))
             s.why = "the device tree names no DDR52, HS200 or HS400 mode (no mmc-ddr-*, mmc-hs200-*, mmc-hs400-* property)";
@@ -341,9 +418,28 @@ void describe_host(Host& h, const Evidence& e, const Family& f, const std::vecto
             s.why = "the device tree names no HS400 mode (no mmc-hs400-* property)";
         else
             s.why = "the device tree names no enhanced strobe (no mmc-hs400-enhanced-strobe)";
-        s.tries.push_back(fmt::format("if the eMMC I/O is powered at 1.8 V, add {} to the device-tree node; check for write "
-                                      "errors under load afterwards",
-                                      dt_properties_above(f, best)));
+    }
+    // What to try follows the owner: an overlay for the board, another
+    // host for the host, the evidence that decides for unknown.
+    if (board) {
+        s.tries.push_back(fmt::format(
+            "a device-tree overlay adding {} to {}{}; the board may have left it out on purpose (I/O voltage, trace length): "
+            "afterwards watch the kernel log for CRC errors and tuning failures under load",
+            dt_properties_above(f, best), e.dt->overlay_target(),
+            is_mmc ? " (only if the eMMC's I/O is powered at 1.8 V)" : " (with a vqmmc-supply that reaches 1.8 V)"));
+    } else if (s.owner == "host") {
+        if (!is_mmc)
+            s.tries.push_back(f.index(best) < f.index("SDR50") ? "a UHS-I capable host or reader is needed for a faster mode"
+                                                               : "a host with UHS_SDR104 would run faster");
+        else if (f.index(best) < f.index("HS200"))
+            s.tries.push_back("a host with HS200/HS400 (caps2 HS200_*, HS400_*) and an 8-bit bus would run faster");
+        else
+            s.tries.push_back(best == "HS200" ? "a host with HS400 (caps2 HS400_*) on an 8-bit bus would run faster"
+                                              : "a host with HS400 enhanced strobe (caps2 HS400_ES) would run faster");
+    } else if (!s.would_decide.empty()) {
+        s.tries.push_back(dt ? "look up what the controller supports (its binding, its SoC's .dtsi) before adding a mode to the "
+                               "device tree"
+                             : "give the host's device tree (--dt FILE) to tell the controller from the board");
     }
 }
 
@@ -372,9 +468,58 @@ std::optional<double> bus_clock(const Ios& ios, std::vector<Finding>& findings)
     return std::nullopt;
 }
 
+// The first log event of these kinds, if the log was read and has one.
+const LogEvent* first_event(const Evidence& e, std::initializer_list<LogEventKind> kinds)
+{
+    if (!e.log) return nullptr;
+    for (const auto& ev : e.log->events)
+        for (auto k : kinds)
+            if (ev.kind == k) return &ev;
+    return nullptr;
+}
+
+std::string log_line(const LogEvent& ev) { return fmt::format("kernel log line {}: {}", ev.line, ev.text); }
+
+// Who set a device-tree clock cap below the mode's rate: the SoC (its .dtsi
+// value, from the table), the board (lower than what the controller does),
+// or unknown when the table does not know the controller.
+void own_clock_cap(Shortfall& s, const Evidence& e, std::string_view property, uint32_t cap, const ModeSpec& spec, double hz)
+{
+    const DeviceTree& dt = *e.dt;
+    const SocLimit* soc = soc_limit(dt);
+    const std::string prop = fmt::format("{} = <{}>", property, cap);
+    s.evidence.push_back(fmt::format("device tree {}: {}", dt.node.empty() ? std::string("node") : dt.node, prop));
+    s.text = fmt::format("{} ({}) caps the clock at {}; {} runs up to {}", property, hz_text(cap), hz_text(hz), spec.name,
+                         hz_text(spec.clock_hz));
+    if (soc && soc->clock_hz > 0 && cap < soc->clock_hz / negligible_gain) {
+        s.owner = "board";
+        s.evidence.push_back(fmt::format("{} runs {} {} ({})", soc->controller, soc->clock_is_limit ? "up to" : "at least",
+                                         hz_text(soc->clock_hz), soc->source));
+        s.text += fmt::format(": the board's device tree sets it below the {} {} runs", hz_text(soc->clock_hz), soc->controller);
+        s.tries.push_back(fmt::format("a device-tree overlay raising it ({} {{ {} = <{}>; }};) - the board may have lowered it for "
+                                      "signal integrity: afterwards watch the kernel log for CRC errors and tuning failures, "
+                                      "and go back if they appear",
+                                      dt.overlay_target(), property,
+                                      static_cast<uint64_t>(std::min(soc->clock_hz, spec.clock_hz))));
+    } else if (soc && soc->clock_hz > 0 && soc->clock_is_limit) {
+        s.owner = "host";
+        s.evidence.push_back(fmt::format("{} is limited to {} by its SoC ({})", soc->controller, hz_text(soc->clock_hz), soc->source));
+        s.text += fmt::format(": the SoC's own limit for {}", soc->controller);
+        s.tries.push_back("the SoC limits this controller: no card or board setting raises it; a reader on another bus (a USB 3 "
+                          "UHS-I reader) can");
+    } else {
+        s.owner = "unknown";
+        s.would_decide = fmt::format("the max-frequency the SoC's .dtsi gives this controller ({}): the same value means the SoC "
+                                     "limits it, a higher one means the board lowered it (a row in libmmc/bus/soc_limits.cpp "
+                                     "records it)",
+                                     dt.compatible.empty() ? std::string("compatible unknown") : dt.compatible.front());
+        s.tries.push_back("find out whether the SoC or the board set it: " + s.would_decide);
+    }
+}
+
 // Width and clock below what the mode is rated for.
 void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, const std::vector<std::string>& caps,
-                         std::vector<Shortfall>& out)
+                         std::vector<Shortfall>& out, std::vector<Finding>& notes)
 {
     const auto& ios = e.ios;
     const auto& dt = e.dt;
@@ -384,61 +529,149 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
         Shortfall s{"unknown", static_cast<double>(spec.width_bits) / width,
                     fmt::format("the bus runs {} bit{} wide; {} is rated for {}", width, width == 1 ? "" : "s", spec.name,
                                 spec.width_bits),
-                    {}};
-        if (dt && dt->bus_width && static_cast<int>(*dt->bus_width) < spec.width_bits) {
+                    {}, "bus width", {}, {}};
+        const SocLimit* soc = dt ? soc_limit(*dt) : nullptr;
+        if (soc && soc->max_bus_width && soc->max_bus_width <= width) {
+            s.owner = "host";
+            s.text += fmt::format(" ({} has {} data lines)", soc->controller, soc->max_bus_width);
+            s.evidence.push_back(fmt::format("{}: {} data lines ({})", soc->controller, soc->max_bus_width, soc->source));
+        } else if (dt && dt->bus_width && static_cast<int>(*dt->bus_width) < spec.width_bits) {
             s.owner = "board";
             s.text += fmt::format(" (device tree bus-width = <{}>)", *dt->bus_width);
+            s.evidence.push_back(fmt::format("device tree: bus-width = <{}>", *dt->bus_width));
             s.tries.push_back(fmt::format("set bus-width = <{}> in the device-tree node if all the data lines are wired", spec.width_bits));
         } else if (e.caps) {
             if (!contains(caps, need)) {
-                s.owner = "host";
+                s.owner = e.dt_absent || dt ? "host" : "unknown";
                 s.text += fmt::format(" (the host has no {}-bit bus: caps has no {})", spec.width_bits, need);
+                s.evidence.push_back(fmt::format("caps: no {}", need));
+                if (s.owner == "unknown")
+                    s.would_decide = "the host's device tree (--dt): a bus-width there below the mode's means the board";
                 s.tries.push_back(fmt::format("a host with {} {}-bit bus would raise the ceiling {}x", spec.width_bits == 8 ? "an" : "a",
                                               spec.width_bits, spec.width_bits / width));
             } else {
                 s.owner = "board";
                 s.text += fmt::format(" although caps has {}: the wiring or the bus test kept it narrower", need);
+                s.evidence.push_back(fmt::format("caps: {}, bus width {} in ios", need, width));
             }
-        }
-        out.push_back(s);
-    }
-    if (hz < spec.clock_hz / negligible_gain) {
-        Shortfall s{"clock", spec.clock_hz / hz, {}, {}};
-        const double requested = ios.clock_hz ? static_cast<double>(*ios.clock_hz) : hz;
-        if (dt && dt->max_frequency && *dt->max_frequency < spec.clock_hz / negligible_gain &&
-            requested >= *dt->max_frequency / negligible_gain) {
-            s.owner = "board";
-            s.text = fmt::format("max-frequency {} caps the clock ({}; {} runs up to {})", *dt->max_frequency, hz_text(hz),
-                                 spec.name, hz_text(spec.clock_hz));
-            s.tries.push_back(fmt::format("raise or remove max-frequency ({}) in the device-tree node if the board's signal "
-                                          "integrity allows",
-                                          *dt->max_frequency));
-        } else if (spec.name == "MMC-HS" && e.device_type && !(*e.device_type & 0x02) && requested <= 26e6) {
-            s.owner = "card";
-            s.text = fmt::format("the card does high-speed timing only at 26 MHz (DEVICE_TYPE 0x{:02x}), so the clock is {}",
-                                 *e.device_type, hz_text(hz));
-        } else if (hz < requested / negligible_gain) {
-            s.text = fmt::format("clock {} actual for {} requested, below {}'s {} (the controller's divider)", hz_text(hz),
-                                 hz_text(requested), spec.name, hz_text(spec.clock_hz));
         } else {
-            s.text = fmt::format("clock {}, below {}'s {} (the host's maximum clock f_max, which a device-tree "
-                                 "max-frequency also sets)",
-                                 hz_text(hz), spec.name, hz_text(spec.clock_hz));
+            s.would_decide = "the host's caps (debugfs) or its device tree's bus-width (--dt)";
         }
-        if (s.owner == "clock")
-            s.tries.push_back(dt ? "the clock comes from the controller's base clock and divider; a different controller clock "
-                                   "rate (assigned-clock-rates in the device tree) may divide closer to the mode's clock"
-                                 : "the clock is the controller's own: neither the card nor the mode changes it; another "
-                                   "host controller or reader may clock closer to the mode's rate");
         out.push_back(s);
     }
+    if (hz >= spec.clock_hz * divider_granularity) {
+        if (hz < spec.clock_hz / negligible_gain)
+            notes.push_back({"info", fmt::format("clock {} for {}'s {}: full speed within the divider's granularity, not a limit",
+                                                 hz_text(hz), spec.name, hz_text(spec.clock_hz))});
+        return;
+    }
+    Shortfall s{"unknown", spec.clock_hz / hz, {}, {}, "clock", {}, {}};
+    const double requested = ios.clock_hz ? static_cast<double>(*ios.clock_hz) : hz;
+    // The cap the device tree puts on this mode's clock: max-frequency, or
+    // max-sd-hs-hz for SD high speed.
+    std::optional<std::pair<std::string_view, uint32_t>> cap;
+    if (dt && spec.name == "HS" && dt->max_sd_hs_hz) cap = {{"max-sd-hs-hz", *dt->max_sd_hs_hz}};
+    if (dt && dt->max_frequency && (!cap || *dt->max_frequency < cap->second)) cap = {{"max-frequency", *dt->max_frequency}};
+    const auto* step_down = first_event(e, {LogEventKind::step_down});
+    if (cap && cap->second < spec.clock_hz * divider_granularity && requested <= cap->second * negligible_gain) {
+        own_clock_cap(s, e, cap->first, cap->second, spec, hz);
+    } else if (spec.name == "MMC-HS" && e.device_type && !(*e.device_type & 0x02) && requested <= 26e6) {
+        s.owner = "card";
+        s.text = fmt::format("the card does high-speed timing only at 26 MHz (DEVICE_TYPE 0x{:02x}), so the clock is {}",
+                             *e.device_type, hz_text(hz));
+        s.evidence.push_back(fmt::format("EXT_CSD DEVICE_TYPE 0x{:02x}", *e.device_type));
+    } else if (step_down) {
+        s.owner = "tuning";
+        s.text = fmt::format("clock {}, below {}'s {}: the driver lowered it after errors", hz_text(hz), spec.name, hz_text(spec.clock_hz));
+        s.evidence.push_back(log_line(*step_down));
+        s.tries.push_back("read the kernel log around the errors; try another card - if several cards do it, the board's signal "
+                          "integrity is marginal at this clock");
+    } else if (hz < requested / negligible_gain) {
+        s.owner = "host";
+        s.text = fmt::format("clock {} actual for {} requested, below {}'s {}: the controller's divider cannot make the rate",
+                             hz_text(hz), hz_text(requested), spec.name, hz_text(spec.clock_hz));
+        s.evidence.push_back(fmt::format("ios: actual clock {} for {} requested", hz_text(hz), hz_text(requested)));
+        s.tries.push_back(dt ? "the clock comes from the controller's source clock and divider; a different source clock rate "
+                               "(assigned-clock-rates in the device tree) may divide closer to the mode's clock"
+                             : "the clock is the controller's own: neither the card nor the mode changes it; another host "
+                               "controller or reader may clock closer to the mode's rate");
+    } else if (dt || e.dt_absent) {
+        s.owner = "host";
+        s.text = fmt::format("clock {}, below {}'s {}: the controller's maximum clock (f_max){}", hz_text(hz), spec.name,
+                             hz_text(spec.clock_hz), dt ? ", with no max-frequency as low in its device tree" : "");
+        s.evidence.push_back(fmt::format("ios: clock {} requested", hz_text(requested)));
+        s.evidence.push_back(dt ? fmt::format("device tree: no max-frequency at or below {}", hz_text(requested))
+                                : "no device-tree node (PCI or ACPI host)");
+        s.tries.push_back("the controller's clock limits it: another host controller or reader may clock closer to the mode's rate");
+    } else {
+        s.text = fmt::format("clock {}, below {}'s {} (the host's maximum clock f_max, which a device-tree max-frequency also sets)",
+                             hz_text(hz), spec.name, hz_text(spec.clock_hz));
+        s.would_decide = "the host's device tree (--dt FILE, or live): a max-frequency there is the board's or the SoC's setting; "
+                         "none means the controller's own maximum";
+        s.tries.push_back("give the host's device tree (--dt FILE) to tell whether the controller or a device-tree setting caps "
+                          "the clock");
+    }
+    out.push_back(s);
 }
 
 // ---- the mode ---------------------------------------------------------
 
-void mode_shortfalls(const Evidence& e, const Family& f, std::string_view mode, const Side& card, const Side& host,
+// The bus runs below what both sides offer: a fallback. The kernel log says
+// why; without it, the cause is unknown.
+Shortfall fallback(const Evidence& e, const Family& f, std::string_view mode, std::string_view shared, const Host& host)
+{
+    Shortfall s{"unknown", f.ceiling(shared) / f.ceiling(mode), {}, {}, "mode", {}, {}};
+    const bool at_3v3 = e.ios.signal_voltage_v && *e.ios.signal_voltage_v > 3;
+    const bool needs_1v8 = (f.bit(shared) & f.low_voltage()) != 0;
+    if (const auto* ev = first_event(e, {LogEventKind::card_unsupported})) {
+        s.owner = "card";
+        s.text += ": the card refused a function it needs";
+        s.evidence.push_back(log_line(*ev));
+        s.tries.push_back("a different card (the kernel log shows this one refusing a function)");
+    } else if (const auto* ev = first_event(e, {LogEventKind::voltage_switch_failed}); ev && needs_1v8) {
+        s.evidence.push_back(log_line(*ev));
+        if (e.dt && e.dt->vqmmc && e.dt->vqmmc->min_microvolt && !e.dt->vqmmc->reaches_1v8()) {
+            s.owner = "board";
+            s.text += ": the switch to 1.8 V failed, and the I/O regulator cannot make 1.8 V";
+            s.evidence.push_back("device tree: " + regulator_text(*e.dt->vqmmc));
+        } else {
+            s.text += ": the switch to 1.8 V signalling failed";
+            s.would_decide = "the same card in another UHS host (if it switches there, this board's regulator or wiring is the "
+                             "cause), and the vqmmc-supply regulator's range (--dt)";
+        }
+        s.tries.push_back("check the slot's vqmmc-supply regulator (it must reach 1.8 V) and try another card");
+    } else if (const auto* ev = first_event(e, {LogEventKind::tuning_failed, LogEventKind::mode_switch_failed,
+                                                LogEventKind::step_down, LogEventKind::crc_error})) {
+        s.owner = "tuning";
+        s.text += fmt::format(": the kernel fell back after {}", log_event_name(ev->kind));
+        s.evidence.push_back(log_line(*ev));
+        s.tries.push_back("read the kernel log around that line; try another card - if several cards fall back the same way, "
+                          "the board's signal integrity is marginal at the faster mode (a lower mode or max-frequency in the "
+                          "device tree makes it stable)");
+    } else if (at_3v3 && needs_1v8 && (host.no_1_8_v || host.regulator_3v3)) {
+        s.owner = "board";
+        s.text += " at 3.30 V: the board has no 1.8 V I/O";
+        s.evidence.insert(s.evidence.end(), host.side.evidence.begin(), host.side.evidence.end());
+    } else {
+        s.text += at_3v3 && needs_1v8 ? " at 3.30 V: the switch to 1.8 V signalling did not happen"
+                                       : ": the kernel fell back to a lower mode";
+        s.would_decide = e.log ? "the kernel log names no tuning, switch or CRC failure for this host; the log from the card's "
+                                 "insertion (dmesg after a re-plug) would"
+                               : "the kernel log (--dmesg FILE, or live as root): a tuning, voltage-switch or CRC failure there "
+                                 "names the cause";
+        if (at_3v3 && needs_1v8)
+            s.tries.push_back("check the slot's vqmmc-supply regulator (it must reach 1.8 V) and the kernel log for "
+                              "voltage-switch errors");
+        else
+            s.tries.push_back("read the kernel log (dmesg | grep mmc) for tuning or CRC errors");
+    }
+    return s;
+}
+
+void mode_shortfalls(const Evidence& e, const Family& f, std::string_view mode, const Side& card, const Host& host_info,
                      std::vector<Shortfall>& out, std::vector<Finding>& info)
 {
+    const Side& host = host_info.side;
     const auto card_best = f.best(card.modes);
     const auto host_best = f.best(host.modes);
     const auto shared = f.best(card.modes & host.modes);
@@ -446,35 +679,40 @@ void mode_shortfalls(const Evidence& e, const Family& f, std::string_view mode, 
 
     if (f.index(mode) < f.index(shared)) {
         // Both sides (as far as known) offer more than runs.
-        Shortfall s{"unknown", f.ceiling(shared) / here, {}, {}};
-        const bool at_3v3 = e.ios.signal_voltage_v && *e.ios.signal_voltage_v > 3;
-        if (card.known && host.known) {
-            s.text = fmt::format("the host offers {} and the card {}, but the bus runs {}", host_best, card_best, mode);
-            if (at_3v3 && (f.bit(shared) & f.low_voltage())) {
-                s.owner = "board";
-                s.text += " at 3.30 V: the switch to 1.8 V signalling did not happen";
-                s.tries.push_back("check the slot's vqmmc-supply regulator (it must reach 1.8 V) and the kernel log for "
-                                  "voltage-switch errors");
-            } else {
-                s.text += ": the kernel fell back to a lower mode (a failed switch or tuning); the kernel log says which";
-            }
-        } else if (host.known) {
-            s.text = fmt::format("the host offers up to {} but the bus runs {}; the card's capabilities were not read, so "
-                                 "the card or a fallback is the reason",
-                                 host_best, mode);
-            s.tries.push_back("read the card's registers (mmc-info) to see what it supports");
+        Shortfall s = fallback(e, f, mode, shared, host_info);
+        const std::string prefix =
+            card.known && host.known ? fmt::format("the host offers {} and the card {}, but the bus runs {}", host_best, card_best, mode)
+            : host.known ? fmt::format("the host offers up to {} but the bus runs {}", host_best, mode)
+            : card.known ? fmt::format("the card supports up to {} but the bus runs {}", card_best, mode)
+                         : std::string();
+        if (!prefix.empty() && (s.owner != "unknown" || (card.known && host.known))) {
+            s.text = prefix + s.text;
+            out.push_back(s);
+            return;
+        }
+        if (s.owner != "unknown") {
+            s.text = fmt::format("the bus runs {}{}", mode, s.text);
+            out.push_back(s);
+            return;
+        }
+        // One side unknown and no log evidence: that side or a fallback.
+        if (host.known) {
+            s.text = fmt::format("{}; the card's capabilities were not read, so the card or a fallback is the reason", prefix);
+            s.would_decide = "the card's registers (mmc-info): if it supports more, a fallback (the kernel log says which)";
+            s.tries.insert(s.tries.begin(), "read the card's registers (mmc-info) to see what it supports");
         } else if (card.known) {
-            s.text = fmt::format("the card supports up to {} but the bus runs {}; the host's caps were not read, so the host "
-                                 "or a fallback is the reason",
-                                 card_best, mode);
-            s.tries.push_back(fmt::format("read the host's caps (/sys/kernel/debug/{}/caps, as root)", e.host.empty() ? "mmcN" : e.host));
+            s.text = fmt::format("{}; the host's caps were not read, so the host or a fallback is the reason", prefix);
+            s.would_decide = "the host's caps (debugfs) or device tree (--dt), and the kernel log (--dmesg)";
+            s.tries.insert(s.tries.begin(), fmt::format("read the host's caps (/sys/kernel/debug/{}/caps, as root)",
+                                                        e.host.empty() ? "mmcN" : e.host));
         } else {
             s.text = fmt::format("either the host or the card stops at {} (the kernel runs the best mode both offer); the "
                                  "host's caps and the card's registers would tell which",
                                  mode);
-            s.tries.push_back(fmt::format("read the host's caps (/sys/kernel/debug/{}/caps, as root) and the card's registers "
-                                          "(mmc-info) to tell which side limits",
-                                          e.host.empty() ? "mmcN" : e.host));
+            s.would_decide = "the host's caps or device tree (--caps, --dt) and the card's registers (mmc-info)";
+            s.tries = {fmt::format("read the host's caps (/sys/kernel/debug/{}/caps, as root) and the card's registers "
+                                   "(mmc-info) to tell which side limits",
+                                   e.host.empty() ? "mmcN" : e.host)};
         }
         out.push_back(s);
         return;
@@ -482,15 +720,22 @@ void mode_shortfalls(const Evidence& e, const Family& f, std::string_view mode, 
     // The running mode is the best both share: whoever stops there limits.
     // Fixing one side alone raises the ceiling to what the other side offers.
     if (mode == f.top()) return;
-    if (host_best == mode) out.push_back({host.owner, std::max(1.0, f.ceiling(card_best) / here), host.why, host.tries});
-    else if (host.known && !host.why.empty()) info.push_back({"info", host.why});
-    if (card_best == mode) out.push_back({card.owner, std::max(1.0, f.ceiling(host_best) / here), card.why, card.tries});
-    else if (!card.why.empty()) info.push_back({"info", card.why});
+    const auto evidence_of = [](const Side& side) { return side.evidence.empty() ? std::vector<std::string>{side.why} : side.evidence; };
+    if (host_best == mode)
+        out.push_back({host.owner, std::max(1.0, f.ceiling(card_best) / here), host.why, host.tries,
+                       host_info.no_1_8_v || host_info.regulator_3v3 ? "signal voltage" : "mode", evidence_of(host),
+                       host.would_decide});
+    else if (host.known && !host.why.empty())
+        info.push_back({"info", host.why});
+    if (card_best == mode)
+        out.push_back({card.owner, std::max(1.0, f.ceiling(host_best) / here), card.why, card.tries, "mode", evidence_of(card), {}});
+    else if (!card.why.empty())
+        info.push_back({"info", card.why});
 }
 
 int owner_rank(const std::string& owner)
 {
-    constexpr std::array<std::string_view, 5> order{"board", "host", "card", "clock", "unknown"};
+    constexpr std::array<std::string_view, 5> order{"board", "host", "card", "tuning", "unknown"};
     return static_cast<int>(std::find(order.begin(), order.end(), owner) - order.begin());
 }
 
@@ -552,7 +797,7 @@ Diagnosis diagnose(const Evidence& e)
         d.findings.push_back({"limit", who + " is an SDIO function (such as Wi-Fi), not storage"});
         if (spec && hz) {
             std::vector<Shortfall> clock;
-            delivery_shortfalls(e, *spec, *hz, caps, clock);
+            delivery_shortfalls(e, *spec, *hz, caps, clock, notes);
             for (const auto& s : clock) notes.push_back({"info", s.text});
         }
         d.findings.insert(d.findings.end(), notes.begin(), notes.end());
@@ -591,11 +836,11 @@ Diagnosis diagnose(const Evidence& e)
         if (host.side.known) d.host_best_mode = f.best(host.side.modes);
         if (card.known) d.card_best_mode = f.best(card.modes);
         if (!card.known && !card.why.empty()) notes.push_back({"info", card.why});
-        mode_shortfalls(e, f, f.best(proven), card, host.side, shortfalls, notes);
+        mode_shortfalls(e, f, f.best(proven), card, host, shortfalls, notes);
     } else if (d.card == CardKind::unknown) {
         notes.push_back({"info", "the card type is unknown, so neither side's best mode can be judged"});
     }
-    if (hz) delivery_shortfalls(e, *spec, *hz, caps, shortfalls);
+    if (hz) delivery_shortfalls(e, *spec, *hz, caps, shortfalls, notes);
 
     // The limit is the shortfall whose fix alone raises the ceiling most. When
     // card and host stop at the same mode neither alone helps; the card names
@@ -606,10 +851,21 @@ Diagnosis diagnose(const Evidence& e)
         const bool a_card = a.owner == "card", b_card = b.owner == "card";
         return a_card != b_card && a.gain < negligible_gain ? a_card : owner_rank(a.owner) < owner_rank(b.owner);
     });
-    if (!shortfalls.empty())
-        d.limit = shortfalls.front().owner;
-    else
+    if (!shortfalls.empty()) {
+        const Shortfall& top = shortfalls.front();
+        d.limit = top.owner;
+        d.mechanism = top.mechanism;
+        d.decided_by = top.evidence;
+        d.would_decide = top.would_decide;
+        if (d.limit == "unknown" && d.would_decide.empty())
+            d.would_decide = "the host's caps or device tree (--caps, --dt), the card's registers (mmc-info) and the kernel log (--dmesg)";
+    } else {
         d.limit = family ? "none" : "unknown";
+        if (family)
+            d.decided_by.push_back(fmt::format("ios: {}{}", d.mode, hz ? fmt::format(" at {}", hz_text(*hz)) : std::string()));
+        else
+            d.would_decide = "the card type (--card sd|mmc)";
+    }
 
     for (const auto& s : shortfalls) {
         d.findings.push_back({"limit", s.text});
@@ -618,8 +874,10 @@ Diagnosis diagnose(const Evidence& e)
     if (d.limit == "none")
         d.findings.push_back({"info", fmt::format("the bus runs {} {}: the bus is not what limits throughput; look at the "
                                                   "card or the I/O path (queueing, filesystem)",
-                                                  d.mode, d.clock_ceiling_mb_s ? fmt::format("at its full clock ({})", mb_text(*d.ceiling_mb_s))
-                                                                               : std::string("(no clock line to check)"))});
+                                                  d.mode,
+                                                  d.clock_ceiling_mb_s ? fmt::format("at its full clock ({})", mb_text(*d.ceiling_mb_s))
+                                                  : hz                 ? fmt::format("at its full clock ({})", hz_text(*hz))
+                                                                       : std::string("(no clock line to check)"))});
     d.findings.insert(d.findings.end(), notes.begin(), notes.end());
     return d;
 }

@@ -7,7 +7,9 @@
 // fixture trees diagnose the same way as live hosts.
 #pragma once
 
+#include "bus/device_tree.h"
 #include "bus/ios.h"
+#include "bus/kernel_log.h"
 
 #include <cstdint>
 #include <map>
@@ -20,16 +22,6 @@ namespace mmc::bus {
 
 enum class CardKind { sd, mmc, sdio, unknown };
 
-// Device-tree properties of the controller node that bear on bus speed.
-struct DeviceTree {
-    std::optional<uint32_t> max_frequency;
-    std::optional<uint32_t> bus_width;
-    std::vector<std::string> flags; // present boolean properties: "no-1-8-v", "sd-uhs-sdr104", "mmc-hs200-1_8v", ...
-    bool has_vqmmc_supply = false;
-    std::string compatible;
-    bool has(std::string_view flag) const;
-};
-
 struct Evidence {
     std::string host;                  // "mmc0"
     Ios ios;
@@ -38,8 +30,10 @@ struct Evidence {
     std::string kernel_version;        // "6.1.0-57-amd64"; decides the caps layout
     CardKind card = CardKind::unknown;
     std::string controller;            // "sdhci-pci (PCI 1b36:0007 at ...)"
-    std::optional<DeviceTree> dt;
+    std::optional<DeviceTree> dt;      // the host's device-tree node, when read
+    bool dt_absent = false;            // the host has no device-tree node (PCI, ACPI): caps are the controller's alone
     std::string kernel_message;        // "mmc0: new high speed SDHC card at address 4567"
+    std::optional<KernelLog> log;      // the kernel log's events for this host, when read
 
     // SD card capabilities.
     std::optional<bool> s18a;                          // OCR bit 24 (only meaningful in a raw R3 OCR)
@@ -65,7 +59,14 @@ struct Diagnosis {
     std::optional<double> ceiling_mb_s;       // the smaller of the two
     std::string card_best_mode;               // best the card supports ("" unknown)
     std::string host_best_mode;               // best the host offers ("" unknown)
-    std::string limit;                        // "card", "host", "board", "clock", "none", "unknown", "not storage", "powered off"
+    // The cause: "host" (controller, driver, SoC limit), "board" (device-tree
+    // property, wiring, regulator), "card", "tuning" (a fallback after
+    // tuning, switch or CRC errors), "none", "unknown", "not storage",
+    // "powered off".
+    std::string limit;
+    std::string mechanism;                    // how the cause acts: "mode", "clock", "bus width", "signal voltage"; "" for none
+    std::vector<std::string> decided_by;      // the evidence that decided the cause, one line each
+    std::string would_decide;                 // for "unknown": what evidence would decide it
     std::vector<Finding> findings;
     std::vector<std::string> suggestions;     // what a user can try
     std::vector<std::string> caps_names;      // decoded caps and caps2 flags
@@ -100,5 +101,8 @@ std::vector<std::string> decode_caps2(uint32_t caps2, std::string_view kernel_ve
 // True when `kernel_version` ("4.4.0-rc1", "6.1.0-57-amd64") is older than
 // major.minor; false when empty or not a version (the current layout).
 bool kernel_before(std::string_view kernel_version, int major, int minor);
+// A release as uname prints it: MAJOR.MINOR, then anything made of digits,
+// letters and ".-+~_" ("6.1.0-57-amd64", "4.4.0-rc1", "6.12.3+rpt-rpi-v8").
+bool is_kernel_version(std::string_view text);
 
 } // namespace mmc::bus

@@ -1,19 +1,23 @@
 #include "bus/ios.h"
 
+#include <array>
 #include <cctype>
 #include <charconv>
-#include <regex>
+#include <fmt/format.h>
 
 namespace mmc::bus {
 
 namespace {
 
-std::string trim(std::string_view s)
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+std::string_view trim(std::string_view s)
 {
     std::size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-    return std::string(s.substr(b, e - b));
+    while (b < e && is_space(s[b])) ++b;
+    while (e > b && is_space(s[e - 1])) --e;
+    return s.substr(b, e - b);
 }
 
 std::optional<uint64_t> leading_number(std::string_view s)
@@ -25,62 +29,137 @@ std::optional<uint64_t> leading_number(std::string_view s)
     return v;
 }
 
-// The text inside the last parentheses: "2 (sd high-speed)" -> "sd high-speed".
+// The kernel prints a clock as "%u Hz". Anything else (an exponent, a sign,
+// more digits than a u32 holds, letters) is not a clock and is refused, and
+// so is a value no MMC bus comes near (the fastest modes run at 200-208 MHz).
+constexpr uint64_t absurd_clock_hz = 1'000'000'000;
+
+std::optional<uint64_t> clock_value(std::string_view value, std::string& why)
+{
+    const auto t = trim(value);
+    std::size_t digits = 0;
+    while (digits < t.size() && is_digit(t[digits])) ++digits;
+    const auto unit = trim(t.substr(digits));
+    uint64_t v = 0;
+    if (digits == 0 || digits > 10 || !(unit.empty() || unit == "Hz") ||
+        std::from_chars(t.data(), t.data() + digits, v).ec != std::errc()) {
+        why = "is not a clock the kernel prints (a whole number of Hz)";
+        return std::nullopt;
+    }
+    if (v > absurd_clock_hz) {
+        why = "is no MMC bus clock (the fastest modes run at about 200 MHz)";
+        return std::nullopt;
+    }
+    return v;
+}
+
+// The text inside the parentheses: "2 (sd high-speed)" -> "sd high-speed".
 std::string paren_text(std::string_view s)
 {
     const auto open = s.find('(');
     const auto close = s.rfind(')');
     if (open == std::string_view::npos || close == std::string_view::npos || close < open) return {};
-    return trim(s.substr(open + 1, close - open - 1));
+    return std::string(trim(s.substr(open + 1, close - open - 1)));
 }
 
 // Keys the kernel prints; "lock" is a first line pasted with its "c" cut off.
-enum class Key { clock, actual_clock, vdd, bus_mode, chip_select, power_mode, bus_width, timing, signal_voltage, driver_type, unknown };
+enum class Key { clock, actual_clock, vdd, bus_mode, chip_select, power_mode, bus_width, timing, signal_voltage, driver_type };
 
-Key key_of(const std::string& k)
+struct KeyName {
+    std::string_view text;
+    Key key;
+};
+constexpr std::array<KeyName, 11> keys{{
+    {"clock", Key::clock},
+    {"lock", Key::clock},
+    {"actual clock", Key::actual_clock},
+    {"vdd", Key::vdd},
+    {"bus mode", Key::bus_mode},
+    {"chip select", Key::chip_select},
+    {"power mode", Key::power_mode},
+    {"bus width", Key::bus_width},
+    {"timing spec", Key::timing},
+    {"signal voltage", Key::signal_voltage},
+    {"driver type", Key::driver_type},
+}};
+
+struct KeyLine {
+    Key key;
+    std::string_view prefix; // what came before "ios:", e.g. "/sys/kernel/debug/mmc1/"
+    std::string_view value;
+};
+
+// "key:" at the start of `s` (after blanks), then the value.
+std::optional<KeyLine> key_at(std::string_view s, std::string_view prefix)
 {
-    if (k == "clock" || k == "lock") return Key::clock;
-    if (k == "actual clock") return Key::actual_clock;
-    if (k == "vdd") return Key::vdd;
-    if (k == "bus mode") return Key::bus_mode;
-    if (k == "chip select") return Key::chip_select;
-    if (k == "power mode") return Key::power_mode;
-    if (k == "bus width") return Key::bus_width;
-    if (k == "timing spec") return Key::timing;
-    if (k == "signal voltage") return Key::signal_voltage;
-    if (k == "driver type") return Key::driver_type;
-    return Key::unknown;
+    std::size_t b = 0;
+    while (b < s.size() && is_space(s[b])) ++b;
+    s.remove_prefix(b);
+    for (const auto& k : keys)
+        if (s.size() > k.text.size() && s.substr(0, k.text.size()) == k.text && s[k.text.size()] == ':')
+            return KeyLine{k.key, prefix, s.substr(k.text.size() + 1)};
+    return std::nullopt;
 }
+
+// One pasted line: mail quotes and blanks, then an optional grep file prefix
+// ending in "ios:" (no blanks inside it), then "key:" and the value. Every
+// step scans forward once, so a line of any length costs its length.
+std::optional<KeyLine> split_line(std::string_view line)
+{
+    std::size_t b = 0;
+    while (b < line.size() && (line[b] == '>' || is_space(line[b]))) ++b;
+    line.remove_prefix(b);
+    if (auto k = key_at(line, {})) return k;
+    std::size_t word_end = 0;
+    while (word_end < line.size() && !is_space(line[word_end])) ++word_end;
+    for (std::size_t at = line.find("ios:"); at != std::string_view::npos && at + 4 <= word_end; at = line.find("ios:", at + 1))
+        if (auto k = key_at(line.substr(at + 4), line.substr(0, at))) return k;
+    return std::nullopt;
+}
+
+// The first "mmcN" or "sdio[N]" in a grep prefix.
+std::string host_in(std::string_view prefix)
+{
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+        const auto rest = prefix.substr(i);
+        if (rest.substr(0, 3) == "mmc" && rest.size() > 3 && is_digit(rest[3])) {
+            std::size_t e = 3;
+            while (e < rest.size() && is_digit(rest[e])) ++e;
+            return std::string(rest.substr(0, e));
+        }
+        if (rest.substr(0, 4) == "sdio") {
+            std::size_t e = 4;
+            while (e < rest.size() && is_digit(rest[e])) ++e;
+            return std::string(rest.substr(0, e));
+        }
+    }
+    return {};
+}
+
+// What an unparsed line keeps: enough to recognise it.
+constexpr std::size_t unparsed_keep = 200;
 
 } // namespace
 
 std::vector<Ios> parse_ios(std::string_view text)
 {
-    // An optional prefix (mail quotes, a grep file name such as
-    // "/sys/kernel/debug/mmc1/ios:"), then "key:", then the value.
-    static const std::regex line_re(
-        R"(^[>\s]*(?:(\S*?)ios:)?\s*(clock|lock|actual clock|vdd|bus mode|chip select|power mode|bus width|timing spec|signal voltage|driver type):\s*(.*)$)");
-    static const std::regex host_re(R"((mmc\d+|sdio\d*))");
-
     std::vector<Ios> out;
     Ios* cur = nullptr;
-    std::size_t pos = 0;
+    std::size_t pos = 0, line_no = 0;
     while (pos <= text.size()) {
         const auto nl = text.find('\n', pos);
-        // Trimmed: a pasted "\r\n" leaves a "\r" the regex's "$" will not pass.
-        const std::string line = trim(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
+        // Trimmed: a pasted "\r\n" leaves a "\r".
+        const auto line = trim(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
         pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
-        std::smatch m;
-        if (!std::regex_match(line, m, line_re)) {
-            if (cur && !line.empty()) cur->unparsed.push_back(line);
+        ++line_no;
+        const auto kl = split_line(line);
+        if (!kl) {
+            if (cur && !line.empty()) cur->unparsed.emplace_back(line.substr(0, unparsed_keep));
             continue;
         }
-        std::string host;
-        std::smatch hm;
-        const std::string prefix = m[1].str();
-        if (std::regex_search(prefix, hm, host_re)) host = hm[1].str();
-        const Key key = key_of(m[2].str());
-        const std::string value = trim(m[3].str());
+        const std::string host = host_in(kl->prefix);
+        const Key key = kl->key;
+        const auto value = trim(kl->value);
 
         if (!cur || key == Key::clock || (!host.empty() && host != cur->host && !cur->host.empty())) {
             out.emplace_back();
@@ -88,33 +167,41 @@ std::vector<Ios> parse_ios(std::string_view text)
         }
         if (!host.empty()) cur->host = host;
         switch (key) {
-        case Key::clock: cur->clock_hz = leading_number(value); break;
-        case Key::actual_clock: cur->actual_clock_hz = leading_number(value); break;
+        case Key::clock:
+        case Key::actual_clock: {
+            std::string why;
+            const auto hz = clock_value(value, why);
+            if (!hz)
+                cur->errors.push_back(fmt::format("line {}: {} '{}' {}", line_no, key == Key::clock ? "clock" : "actual clock",
+                                                  value.substr(0, 40), why));
+            (key == Key::clock ? cur->clock_hz : cur->actual_clock_hz) = hz;
+            break;
+        }
         case Key::vdd:
-            if (auto v = leading_number(value)) cur->vdd = static_cast<int>(*v);
+            if (auto v = leading_number(value); v && *v < 32) cur->vdd = static_cast<int>(*v);
             cur->vdd_text = paren_text(value);
             break;
         case Key::power_mode:
-            if (auto v = leading_number(value)) cur->power_mode = static_cast<int>(*v);
+            if (auto v = leading_number(value); v && *v < 16) cur->power_mode = static_cast<int>(*v);
             cur->power_text = paren_text(value);
             break;
         case Key::bus_width: {
             // "2 (4 bits)": the text gives the width directly.
-            const std::string t = paren_text(value);
-            if (auto v = leading_number(t)) cur->bus_width_bits = static_cast<int>(*v);
-            else if (auto code = leading_number(value)) cur->bus_width_bits = 1 << *code;
+            const auto t = leading_number(paren_text(value));
+            const auto code = leading_number(value);
+            if (t && (*t == 1 || *t == 4 || *t == 8)) cur->bus_width_bits = static_cast<int>(*t);
+            else if (!t && code && *code <= 3) cur->bus_width_bits = 1 << *code;
             break;
         }
         case Key::timing:
-            if (auto v = leading_number(value)) cur->timing_code = static_cast<int>(*v);
+            if (auto v = leading_number(value); v && *v < 256) cur->timing_code = static_cast<int>(*v);
             cur->timing = paren_text(value);
             break;
         case Key::signal_voltage: {
+            // "1 (1.80 V)": the kernel knows 3.30, 1.80 and 1.20 only.
             const std::string t = paren_text(value);
-            try {
-                if (!t.empty() && std::isdigit(static_cast<unsigned char>(t[0]))) cur->signal_voltage_v = std::stod(t);
-            } catch (const std::exception&) {
-            }
+            for (double v : {3.3, 1.8, 1.2})
+                if (t == fmt::format("{:.2f} V", v)) cur->signal_voltage_v = v;
             break;
         }
         case Key::driver_type: cur->driver_type = paren_text(value); break;

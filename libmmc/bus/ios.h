@@ -26,7 +26,8 @@ struct Ios {
     std::string timing;                      // the text: "sd high-speed", "mmc HS400 enhanced strobe"
     std::optional<double> signal_voltage_v;  // 3.3, 1.8, 1.2
     std::string driver_type;                 // "driver type B"
-    std::vector<std::string> unparsed;       // lines that were not understood
+    std::vector<std::string> unparsed;       // lines that were not understood (first 200 characters)
+    std::vector<std::string> errors;         // values that are not what the kernel prints: "line 1: clock '1e400 Hz' ..."
 
     bool powered_off() const { return power_mode && *power_mode == 0; }
 };

@@ -1,7 +1,9 @@
 #include "dev/bus_evidence.h"
 
 #include <charconv>
+#include <fmt/format.h>
 #include <fstream>
+#include <stdexcept>
 #include <sys/klog.h>
 #include <sys/utsname.h>
 
@@ -68,29 +70,121 @@ void add_card_capabilities(bus::Evidence& e, const regs::CardRegisters& regs)
 
 } // namespace
 
+namespace {
+
+// A property file is small; a file bigger than this is not a property.
+constexpr std::size_t max_property_bytes = 64 * 1024;
+// Nodes searched for the vqmmc regulator's phandle; a board's tree has a few thousand.
+constexpr std::size_t max_nodes_searched = 50'000;
+
+std::optional<std::string> property_bytes(const fs::path& path)
+{
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return std::nullopt;
+    const auto size = fs::file_size(path, ec);
+    if (ec || size > max_property_bytes) return std::nullopt;
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes(static_cast<std::size_t>(size), '\0');
+    if (!in.read(bytes.data(), static_cast<std::streamsize>(size))) return std::nullopt;
+    return bytes;
+}
+
+// "a\0b\0" -> {"a", "b"}
+std::vector<std::string> string_list(const std::string& bytes)
+{
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    while (pos < bytes.size()) {
+        const auto end = bytes.find('\0', pos);
+        const auto s = bytes.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+        if (!s.empty()) out.push_back(s);
+        if (end == std::string::npos) break;
+        pos = end + 1;
+    }
+    return out;
+}
+
+// The root of the tree a node directory sits in: the highest ancestor that
+// still looks like a device-tree node (it has "#address-cells", "name" or
+// "compatible"). A copied single node is its own root.
+fs::path tree_root(const fs::path& node)
+{
+    fs::path root = node;
+    std::error_code ec;
+    for (fs::path p = node.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path()) {
+        if (!fs::exists(p / "#address-cells", ec) && !fs::exists(p / "name", ec) && !fs::exists(p / "compatible", ec)) break;
+        root = p;
+    }
+    return root;
+}
+
+// The node whose phandle (or linux,phandle) is `phandle`, breadth first.
+std::optional<fs::path> node_with_phandle(const fs::path& root, uint32_t phandle)
+{
+    std::vector<fs::path> queue{root};
+    std::size_t seen = 0;
+    std::error_code ec;
+    for (std::size_t i = 0; i < queue.size() && seen < max_nodes_searched; ++i, ++seen) {
+        for (const char* key : {"phandle", "linux,phandle"})
+            if (fs::exists(queue[i] / key, ec) && dt_u32(queue[i] / key) == phandle) return queue[i];
+        for (fs::directory_iterator it(queue[i], ec), end; !ec && it != end; it.increment(ec))
+            if (it->is_directory(ec) && !it->is_symlink(ec)) queue.push_back(it->path());
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+bus::DeviceTree read_device_tree_dir(const fs::path& node_dir, const std::string& shown_as)
+{
+    std::error_code ec;
+    const fs::path node = fs::canonical(node_dir, ec);
+    if (ec || !fs::is_directory(node, ec))
+        throw std::runtime_error(fmt::format("{}: not a device-tree node directory", shown_as));
+    bus::DeviceTree dt;
+    dt.source = shown_as;
+    dt.node = node.filename().string();
+    // A captured sysfs tree may hold the node as a plain "of_node" directory.
+    if (auto name = property_bytes(node / "name"); dt.node == "of_node" && name && !string_list(*name).empty())
+        dt.node = string_list(*name).front();
+    const fs::path root = tree_root(node);
+    if (root != node) dt.path = "/" + fs::relative(node, root, ec).string();
+    if (auto c = property_bytes(node / "compatible")) dt.compatible = string_list(*c);
+    if (auto st = property_bytes(node / "status"); st && !string_list(*st).empty()) dt.status = string_list(*st).front();
+    dt.max_frequency = dt_u32(node / "max-frequency");
+    dt.max_sd_hs_hz = dt_u32(node / "max-sd-hs-hz");
+    dt.bus_width = dt_u32(node / "bus-width");
+    for (const auto& f : bus::device_tree_flags())
+        if (fs::exists(node / std::string(f), ec)) dt.flags.emplace_back(f);
+    if (fs::exists(node / "vqmmc-supply", ec)) {
+        dt.has_vqmmc_supply = true;
+        const auto phandle = dt_u32(node / "vqmmc-supply");
+        const auto reg = phandle ? node_with_phandle(root, *phandle) : std::nullopt;
+        if (reg) {
+            bus::Regulator r;
+            r.node = reg->filename().string();
+            if (auto n = property_bytes(*reg / "regulator-name"); n && !string_list(*n).empty()) r.name = string_list(*n).front();
+            r.min_microvolt = dt_u32(*reg / "regulator-min-microvolt");
+            r.max_microvolt = dt_u32(*reg / "regulator-max-microvolt");
+            dt.vqmmc = r;
+        } else {
+            dt.notes.push_back(root == node ? "vqmmc-supply: the regulator is outside this copied node"
+                                            : "vqmmc-supply: no node with its phandle in the tree");
+        }
+    }
+    return dt;
+}
+
 std::optional<bus::DeviceTree> read_device_tree(const Controller& controller)
 {
     const fs::path node = controller.syspath / "of_node";
     std::error_code ec;
     if (!fs::exists(node, ec)) return std::nullopt;
-    bus::DeviceTree dt;
-    dt.compatible = controller.compatible;
-    dt.max_frequency = dt_u32(node / "max-frequency");
-    dt.bus_width = dt_u32(node / "bus-width");
-    dt.has_vqmmc_supply = fs::exists(node / "vqmmc-supply", ec);
-    static constexpr const char* flags[] = {
-        "no-1-8-v",          "sd-uhs-sdr12",       "sd-uhs-sdr25",        "sd-uhs-sdr50",
-        "sd-uhs-sdr104",     "sd-uhs-ddr50",       "mmc-ddr-3_3v",        "mmc-ddr-1_8v",
-        "mmc-ddr-1_2v",      "mmc-hs200-1_8v",     "mmc-hs200-1_2v",      "mmc-hs400-1_8v",
-        "mmc-hs400-1_2v",    "mmc-hs400-enhanced-strobe", "cap-sd-highspeed", "cap-mmc-highspeed",
-        "non-removable",     "no-sd",              "no-mmc",              "no-sdio",
-    };
-    for (const char* f : flags)
-        if (fs::exists(node / f, ec)) dt.flags.emplace_back(f);
-    return dt;
+    const fs::path real = fs::canonical(node, ec);
+    return read_device_tree_dir(node, ec ? node.string() : real.string());
 }
 
-std::string kernel_card_message(const std::string& host)
+std::string read_kernel_log()
 {
     const int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, nullptr, 0);
     if (size <= 0) return {};
@@ -98,16 +192,12 @@ std::string kernel_card_message(const std::string& host)
     const int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf.data(), size);
     if (n <= 0) return {};
     buf.resize(static_cast<std::size_t>(n));
-    // The newest announcement wins: cards are re-announced after a re-plug.
-    const std::string needle = host + ": new ";
-    std::string found;
-    std::size_t pos = 0;
-    while ((pos = buf.find(needle, pos)) != std::string::npos) {
-        const auto end = buf.find('\n', pos);
-        found = buf.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-        pos += needle.size();
-    }
-    return found;
+    return buf;
+}
+
+std::string kernel_card_message(const std::string& host)
+{
+    return bus::parse_kernel_log(read_kernel_log(), {host}).card_message;
 }
 
 bus::Evidence gather_bus_evidence(const Host& host, const Card* card, const regs::CardRegisters* registers,
@@ -125,7 +215,19 @@ bus::Evidence gather_bus_evidence(const Host& host, const Card* card, const regs
     e.kernel_version = kernel_version;
     e.controller = host.controller.describe();
     e.dt = read_device_tree(host.controller);
-    if (roots.is_live()) e.kernel_message = kernel_card_message(host.name);
+    // A host with a parent device but no of_node has no device tree (PCI,
+    // ACPI): its caps are the controller's alone.
+    std::error_code ec;
+    e.dt_absent = !e.dt && fs::exists(host.controller.syspath, ec) && !host.controller.syspath.empty();
+    if (roots.is_live()) {
+        const std::string text = read_kernel_log();
+        if (!text.empty()) {
+            std::vector<std::string> names{host.name};
+            if (!host.controller.syspath.empty()) names.push_back(host.controller.syspath.filename().string());
+            e.log = bus::parse_kernel_log(text, names);
+            e.kernel_message = e.log->card_message;
+        }
+    }
     if (card) e.card = kind_of(card->type);
     if (registers) add_card_capabilities(e, *registers);
     return e;

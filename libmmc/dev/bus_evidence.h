@@ -17,6 +17,16 @@ bus::Evidence gather_bus_evidence(const Host& host, const Card* card, const regs
 // Device-tree properties of a controller (its of_node), when it has one.
 std::optional<bus::DeviceTree> read_device_tree(const Controller& controller);
 
+// A device-tree node directory: the live /proc/device-tree/... or a copy of
+// one (cp -r). The vqmmc regulator is found by its phandle when the copy
+// holds the whole tree. Throws std::runtime_error when `node_dir` is no
+// directory; `shown_as` names it in messages and in DeviceTree::source.
+bus::DeviceTree read_device_tree_dir(const fs::path& node_dir, const std::string& shown_as);
+
+// The kernel log as dmesg prints it (needs root or kernel.dmesg_restrict=0);
+// empty when unreadable.
+std::string read_kernel_log();
+
 // The kernel's "mmcN: new ... card at address RRRR" line for a host, from the
 // kernel log (needs root or kernel.dmesg_restrict=0); empty when unreadable.
 std::string kernel_card_message(const std::string& host);

@@ -18,6 +18,32 @@ std::string mb(const std::optional<double>& v) { return v ? fmt::format("{:.4g} 
 
 std::string or_unknown(const std::string& s) { return s.empty() ? "unknown" : s; }
 
+// An unknown text value is null in JSON, as the man page promises.
+nlohmann::ordered_json text_or_null(const std::string& s) { return s.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s); }
+
+nlohmann::ordered_json device_tree_json(const bus::DeviceTree& dt)
+{
+    nlohmann::ordered_json j;
+    j["node"] = text_or_null(dt.node);
+    j["source"] = text_or_null(dt.source);
+    j["compatible"] = dt.compatible;
+    j["max_frequency_hz"] = opt(dt.max_frequency);
+    j["max_sd_hs_hz"] = opt(dt.max_sd_hs_hz);
+    j["bus_width"] = opt(dt.bus_width);
+    j["flags"] = dt.flags;
+    j["vqmmc_supply"] = dt.has_vqmmc_supply;
+    if (dt.vqmmc)
+        j["vqmmc_regulator"] = {{"node", dt.vqmmc->node},
+                                {"name", text_or_null(dt.vqmmc->name)},
+                                {"min_microvolt", opt(dt.vqmmc->min_microvolt)},
+                                {"max_microvolt", opt(dt.vqmmc->max_microvolt)}};
+    else
+        j["vqmmc_regulator"] = nullptr;
+    j["status"] = text_or_null(dt.status);
+    j["notes"] = dt.notes;
+    return j;
+}
+
 } // namespace
 
 std::string_view card_kind_name(bus::CardKind kind)
@@ -50,7 +76,10 @@ std::string bus_text(const BusReport& r, bool verbose)
     out += fmt::format("  {:<12} {} (mode {}, clock {})\n", "Ceiling:", mb(d.ceiling_mb_s), mb(d.mode_ceiling_mb_s),
                        mb(d.clock_ceiling_mb_s));
     out += fmt::format("  {:<12} card {}, host {}\n", "Best modes:", or_unknown(d.card_best_mode), or_unknown(d.host_best_mode));
-    out += fmt::format("  {:<12} {}\n", "Limit:", d.limit);
+    out += fmt::format("  {:<12} {}{}\n", "Cause:", d.limit, d.mechanism.empty() ? "" : fmt::format(" (through the {})", d.mechanism));
+    // For an unknown cause the evidence decided nothing: it is what was weighed.
+    for (const auto& e : d.decided_by) out += fmt::format("  {:<12} {}\n", d.limit == "unknown" ? "Evidence:" : "Decided by:", e);
+    if (!d.would_decide.empty()) out += fmt::format("  {:<12} {}\n", "Would tell:", d.would_decide);
     for (const auto& f : d.findings)
         if (verbose || f.severity != "info") out += fmt::format("  {:<12} {}\n", f.severity == "limit" ? "Because:" : "Note:", f.text);
     for (const auto& s : d.suggestions) out += fmt::format("  {:<12} {}\n", "Try:", s);
@@ -63,6 +92,19 @@ std::string bus_text(const BusReport& r, bool verbose)
     }
     if (verbose) {
         if (!r.kernel_message.empty()) out += fmt::format("  {:<12} {}\n", "Kernel:", r.kernel_message);
+        if (r.device_tree) {
+            const auto& dt = *r.device_tree;
+            std::string facts = dt.node;
+            if (!dt.compatible.empty()) facts += fmt::format(" ({})", dt.compatible.front());
+            if (dt.max_frequency) facts += fmt::format(", max-frequency {}", regs::hertz_text(*dt.max_frequency));
+            if (dt.bus_width) facts += fmt::format(", bus-width {}", *dt.bus_width);
+            for (const auto& f : dt.flags) facts += ", " + f;
+            if (dt.has_vqmmc_supply) facts += ", vqmmc-supply";
+            out += fmt::format("  {:<12} {}\n", "Device tree:", facts);
+            for (const auto& n : dt.notes) out += fmt::format("  {:<12} {}\n", "Note:", n);
+        }
+        for (const auto& ev : r.log_events)
+            out += fmt::format("  {:<12} {} (line {}: {})\n", "Log:", bus::log_event_name(ev.kind), ev.line, ev.text);
         if (!d.caps_names.empty()) {
             std::string caps;
             for (const auto& c : d.caps_names) caps += (caps.empty() ? "" : " ") + c;
@@ -77,29 +119,35 @@ nlohmann::ordered_json bus_json(const BusReport& r)
     const auto& d = r.diagnosis;
     const auto& i = d.ios;
     nlohmann::ordered_json j;
-    j["host"] = d.host;
+    j["host"] = text_or_null(d.host);
     j["card_type"] = card_kind_name(d.card);
-    j["controller"] = r.controller;
+    j["controller"] = text_or_null(r.controller);
     j["ios"] = {{"clock_hz", opt(i.clock_hz)},
                 {"actual_clock_hz", opt(i.actual_clock_hz)},
                 {"vdd", opt(i.vdd)},
-                {"power", i.power_text},
+                {"power", text_or_null(i.power_text)},
                 {"bus_width_bits", opt(i.bus_width_bits)},
-                {"timing", i.timing},
-                {"mode", d.mode},
+                {"timing", text_or_null(i.timing)},
+                {"mode", text_or_null(d.mode)},
                 {"signal_voltage_v", opt(i.signal_voltage_v)},
-                {"driver_type", i.driver_type}};
+                {"driver_type", text_or_null(i.driver_type)}};
     j["mode_ceiling_mb_s"] = opt(d.mode_ceiling_mb_s);
     j["clock_ceiling_mb_s"] = opt(d.clock_ceiling_mb_s);
     j["ceiling_mb_s"] = opt(d.ceiling_mb_s);
-    j["card_best_mode"] = d.card_best_mode;
-    j["host_best_mode"] = d.host_best_mode;
+    j["card_best_mode"] = text_or_null(d.card_best_mode);
+    j["host_best_mode"] = text_or_null(d.host_best_mode);
     j["limit"] = d.limit;
+    j["mechanism"] = text_or_null(d.mechanism);
+    j["decided_by"] = d.decided_by;
+    j["would_decide"] = text_or_null(d.would_decide);
     auto& findings = j["findings"] = nlohmann::ordered_json::array();
     for (const auto& f : d.findings) findings.push_back({{"severity", f.severity}, {"text", f.text}});
     j["suggestions"] = d.suggestions;
     j["caps"] = d.caps_names;
-    j["kernel_message"] = r.kernel_message;
+    j["kernel_message"] = text_or_null(r.kernel_message);
+    j["device_tree"] = r.device_tree ? device_tree_json(*r.device_tree) : nlohmann::ordered_json();
+    auto& log = j["kernel_log_events"] = nlohmann::ordered_json::array();
+    for (const auto& ev : r.log_events) log.push_back({{"event", bus::log_event_name(ev.kind)}, {"line", ev.line}, {"text", ev.text}});
     j["measured_mb_s"] = opt(r.measured_mb_s);
     if (!r.measure_error.empty()) j["measure_error"] = r.measure_error;
     return j;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mmc::out {
 
@@ -16,6 +17,8 @@ struct BusReport {
     std::string kernel_message;
     std::optional<double> measured_mb_s;
     std::string measure_error; // why --measure gave no figure
+    std::optional<bus::DeviceTree> device_tree; // the host's node, when read
+    std::vector<bus::LogEvent> log_events;      // the kernel log's events for this host
 };
 
 std::string bus_text(const BusReport& report, bool verbose);

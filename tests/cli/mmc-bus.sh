@@ -17,9 +17,11 @@ run 0 $bus -J --ios "$(ios 0)" && json_eq "Pi 4: DDR50, 50 MB/s" "j['hosts'][0][
 run 0 $bus -J --ios "$(ios 4)" && json_eq "powered-off snapshot" "j['hosts'][0]['limit'], j['hosts'][0]['ceiling_mb_s']" "powered off None"
 # SDIO Wi-Fi is not storage.
 run 0 $bus -J --ios "$(ios 2)" --card sdio && json_eq "SDIO host is not storage" "j['hosts'][0]['limit']" "not storage"
-# AM62x eMMC: caps without HS200, DDR52 is the best the host offers.
+# AM62x eMMC: caps without HS200, DDR52 is the best the host offers; caps
+# alone cannot tell the controller from the board's DT, and the verdict says so.
 run 0 $bus -J --ios "$(ios 12)" --caps 0x4000114b --caps2 0x00860000 --kernel 5.10 &&
-    json_eq "AM62x caps: host best DDR52" "j['hosts'][0]['host_best_mode'], j['hosts'][0]['limit']" "DDR52 host"
+    json_eq "AM62x caps: host best DDR52, cause unknown until the DT tells" \
+        "j['hosts'][0]['host_best_mode'], j['hosts'][0]['limit'], '--dt' in j['hosts'][0]['would_decide']" "DDR52 unknown True"
 # Pasted with grep prefixes and spaces for tabs, two hosts in one file.
 printf '/sys/kernel/debug/mmc0/ios:clock:          52000000 Hz\n/sys/kernel/debug/mmc0/ios:timing spec:    1 (mmc high-speed)\n/sys/kernel/debug/mmc0/ios:bus width:      3 (8 bits)\n/sys/kernel/debug/mmc1/ios:clock:          50000000 Hz\n/sys/kernel/debug/mmc1/ios:timing spec:    2 (sd high-speed)\n/sys/kernel/debug/mmc1/ios:bus width:      2 (4 bits)\n' > "$tmp/grep.txt"
 run 0 $bus -J --ios "$tmp/grep.txt" &&
@@ -27,10 +29,50 @@ run 0 $bus -J --ios "$tmp/grep.txt" &&
         "[('mmc0', 'MMC-HS', 52.0), ('mmc1', 'HS', 25.0)]"
 run 0 $bus --ios - < "$(ios 6)" && expect "stdin, text view: max-frequency-limited Phytium runs SDR104" "$out" "Running: +SDR104"
 
+# Device-tree evidence (--dt) in each form, with the corpus dumps whose threads state the cause.
+run 0 $bus -J --ios "$(ios 3)" --dt tests/data/dt/rk3328-roc-cc.dts &&
+    json_eq "RK3328 + board DTS: host (the SoC's 150 MHz), through the clock" \
+        "j['hosts'][0]['limit'], j['hosts'][0]['mechanism'], j['hosts'][0]['device_tree']['vqmmc_regulator']['min_microvolt']" "host clock 1800000"
+run 0 $bus -J --ios "$(ios 3)" --dt tests/data/dt/rk3328-roc-cc.dtc-fs.dts &&
+    json_eq "RK3328 + dtc -I fs output: the same verdict" "j['hosts'][0]['limit'], j['hosts'][0]['device_tree']['max_frequency_hz']" "host 150000000"
+run 0 $bus -J --ios "$(ios 3)" --dt tests/data/dt/rk3328-roc-cc.fs/mmc@ff500000 &&
+    json_eq "RK3328 + copied node directory: the same verdict" "j['hosts'][0]['limit'], j['hosts'][0]['device_tree']['vqmmc_regulator']['name']" "host vcc_sdio"
+run 0 $bus --ios "$(ios 6)" --dt tests/data/dt/phytium-e2000q.dts &&
+    expect "Phytium: board, decided by the DT's max-frequency" "$out" "Decided by: +device tree mmc@28001000: max-frequency = <50000000>"
+expect "Phytium: the cause line names the mechanism" "$out" "Cause: +board \(through the clock\)"
+expect "Phytium: an overlay with its risk" "$out" "Try: +a device-tree overlay raising it .*watch the kernel log for CRC errors"
+run 0 $bus -J --ios "$(ios 7)" --dt tests/data/dt/rock-s0-emmc.dts &&
+    json_eq "ROCK S0: board (the DT names no HS200 for a controller that has it)" "j['hosts'][0]['limit'], j['hosts'][0]['mechanism']" "board mode"
+printf '[    2.5] mmc0: tuning execution failed: -5\n[    2.6] mmc0: new high speed SDXC card at address aaaa\n' > "$tmp/dmesg.txt"
+printf '/sys/kernel/debug/mmc0/ios:clock:\t\t50000000 Hz\n/sys/kernel/debug/mmc0/ios:timing spec:\t2 (sd high-speed)\n/sys/kernel/debug/mmc0/ios:bus width:\t2 (4 bits)\n' > "$tmp/hs.txt"
+run 0 $bus -J --ios "$tmp/hs.txt" --caps 0x000f0007 --kernel 6.1 --dmesg "$tmp/dmesg.txt" &&
+    json_eq "--dmesg: a tuning failure names tuning, with the log line" \
+        "j['hosts'][0]['limit'], j['hosts'][0]['decided_by'][0], j['hosts'][0]['kernel_message']" \
+        "tuning kernel log line 1: mmc0: tuning execution failed: -5 mmc0: new high speed SDXC card at address aaaa"
+run 0 $bus -J --ios "$tmp/hs.txt" --caps 0x000f0007 --kernel 6.1 &&
+    json_eq "without the log: unknown; the card's registers and the log would decide" "j['hosts'][0]['limit'], 'mmc-info' in j['hosts'][0]['would_decide'] and 'kernel log' in j['hosts'][0]['would_decide']" "unknown True"
+json_eq "unknown values are null, not empty strings" \
+    "[j['hosts'][0][k] for k in ('controller', 'card_best_mode', 'device_tree')], j['hosts'][0]['ios']['power'], j['hosts'][0]['ios']['driver_type']" \
+    "[None, None, None] None None"
+printf '/ { mmc@1 { bus-width = <4>; }; mmc@2 { bus-width = <8>; }; };\n' > "$tmp/two.dts"
+run 1 $bus --ios "$tmp/hs.txt" --dt "$tmp/two.dts" && expect "--dt with two hosts asks to pick" "$err" "several MMC host nodes \(mmc@1, mmc@2\)"
+run 0 $bus -J --ios "$tmp/hs.txt" --dt "$tmp/two.dts" --dt-node mmc@2 && json_eq "--dt-node picks" "j['hosts'][0]['device_tree']['bus_width']" "8"
+printf '\320\015\376\355rest' > "$tmp/board.dtb"
+run 1 $bus --ios "$tmp/hs.txt" --dt "$tmp/board.dtb" && expect "a .dtb is named and the fix given" "$err" "a binary device tree \(.dtb\); give its source: dtc -I dtb -O dts"
+run 2 $bus --dt "$tmp/two.dts" && expect "--dt without --ios" "$err" "use them with --ios"
+
 # Fixture trees: the lab's SD card and an eMMC board.
 run 0 $bus --sysfs-root tests/data/sysfs/sd-qemu/sys -J &&
     json_eq "SD fixture: ceilings 25 and 13" "j['hosts'][0]['mode_ceiling_mb_s'], j['hosts'][0]['clock_ceiling_mb_s']" "25.0 13.0"
 run 0 $bus --sysfs-root tests/data/sysfs/emmc-cm4/sys mmcblk1 && expect "eMMC fixture: HS200 and no HS400 in caps2" "$out" "no HS400"
+run 0 $bus -J --sysfs-root tests/data/sysfs/emmc-cm4/sys mmcblk1 &&
+    json_eq "eMMC fixture: the of_node is read; bcm2711-emmc2 has no SoC row, so unknown and what would tell" \
+        "j['hosts'][0]['device_tree']['compatible'], j['hosts'][0]['limit'], 'soc_limits.cpp' in j['hosts'][0]['would_decide']" \
+        "['brcm,bcm2711-emmc2'] unknown True"
+run 0 $bus -J --sysfs-root tests/data/sysfs/sd-qemu/sys &&
+    json_eq "SD fixture: a PCI host has no device tree; its caps decide: host" \
+        "j['hosts'][0]['device_tree'], j['hosts'][0]['limit'], j['hosts'][0]['decided_by'][0].startswith('caps of a host without a device-tree node')" \
+        "None host True"
 
 # Bad input.
 run 2 $bus --ios "$tmp/grep.txt" --caps zz && expect "bad --caps" "$err" "--caps zz: expected a 32-bit hex number"
@@ -42,4 +84,14 @@ echo "hello" > "$tmp/junk.txt"
 run 1 $bus --ios "$tmp/junk.txt" && expect "a file with no ios lines" "$err" "no ios lines found"
 run 1 $bus --sysfs-root tests/data/sysfs/usb-reader/sys sda && expect "USB reader named" "$err" "sda is on USB"
 run 0 $bus --help && expect "--help" "$out" "--ios FILE"
+# Bad input that used to crash, hang or pass as a value (issue 12).
+$PY -c "print('clock: ' + 'x' * 900000)" > "$tmp/long.txt"
+run 1 $bus --ios "$tmp/long.txt" && expect "one very long line: a clear error, no crash" "$err" "line 1: clock 'x+' is not a clock the kernel prints"
+run 1 timeout 20 $bus --ios /dev/zero && expect "--ios /dev/zero: refused at the cap" "$err" "/dev/zero: larger than 1048576 bytes"
+run 1 timeout 20 $bus --ios - < /dev/zero && expect "stdin /dev/zero: refused at the cap" "$err" "standard input: larger than"
+run 1 timeout 20 $bus --ios "$tmp/hs.txt" --dt /dev/zero && expect "--dt /dev/zero: refused at the cap" "$err" "/dev/zero: larger than 8388608 bytes"
+run 1 timeout 20 $bus --ios "$tmp/hs.txt" --dmesg /dev/zero && expect "--dmesg /dev/zero: refused at the cap" "$err" "/dev/zero: larger than 33554432 bytes"
+printf 'clock:\t\t1e400 Hz\ntiming spec:\t2 (sd high-speed)\n' > "$tmp/absurd.txt"
+run 1 $bus --ios "$tmp/absurd.txt" && expect "clock 1e400 Hz rejected" "$err" "line 1: clock '1e400 Hz' is not a clock the kernel prints"
+run 2 $bus --ios "$tmp/hs.txt" --kernel banana && expect "--kernel banana rejected" "$err" "--kernel banana: not a kernel version"
 finish

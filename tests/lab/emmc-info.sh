@@ -160,5 +160,15 @@ finding() { # finding NAME REGEX: a finding of hosts[0] matches REGEX
 finding "finding: the card is limited to HS52 by its DEVICE_TYPE" "limited to HS52 by its DEVICE_TYPE 0x03"
 finding "finding: the host has no HS200" "host offers no .*HS200"
 finding "finding: the bus is 4 bits wide, not 8" "runs 4 bits wide; MMC-HS is rated for 8"
+# The board's device tree (AST2600) is read from the host's of_node and reported.
+check "device tree read: the node's compatible as the kernel has it" bus.json \
+    "j['hosts'][0]['device_tree']['compatible'] == open('$res/of_node.compatible').read().split()" "True"
+check "device tree read: the node is the AST2600 eMMC host" bus.json \
+    "any('ast2600' in c for c in j['hosts'][0]['device_tree']['compatible'])" "True"
+check "device tree read: its source is the live of_node" bus.json \
+    "j['hosts'][0]['device_tree']['source'] == open('$res/of_node.path').read().strip()" "True"
+check "the cause is named with what decided it" bus.json \
+    "j['hosts'][0]['limit'] in ('host', 'board', 'card', 'tuning', 'none', 'unknown') and (bool(j['hosts'][0]['decided_by']) or bool(j['hosts'][0]['would_decide']))" "True"
+if grep -q "^  Device tree: " "$res/bus.txt"; then pass "mmc-bus -v reports the device tree"; else fail "mmc-bus -v reports the device tree"; sed 's/^/    | /' "$res/bus.txt" | head -12; fi
 
 finish

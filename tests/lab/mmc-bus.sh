@@ -22,5 +22,15 @@ json_eq "says the card has no UHS (CMD6)" "any('card reports no UHS' in f['text'
 # QEMU does not throttle to the emulated clock, so only the figure's presence is checked.
 json_eq "--measure reports a figure" "j['hosts'][0]['measured_mb_s'] > 0" "True"
 json_eq "kernel's card message" "j['hosts'][0]['kernel_message']" "mmc0: new high speed SDHC card at address 4567"
-expect "text view names the limit" "$res/bus.txt" "Limit: +clock"
+# sdhci-pci on x86 has no device-tree node: the facts are the PCI
+# controller's own, read without error, and they decide the cause.
+json_eq "no device tree on a PCI host, and no error for it" "j['hosts'][0]['device_tree'], j['hosts'][0]['controller'].startswith('sdhci-pci (PCI ')" "None True"
+# Card and host both stop at HS, so the clock decides: the controller's
+# divider makes 26 MHz of 50 (its base clock), a host cause.
+json_eq "cause: the host, through the clock, decided by the actual clock" \
+    "j['hosts'][0]['limit'], j['hosts'][0]['mechanism'], j['hosts'][0]['decided_by']" \
+    "host clock ['ios: actual clock 26 MHz for 50 MHz requested']"
+json_eq "the 26 MHz clock is the controller's divider" \
+    "any('the controller\'s divider' in f['text'] for f in j['hosts'][0]['findings'])" "True"
+expect "text view names the cause" "$res/bus.txt" "Cause: +host"
 finish

@@ -27,7 +27,7 @@ else
     fail "no destructive bundle written"
 fi
 expect "summary names the card" "$res/destructive.txt" "QEMU!"
-expect "summary names the bus limit" "$res/destructive.txt" "Limit: +clock"
+expect "summary names the bus limit" "$res/destructive.txt" "Cause: +host"
 expect "summary has the verdicts" "$res/destructive.txt" "A1 random read 4 KiB QD1"
 
 rc "read-only run ok" readonly 0

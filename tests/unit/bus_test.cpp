@@ -307,6 +307,49 @@ TEST(IosParse, UnderstoodAndUnparsedLines)
     EXPECT_TRUE(parse_ios("no ios here\n").empty());
 }
 
+// Pasted text is untrusted: no recursion on its length, no number taken
+// from a value that is not one.
+TEST(IosInput, OneVeryLongLineNeitherCrashesNorParses)
+{
+    // std::regex recursed once per character and overflowed the stack.
+    const std::string line = "clock: " + std::string(4'000'000, 'x');
+    const auto all = parse_ios(line);
+    ASSERT_EQ(all.size(), 1u);
+    EXPECT_FALSE(all[0].clock_hz);
+    EXPECT_FALSE(all[0].errors.empty());
+    EXPECT_TRUE(parse_ios(std::string(4'000'000, '>') + "x").empty());
+    const auto prefixed = parse_ios(std::string(1'000'000, 'a') + "ios:timing spec:\t2 (sd high-speed)\n");
+    ASSERT_EQ(prefixed.size(), 1u);
+    EXPECT_EQ(prefixed[0].timing, "sd high-speed");
+}
+
+TEST(IosInput, AbsurdClocksAreRejectedWithTheLine)
+{
+    for (const char* bad : {"clock:\t\t1e400 Hz\n", "clock:\t\t99999999999999999999999 Hz\n", "clock:\t\t-5 Hz\n",
+                            "clock:\t\t5000000000 Hz\n", "actual clock:\t12abc Hz\n", "clock:\t\t Hz\n"}) {
+        SCOPED_TRACE(bad);
+        const auto all = parse_ios(std::string(bad) + "timing spec:\t2 (sd high-speed)\n");
+        ASSERT_EQ(all.size(), 1u);
+        EXPECT_FALSE(all[0].clock_hz);
+        EXPECT_FALSE(all[0].actual_clock_hz);
+        ASSERT_EQ(all[0].errors.size(), 1u);
+        EXPECT_NE(all[0].errors[0].find("line 1:"), std::string::npos) << all[0].errors[0];
+        EXPECT_NE(all[0].errors[0].find("clock"), std::string::npos) << all[0].errors[0];
+    }
+    // A real value stays clean: no error, the exact number.
+    const Ios i = parse_one("clock:\t\t4294967 Hz\n");
+    EXPECT_TRUE(i.errors.empty());
+    EXPECT_EQ(i.clock_hz, 4294967u);
+}
+
+TEST(KernelVersion, OnlyVersionsAreVersions)
+{
+    for (const char* good : {"5.10", "6.1.0-57-amd64", "4.9.140", "4.4.0-rc1", "3.0", "6.12.3+rpt-rpi-v8"})
+        EXPECT_TRUE(is_kernel_version(good)) << good;
+    for (const char* bad : {"", "banana", "5", "5.", ".10", "5.10 ; rm", "99999.1", "1e400", "5.x", "v5.10"})
+        EXPECT_FALSE(is_kernel_version(bad)) << bad;
+}
+
 // ---- Caps ---------------------------------------------------------------
 
 TEST(CapsDecode, Am62xWorkedExample)
@@ -448,24 +491,37 @@ TEST(ModesSpec, ClockWidthAndEdges)
 
 // ---- Doctor: the corpus, case by case -----------------------------------
 
+// The entry's DT fragment (tests/data/dt/...), parsed as --dt would.
+std::optional<DeviceTree> dt_of(const json& e)
+{
+    if (!e.contains("dt_fragment")) return std::nullopt;
+    const auto parsed = parse_dts(read_file(e.at("dt_fragment").get<std::string>()));
+    EXPECT_TRUE(parsed.host) << parsed.error;
+    return parsed.host;
+}
+
 struct CorpusCase {
     std::size_t index;
     std::string board; // the entry's board starts with this
-    std::function<void(Evidence&)> add;  // what the entry says beyond ios
+    std::function<void(Evidence&)> add;  // what the entry says beyond ios and its DT fragment
     std::string mode;
     std::optional<double> mode_ceiling, clock_ceiling, ceiling;
-    std::string limit;
-    std::string finding;
+    std::string limit;   // the verdict: the thread's cause, or unknown where the published evidence cannot decide
+    std::string finding; // the finding that leads
 };
 
-// Each case's expectations come from reading the entry's "diagnosis".
+void sd(Evidence& e) { e.card = CardKind::sd; }
+void emmc(Evidence& e) { e.card = CardKind::mmc; }
+
+// Each case's expectations come from reading the entry's "diagnosis" and
+// "thread_cause"; the DT facts come from the entry's fragment.
 const std::vector<CorpusCase>& corpus_cases()
 {
     static const std::vector<CorpusCase> cases{
-        // Pi 4 default: DDR50 at full 50 MHz. The Pi 4's DDR50 ceiling is the
-        // host's, but the entry has no caps, so the dump alone cannot say.
-        {0, "Raspberry Pi 4 Model B (BCM2711, sdhci-iproc", [](Evidence& e) { e.card = CardKind::sd; },
-         "DDR50", 50, 50, 50, "unknown", "either the host or the card stops at DDR50"},
+        // Pi 4 default: DDR50 at full 50 MHz. The thread says the Pi 4 tops
+        // out at DDR50 (the host), but published neither caps nor DT: unknown.
+        {0, "Raspberry Pi 4 Model B (BCM2711, sdhci-iproc", sd, "DDR50", 50, 50, 50, "unknown",
+         "either the host or the card stops at DDR50"},
         // sdhci.debug_quirks2=4 is SDHCI_QUIRK2_NO_1_8_V, the quirk no-1-8-v sets.
         {1, "Raspberry Pi 4 Model B (BCM2711, mmc0 = SD slot), cmdline sdhci.debug_quirks2=4",
          [](Evidence& e) {
@@ -481,46 +537,31 @@ const std::vector<CorpusCase>& corpus_cases()
              e.card = CardKind::sdio;
          },
          "HS", 25, 41666667.0 * 4 / 8 / 1e6, std::nullopt, "not storage", "mmc1 is an SDIO function (such as Wi-Fi), not storage"},
-        // SDR104 at 150 MHz: the controller's clock, not the mode, caps it.
-        {3, "Firefly/Libre ROC-RK3328-CC", [](Evidence& e) { e.card = CardKind::sd; },
-         "SDR104", 104, 75, 75, "clock", "clock 150 MHz, below SDR104's 208 MHz (the host's maximum clock f_max"},
-        {4, "BeagleBoard-X15 (TI AM572x, sdhci-omap), kernel >= 5.16", [](Evidence& e) { e.card = CardKind::sd; },
-         "off", std::nullopt, std::nullopt, std::nullopt, "powered off", "card powered off (runtime PM)"},
+        // SDR104 at 150 MHz: rk3328.dtsi's own max-frequency, a SoC limit.
+        {3, "Firefly/Libre ROC-RK3328-CC", sd, "SDR104", 104, 75, 75, "host",
+         "max-frequency (150 MHz) caps the clock at 150 MHz; SDR104 runs up to 208 MHz: the SoC's own limit"},
+        {4, "BeagleBoard-X15 (TI AM572x, sdhci-omap), kernel >= 5.16", sd, "off", std::nullopt, std::nullopt, std::nullopt,
+         "powered off", "card powered off (runtime PM)"},
         // Active: HS at its full 50 MHz; the source names no limiting side.
-        {5, "BeagleBoard-X15 (TI AM572x), same slot", [](Evidence& e) { e.card = CardKind::sd; },
-         "HS", 25, 25, 25, "unknown", "either the host or the card stops at HS"},
-        // max-frequency = 50 MHz holds SDR104 to 25 MB/s.
-        {6, "Phytium E2000Q",
-         [](Evidence& e) {
-             e.card = CardKind::sd;
-             e.dt = DeviceTree{};
-             e.dt->compatible = "phytium,mci";
-             e.dt->bus_width = 4;
-             e.dt->max_frequency = 0x02faf080;
-             e.dt->flags = {"cap-sdio-irq", "cap-sd-highspeed", "no-sdio", "no-mmc"};
-         },
-         "SDR104", 104, 25, 25, "board", "max-frequency 50000000 caps the clock"},
-        // Capped at DDR52: the board's device tree gives no HS200 (3.3 V eMMC I/O).
-        {7, "Radxa ROCK S0",
-         [](Evidence& e) {
-             e.card = CardKind::mmc;
-             e.dt = DeviceTree{};
-             e.dt->compatible = "rockchip,rk3308-dw-mshc";
-             e.dt->bus_width = 8;
-             e.dt->max_frequency = 0x8f0d180;
-         },
-         "DDR52", 104, 49.152 * 8 * 2 / 8, 49.152 * 8 * 2 / 8, "board",
+        {5, "BeagleBoard-X15 (TI AM572x), same slot", sd, "HS", 25, 25, 25, "unknown", "either the host or the card stops at HS"},
+        // max-frequency = 50 MHz, below the 100 MHz the controller ran: the board's.
+        {6, "Phytium E2000Q", sd, "SDR104", 104, 25, 25, "board",
+         "max-frequency (50 MHz) caps the clock at 50 MHz; SDR104 runs up to 208 MHz: the board's device tree sets it below"},
+        // DDR52: the board's DT names no HS200 for a controller that has it.
+        {7, "Radxa ROCK S0", emmc, "DDR52", 104, 49.152 * 8 * 2 / 8, 49.152 * 8 * 2 / 8, "board",
          "the device tree names no HS200 or HS400 mode (no mmc-hs200-*/mmc-hs400-* property)"},
-        // HS400 removed from the device tree on purpose: HS200.
-        {8, "Firefly ROC-RK3399-PC",
-         [](Evidence& e) {
-             e.card = CardKind::mmc;
-             e.dt = DeviceTree{};
-         },
-         "HS200", 200, 200, 200, "board", "the device tree names no HS400 mode (no mmc-hs400-* property)"},
+        // HS400 removed from the board's DT on purpose: HS200.
+        {8, "Firefly ROC-RK3399-PC", emmc, "HS200", 200, 200, 200, "board",
+         "the device tree names no HS400 mode (no mmc-hs400-* property)"},
         // HS400ES at 198 MHz: the bus is fine (the slowdown was CQE).
-        {9, "Sipeed LicheePi 4A", [](Evidence& e) { e.card = CardKind::mmc; },
-         "HS400ES", 400, 396, 396, "none", "the bus runs HS400ES at its full clock"},
+        {9, "Sipeed LicheePi 4A", emmc, "HS400ES", 400, 396, 396, "none", "the bus runs HS400ES at its full clock"},
+        // The Odin 2's DT clamps SD high speed and declares no UHS mode.
+        // Paraphrased dumps: no bus width line, so no clock ceiling.
+        {15, "AYN Odin 2 (Qualcomm SM8550, sdhci-msm", sd, "HS", 25, std::nullopt, 25, "board",
+         "the device tree names no UHS mode (no sd-uhs-* property)"},
+        // After the fix: SDR104 at 202 of 208 MHz is full speed.
+        {16, "AYN Odin 2 (Qualcomm SM8550), same slot after", sd, "SDR104", 104, std::nullopt, 104, "none",
+         "the bus runs SDR104 at its full clock"},
     };
     return cases;
 }
@@ -533,16 +574,23 @@ void expect_near(const std::optional<double>& got, const std::optional<double>& 
     }
 }
 
+Evidence corpus_evidence(const CorpusCase& c)
+{
+    const json& e = entry(c.index);
+    Evidence ev = evidence_of(e);
+    if (auto dt = dt_of(e)) ev.dt = dt;
+    c.add(ev);
+    return ev;
+}
+
 TEST(DoctorCorpus, EachCaseAgreesWithItsDiagnosis)
 {
-    ASSERT_EQ(corpus_cases().size(), 10u);
+    ASSERT_EQ(corpus_cases().size(), 12u);
     for (const auto& c : corpus_cases()) {
         const json& e = entry(c.index);
         SCOPED_TRACE(e.at("board").get<std::string>());
         ASSERT_EQ(e.at("board").get<std::string>().rfind(c.board, 0), 0u) << "corpus order changed";
-        Evidence ev = evidence_of(e);
-        c.add(ev);
-        const Diagnosis d = diagnose(ev);
+        const Diagnosis d = diagnose(corpus_evidence(c));
         EXPECT_EQ(d.mode, c.mode);
         expect_near(d.mode_ceiling_mb_s, c.mode_ceiling, "mode ceiling");
         expect_near(d.clock_ceiling_mb_s, c.clock_ceiling, "clock ceiling");
@@ -555,41 +603,88 @@ TEST(DoctorCorpus, EachCaseAgreesWithItsDiagnosis)
     }
 }
 
+// The validation of issue 19: where the thread states a cause, the verdict
+// names it or says unknown - never the other side - and says what decided.
+TEST(DoctorCorpus, VerdictNamesTheThreadsCauseNeverTheWrongSide)
+{
+    int named = 0;
+    for (const auto& c : corpus_cases()) {
+        const json& e = entry(c.index);
+        SCOPED_TRACE(e.at("board").get<std::string>());
+        ASSERT_TRUE(e.contains("thread_cause"));
+        const std::string cause = e.at("thread_cause");
+        const Diagnosis d = diagnose(corpus_evidence(c));
+        if (d.limit == "unknown") {
+            EXPECT_FALSE(d.would_decide.empty()) << "unknown must say what would decide";
+        } else {
+            EXPECT_EQ(d.limit, cause) << "names the wrong side";
+            if (d.limit != "not storage" && d.limit != "powered off") EXPECT_FALSE(d.decided_by.empty());
+            if (e.contains("dt_fragment")) ++named;
+        }
+    }
+    // Every entry with its DT facts published gets the thread's cause.
+    int with_dt = 0;
+    for (const auto& c : corpus_cases()) with_dt += entry(c.index).contains("dt_fragment");
+    EXPECT_EQ(named, with_dt);
+    EXPECT_GE(with_dt, 6);
+}
+
+const CorpusCase& corpus_case(std::size_t index)
+{
+    for (const auto& c : corpus_cases())
+        if (c.index == index) return c;
+    throw std::runtime_error("no corpus case " + std::to_string(index));
+}
+
 TEST(DoctorCorpus, TheDetailsEachDiagnosisMentions)
 {
     // Pi 4 SDIO: requested 50 MHz, the divider gives 41.67.
-    Evidence pi_sdio = evidence_of(entry(2));
-    corpus_cases()[2].add(pi_sdio);
+    Evidence pi_sdio = corpus_evidence(corpus_case(2));
     EXPECT_TRUE(has_finding(diagnose(pi_sdio), "clock 41.667 MHz actual for 50 MHz requested"));
     EXPECT_TRUE(diagnose(pi_sdio).card_best_mode.empty());
 
     // X15: no actual clock line, so the requested clock counts.
-    Evidence x15 = evidence_of(entry(5));
-    corpus_cases()[5].add(x15);
-    EXPECT_TRUE(has_finding(diagnose(x15), "the driver reports no actual clock"));
+    EXPECT_TRUE(has_finding(diagnose(corpus_evidence(corpus_case(5))), "the driver reports no actual clock"));
 
-    // ROCK S0: 49.152 MHz actual of 52, a small second shortfall.
-    Evidence s0 = evidence_of(entry(7));
-    corpus_cases()[7].add(s0);
-    const Diagnosis d = diagnose(s0);
-    EXPECT_TRUE(has_finding(d, "clock 49.152 MHz actual for 52 MHz requested"));
-    EXPECT_EQ(d.host_best_mode, "DDR52");
-    EXPECT_TRUE(suggests(d, "mmc-hs200-1_8v"));
+    // ROCK S0: 49.152 MHz actual of 52 is DDR52 at full speed, not a limit;
+    // the controller has HS200 (the SoC table) and the board's DT names none.
+    const Diagnosis s0 = diagnose(corpus_evidence(corpus_case(7)));
+    EXPECT_TRUE(has_finding(s0, "clock 49.152 MHz for DDR52's 52 MHz: full speed within the divider's granularity, not a limit"));
+    EXPECT_EQ(s0.host_best_mode, "DDR52");
+    EXPECT_EQ(s0.mechanism, "mode");
+    EXPECT_TRUE(suggests(s0, "mmc-hs200-1_8v"));
+    EXPECT_TRUE(suggests(s0, "only if the eMMC's I/O is powered at 1.8 V"));
+    ASSERT_EQ(s0.decided_by.size(), 2u);
+    EXPECT_NE(s0.decided_by[0].find("RK3308"), std::string::npos) << s0.decided_by[0];
 
-    // Phytium: the limit is the board's, and the fix is in the device tree.
-    Evidence phytium = evidence_of(entry(6));
-    corpus_cases()[6].add(phytium);
-    EXPECT_TRUE(suggests(diagnose(phytium), "max-frequency (50000000)"));
-    EXPECT_EQ(diagnose(phytium).host_best_mode, "SDR104"); // proven by the running mode, not named in the DT
+    // Phytium: the board's DT caps the clock; the overlay names its value.
+    const Diagnosis phytium = diagnose(corpus_evidence(corpus_case(6)));
+    EXPECT_EQ(phytium.mechanism, "clock");
+    EXPECT_TRUE(suggests(phytium, "&{/mmc@28001000} { max-frequency = <100000000>; }"));
+    EXPECT_TRUE(suggests(phytium, "watch the kernel log for CRC errors"));
+    EXPECT_EQ(phytium.host_best_mode, "SDR104"); // proven by the running mode, not named in the DT
+
+    // RK3328: the SoC's own 150 MHz; the advice is not a DT overlay.
+    const Diagnosis rk = diagnose(corpus_evidence(corpus_case(3)));
+    EXPECT_EQ(rk.mechanism, "clock");
+    EXPECT_TRUE(suggests(rk, "the SoC limits this controller"));
+    EXPECT_FALSE(suggests(rk, "overlay"));
+    ASSERT_FALSE(rk.decided_by.empty());
+    EXPECT_NE(rk.decided_by.back().find("rk3328.dtsi"), std::string::npos);
 
     // Pi 4 with the quirk: the way back to UHS.
-    Evidence quirk = evidence_of(entry(1));
-    corpus_cases()[1].add(quirk);
-    EXPECT_TRUE(suggests(diagnose(quirk), "no-1-8-v"));
-    EXPECT_EQ(diagnose(quirk).host_best_mode, "HS");
+    const Diagnosis quirk = diagnose(corpus_evidence(corpus_case(1)));
+    EXPECT_TRUE(suggests(quirk, "no-1-8-v"));
+    EXPECT_EQ(quirk.host_best_mode, "HS");
+    EXPECT_EQ(quirk.mechanism, "signal voltage");
+
+    // Odin 2: both the clamp and the missing UHS modes are the board's.
+    const Diagnosis odin = diagnose(corpus_evidence(corpus_case(15)));
+    EXPECT_TRUE(has_finding(odin, "max-sd-hs-hz (37.5 MHz) caps the clock at 37.5 MHz"));
+    EXPECT_TRUE(suggests(odin, "&sdhc_2"));
 }
 
-TEST(DoctorCorpus, PiWithHostCapsWouldNameTheHost)
+TEST(DoctorCorpus, HostCapsNameTheHostOnlyWhereTheBoardIsRuledOut)
 {
     // Not in the corpus: the Pi 4 dump with caps that offer DDR50 but no
     // SDR104 (a made-up value to show what caps add).
@@ -597,10 +692,31 @@ TEST(DoctorCorpus, PiWithHostCapsWouldNameTheHost)
     e.card = CardKind::sd;
     e.caps = 0x00170007; // 4_BIT_DATA, MMC/SD_HIGHSPEED, UHS_SDR12, SDR25, SDR50, DDR50
     e.kernel_version = "5.10";
-    const Diagnosis d = diagnose(e);
+    // caps alone: the controller's abilities and the DT's properties together.
+    Diagnosis d = diagnose(e);
     EXPECT_EQ(d.host_best_mode, "DDR50");
-    EXPECT_EQ(d.limit, "host");
+    EXPECT_EQ(d.limit, "unknown");
+    EXPECT_NE(d.would_decide.find("--dt"), std::string::npos) << d.would_decide;
     EXPECT_TRUE(has_finding(d, "the host offers UHS only up to DDR50 (caps has no UHS_SDR104)"));
+    // A host with no device tree (PCI): the caps are the controller's.
+    e.dt_absent = true;
+    d = diagnose(e);
+    EXPECT_EQ(d.limit, "host");
+    EXPECT_EQ(d.mechanism, "mode");
+    // A DT that asks for SDR104 the caps lack: the driver dropped it.
+    e.dt_absent = false;
+    e.dt = DeviceTree{};
+    e.dt->flags = {"sd-uhs-sdr104"};
+    d = diagnose(e);
+    EXPECT_EQ(d.limit, "host");
+    ASSERT_FALSE(d.decided_by.empty());
+    EXPECT_NE(d.decided_by.front().find("the driver dropped it"), std::string::npos);
+    // A DT without it, for a controller the SoC table does not know: unknown.
+    e.dt->flags = {};
+    e.dt->compatible = {"brcm,bcm2711-emmc2"};
+    d = diagnose(e);
+    EXPECT_EQ(d.limit, "unknown");
+    EXPECT_NE(d.would_decide.find("brcm,bcm2711-emmc2"), std::string::npos) << d.would_decide;
 }
 
 // ---- Doctor: traps --------------------------------------------------------
@@ -652,7 +768,11 @@ TEST(DoctorTraps, AbsurdActualClockIsIgnored)
     EXPECT_EQ(d.mode_ceiling_mb_s, 400);
     EXPECT_EQ(d.clock_ceiling_mb_s, 300); // 150 MHz x 8 bits x 2
     EXPECT_EQ(d.ceiling_mb_s, 300);
-    EXPECT_EQ(d.limit, "clock");
+    // 150 MHz requested, no device tree given: the controller's f_max or a
+    // max-frequency, unknown until the DT tells.
+    EXPECT_EQ(d.limit, "unknown");
+    EXPECT_EQ(d.mechanism, "clock");
+    EXPECT_NE(d.would_decide.find("max-frequency"), std::string::npos);
     EXPECT_TRUE(has_finding(d, "actual clock 8 Hz is impossible for a 150 MHz request"));
     EXPECT_TRUE(has_finding(d, "clock 150 MHz, below HS400ES's 200 MHz"));
 }
@@ -720,6 +840,7 @@ TEST(DoctorTraps, OldKernelCapsLayout)
     EXPECT_TRUE(has_finding(old_kernel, "the host offers SDR104 and the card SDR104, but the bus runs SDR50"));
 
     e.kernel_version = "5.10";
+    e.dt_absent = true; // a PCI host: the caps are the controller's
     const Diagnosis new_kernel = diagnose(e);
     EXPECT_EQ(new_kernel.host_best_mode, "SDR50");
     EXPECT_EQ(new_kernel.limit, "host");
@@ -750,7 +871,10 @@ TEST(DoctorTraps, Am62xWorkedExample)
     EXPECT_EQ(d.host_best_mode, "DDR52"); // matches the timing
     EXPECT_EQ(d.mode_ceiling_mb_s, 104);
     EXPECT_FALSE(d.clock_ceiling_mb_s); // the fact gives no clock line
-    EXPECT_EQ(d.limit, "host");
+    // caps lack HS200; whether the controller or the board's DT left it out,
+    // only the DT (not published) would tell.
+    EXPECT_EQ(d.limit, "unknown");
+    EXPECT_NE(d.would_decide.find("mmc-hs200-1_8v"), std::string::npos) << d.would_decide;
     EXPECT_TRUE(has_finding(d, "the host offers no HS200 or HS400 (caps2 has no HS200_*/HS400_* bits)"));
     EXPECT_EQ(d.caps_names, (std::vector<std::string>{"4_BIT_DATA", "MMC_HIGHSPEED", "SDIO_IRQ", "8_BIT_DATA", "NONREMOVABLE",
                                                       "1_8V_DDR", "CMD23", "SDIO_IRQ_NOTHREAD", "NO_WRITE_PROTECT", "CQE"}));
@@ -805,6 +929,7 @@ TEST(DoctorLab, SdCard)
     e.card = CardKind::sd;
     e.s18a = false;
     e.sd_bus_speeds_supported = {"SDR12", "SDR25"};
+    e.dt_absent = true; // sdhci-pci: no device-tree node
 
     const Diagnosis d = diagnose(e);
     EXPECT_EQ(d.mode, "HS");
@@ -813,9 +938,13 @@ TEST(DoctorLab, SdCard)
     EXPECT_EQ(d.ceiling_mb_s, 13);
     EXPECT_EQ(d.host_best_mode, "HS");
     EXPECT_EQ(d.card_best_mode, "HS");
-    // Neither a UHS card nor a UHS host alone would help; the clock would.
-    EXPECT_EQ(d.limit, "clock");
-    EXPECT_TRUE(has_finding(d, "clock 26 MHz actual for 50 MHz requested"));
+    // Neither a UHS card nor a UHS host alone would help; the clock would,
+    // and the clock is the controller's: its divider cannot make 50 MHz.
+    EXPECT_EQ(d.limit, "host");
+    EXPECT_EQ(d.mechanism, "clock");
+    EXPECT_TRUE(has_finding(d, "clock 26 MHz actual for 50 MHz requested, below HS's 50 MHz: the controller's divider"));
+    ASSERT_FALSE(d.decided_by.empty());
+    EXPECT_EQ(d.decided_by.front(), "ios: actual clock 26 MHz for 50 MHz requested");
     EXPECT_TRUE(has_finding(d, "the host offers no UHS mode (caps has no UHS_* bits)"));
     EXPECT_TRUE(has_finding(d, "the card reports no UHS support (OCR S18A=0, CMD6 lists only SDR12, SDR25)"));
     for (const auto& f : d.findings)
@@ -846,11 +975,21 @@ TEST(DoctorLab, EmmcCard)
     EXPECT_EQ(d.ceiling_mb_s, 26);
     EXPECT_EQ(d.card_best_mode, "MMC-HS");
     EXPECT_EQ(d.host_best_mode, "MMC-HS");
-    // An 8-bit host alone would double the ceiling; a better card alone would not.
-    EXPECT_EQ(d.limit, "host");
+    // An 8-bit bus alone would double the ceiling; a better card alone would
+    // not. Without the DT, host and board cannot be told apart.
+    EXPECT_EQ(d.limit, "unknown");
+    EXPECT_EQ(d.mechanism, "bus width");
+    EXPECT_NE(d.would_decide.find("bus-width"), std::string::npos);
     EXPECT_TRUE(has_finding(d, "the host has no 8-bit bus: caps has no 8_BIT_DATA"));
     EXPECT_TRUE(has_finding(d, "the card is limited to HS52 by its DEVICE_TYPE 0x03"));
     EXPECT_TRUE(has_finding(d, "the host offers no DDR52, HS200 or HS400"));
+    // The board's DT wires 4 bits: the board.
+    e.dt = DeviceTree{};
+    e.dt->bus_width = 4;
+    EXPECT_EQ(diagnose(e).limit, "board");
+    // A DT without a narrower bus-width: the controller offers no 8 bits.
+    e.dt->bus_width.reset();
+    EXPECT_EQ(diagnose(e).limit, "host");
 }
 
 // ---- Doctor: who limits -------------------------------------------------
@@ -883,10 +1022,42 @@ TEST(DoctorLimit, VoltageSwitchThatDidNotHappen)
     Evidence e = sd_hs_at_3v3();
     e.s18a = true;
     e.sd_bus_speeds_supported = {"SDR12", "SDR25", "SDR50", "SDR104", "DDR50"};
-    const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.limit, "board");
+    // Without the log or the regulator the cause is not known.
+    Diagnosis d = diagnose(e);
+    EXPECT_EQ(d.limit, "unknown");
     EXPECT_TRUE(has_finding(d, "at 3.30 V: the switch to 1.8 V signalling did not happen"));
+    EXPECT_NE(d.would_decide.find("--dmesg"), std::string::npos);
     EXPECT_TRUE(suggests(d, "vqmmc-supply"));
+
+    // The log shows the switch failing and the DT's regulator is fixed at 3.3 V: the board.
+    e.log = parse_kernel_log("[    2.1] mmc0: Switching to 1.8V signalling voltage failed, retrying with S18R set to 0\n", {"mmc0"});
+    e.dt = DeviceTree{};
+    e.dt->has_vqmmc_supply = true;
+    e.dt->vqmmc = Regulator{"vcc3v3_sd", "vcc3v3_sd", 3'300'000, 3'300'000};
+    d = diagnose(e);
+    EXPECT_EQ(d.limit, "board");
+    EXPECT_EQ(d.mechanism, "signal voltage");
+    EXPECT_TRUE(has_finding(d, "vqmmc-supply vcc3v3_sd (\"vcc3v3_sd\") is fixed at 3.3 V"));
+
+    // A switchable regulator and a tuning failure in the log: tuning.
+    e.dt->vqmmc = Regulator{"vcc_sdio", "", 1'800'000, 3'300'000};
+    e.log = parse_kernel_log("[    2.5] mmc0: tuning execution failed: -5\n[    2.6] mmc0: new high speed SDXC card at address aaaa\n",
+                             {"mmc0"});
+    d = diagnose(e);
+    EXPECT_EQ(d.limit, "tuning");
+    ASSERT_FALSE(d.decided_by.empty());
+    EXPECT_EQ(d.decided_by.front(), "kernel log line 1: mmc0: tuning execution failed: -5");
+    EXPECT_TRUE(suggests(d, "try another card"));
+
+    // The card refusing a function: the card.
+    e.log = parse_kernel_log("mmc0: problem reading switch capabilities, performance might suffer\n", {"mmc0"});
+    EXPECT_EQ(diagnose(e).limit, "card");
+
+    // A log with nothing about this host: still unknown, and says so.
+    e.log = parse_kernel_log("mmc1: tuning execution failed: -5\n", {"mmc0"});
+    d = diagnose(e);
+    EXPECT_EQ(d.limit, "unknown");
+    EXPECT_NE(d.would_decide.find("names no tuning"), std::string::npos) << d.would_decide;
 }
 
 TEST(DoctorLimit, UhsHintWithoutCmd6)
@@ -894,6 +1065,7 @@ TEST(DoctorLimit, UhsHintWithoutCmd6)
     Evidence e = sd_hs_at_3v3();
     e.caps = 0x00000007; // no UHS
     e.uhs_speed_grade = 1;
+    e.dt_absent = true;
     const Diagnosis d = diagnose(e);
     EXPECT_EQ(d.limit, "host");
     EXPECT_EQ(d.card_best_mode, "");
@@ -910,6 +1082,7 @@ TEST(DoctorLimit, HostWithoutHs200)
     e.caps = 0x40001143; // 8-bit, MMC_HIGHSPEED, 1_8V_DDR
     e.device_type = 0x57;
     e.strobe_support = true;
+    e.dt_absent = true;
     const Diagnosis d = diagnose(e);
     EXPECT_EQ(d.card_best_mode, "HS400ES");
     EXPECT_EQ(d.host_best_mode, "DDR52");
@@ -981,10 +1154,8 @@ TEST(DoctorLimit, Hs26CardHoldsTheClock)
 
 TEST(DoctorLimit, DeviceTreeSuggestionsStartAboveTheRunningMode)
 {
-    Evidence firefly = evidence_of(entry(8));
-    corpus_cases()[8].add(firefly);
-    const Diagnosis d = diagnose(firefly);
-    EXPECT_TRUE(suggests(d, "add mmc-hs400-1_8v (on an 8-bit bus)"));
+    const Diagnosis d = diagnose(corpus_evidence(corpus_case(8)));
+    EXPECT_TRUE(suggests(d, "a device-tree overlay adding mmc-hs400-1_8v (on an 8-bit bus) to &sdhci"));
     EXPECT_FALSE(suggests(d, "mmc-hs200-1_8v"));
 }
 
@@ -997,6 +1168,7 @@ TEST(DoctorLimit, UhsCardStoppingAtSdr25InAHsHost)
     e.s18a = true;
     e.sd_bus_speeds_supported = {"SDR12", "SDR25"};
     e.uhs_speed_grade = 1;
+    e.dt_absent = true;
     const Diagnosis d = diagnose(e);
     EXPECT_EQ(d.limit, "host");
 }

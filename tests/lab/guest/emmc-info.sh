@@ -9,4 +9,9 @@ cat /sys/kernel/debug/mmc0/mmc0:0001/ext_csd > $o/debugfs-ext_csd
 # The peer: Debian's mmc-utils.
 mmc extcsd read /dev/mmcblk0 > $o/extcsd.txt 2> $o/extcsd.err; echo $? > $o/extcsd.rc
 mmc-bus -J /dev/mmcblk0 > $o/bus.json 2> $o/bus.err; echo $? > $o/bus.rc
+mmc-bus -v /dev/mmcblk0 > $o/bus.txt 2> $o/bus-text.err
+# The board's device-tree node of the eMMC host, as the kernel shows it, for
+# the host side to hold mmc-bus's reading against.
+readlink -f /sys/class/mmc_host/mmc0/device/of_node > $o/of_node.path 2>&1
+tr '\0' '\n' < /sys/class/mmc_host/mmc0/device/of_node/compatible > $o/of_node.compatible 2>&1
 for b in 0 1; do cat /sys/block/mmcblk0boot$b/size > $o/boot$b.sectors; done

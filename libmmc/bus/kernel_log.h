@@ -1,0 +1,44 @@
+// What the kernel log says about one MMC host: the card announcement, and
+// the events that explain a bus running below what both sides offer -
+// tuning failures, failed voltage switches, a card refusing a function,
+// CRC errors and the driver stepping the bus down after them. Pure: the
+// text is dmesg as printed (with or without timestamps) or a saved file.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mmc::bus {
+
+enum class LogEventKind {
+    tuning_failed,         // "mmc1: tuning execution failed: -5", "All phases bad!"
+    voltage_switch_failed, // "Switching to 1.8V signalling voltage failed", regulator not stable
+    card_unsupported,      // "card does not support ...", "problem reading switch capabilities"
+    mode_switch_failed,    // "mmc0: mmc_select_hs400 failed, error -110"
+    crc_error,             // "error -84" (EILSEQ), "CRC error"
+    step_down,             // the driver lowering the clock or mode after errors
+};
+
+struct LogEvent {
+    LogEventKind kind;
+    std::size_t line = 0; // 1-based line in the text
+    std::string text;     // the line, without its timestamp (first 200 characters)
+};
+
+struct KernelLog {
+    std::string card_message;     // newest "mmcN: new ... card at address RRRR"
+    std::vector<LogEvent> events; // in log order
+};
+
+// `names` are what lines about this host contain: its name ("mmc1") and its
+// controller's device name ("fe320000.mmc"). A line naming another mmcN is
+// skipped; a line naming no host counts only when `names` is empty (a log
+// the user gave for this one host). "mmcblkN:" lines count for the host the
+// log itself ties mmcblkN to ("mmcblk1: mmc1:aaaa SD32G").
+KernelLog parse_kernel_log(std::string_view text, const std::vector<std::string>& names);
+
+std::string_view log_event_name(LogEventKind kind); // "tuning failed", ...
+
+} // namespace mmc::bus

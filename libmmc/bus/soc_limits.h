@@ -1,0 +1,27 @@
+// What an MMC host controller can do at most on its SoC, per device-tree
+// compatible, with the source that says so. The doctor uses it to tell a
+// SoC (host) limit from a board's choice: a max-frequency at the SoC's own
+// value is the SoC's; one below it is the board's. The table itself is in
+// soc_limits.cpp: add a row there, with its source.
+#pragma once
+
+#include "bus/device_tree.h"
+
+#include <string_view>
+
+namespace mmc::bus {
+
+struct SocLimit {
+    std::string_view compatible;  // matched against every compatible string of the node
+    std::string_view controller;  // "RK3399 SD/SDIO (dw_mmc)"
+    double clock_hz = 0;          // highest clock known for this controller; 0 when not known
+    bool clock_is_limit = false;  // true: the SoC's own limit (its .dtsi); false: only "at least" (a report)
+    std::string_view best_mode;   // best mode the controller supports ("SDR104", "HS400ES"); "" not known
+    int max_bus_width = 0;        // data lines the controller has; 0 when not known
+    std::string_view source;      // where the figures come from
+};
+
+// The row for the node's most specific compatible in the table; nullptr if none.
+const SocLimit* soc_limit(const DeviceTree& dt);
+
+} // namespace mmc::bus
