@@ -3,6 +3,7 @@
 // the engine, suites and views in libmmc/bench.
 #include "bench/session.h"
 #include "cli/cli.h"
+#include "cli/json_out.h"
 #include "cli/size.h"
 #include "version.h"
 
@@ -331,7 +332,7 @@ int main(int argc, char** argv)
     }
     line.clear();
     if (p.json)
-        std::cout << mmc::bench::report_json(report).dump(2) << '\n';
+        mmc::cli::print_json(mmc::bench::report_json(report), tool);
     else
         std::cout << mmc::bench::report_text(report, mmc::cli::use_color(STDOUT_FILENO));
     if (report.partial) {

@@ -3,6 +3,7 @@
 // libmmc/out/bus_view.
 #include "bench/quick_read.h"
 #include "cli/cli.h"
+#include "cli/json_out.h"
 #include "dev/bus_evidence.h"
 #include "dev/discovery.h"
 #include "dev/register_sources.h"
@@ -239,7 +240,7 @@ int main(int argc, char** argv)
         doc["version"] = mmc::version;
         auto& hosts = doc["hosts"] = nlohmann::ordered_json::array();
         for (const auto& r : reports) hosts.push_back(mmc::out::bus_json(r));
-        std::cout << doc.dump(2) << '\n';
+        mmc::cli::print_json(doc, tool);
     } else if (reports.empty()) {
         std::cout << "No MMC/SD hosts found.\n";
     } else {

@@ -2,6 +2,7 @@
 // and signals here; planning, safety, methods and verification in
 // libmmc/erase; views in libmmc/out/erase_view.
 #include "cli/cli.h"
+#include "cli/json_out.h"
 #include "cli/size.h"
 #include "erase/erase.h"
 #include "out/erase_view.h"
@@ -147,7 +148,7 @@ void print_json(const nlohmann::ordered_json& body)
     doc["tool"] = tool;
     doc["version"] = mmc::version;
     doc.update(body);
-    std::cout << doc.dump(2) << '\n';
+    mmc::cli::print_json(doc, tool);
 }
 
 void install_signals()

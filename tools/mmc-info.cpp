@@ -1,6 +1,7 @@
 // mmc-info: decode SD/MMC registers. Thin: options here, decoding in
 // libmmc/regs, presentation in libmmc/out.
 #include "cli/cli.h"
+#include "cli/json_out.h"
 #include "dev/discovery.h"
 #include "dev/register_sources.h"
 #include "out/card_view.h"
@@ -122,7 +123,7 @@ void print_json(nlohmann::ordered_json body)
     doc["tool"] = tool;
     doc["version"] = mmc::version;
     doc.update(body);
-    std::cout << doc.dump(2) << '\n';
+    mmc::cli::print_json(doc, tool);
 }
 
 int list_cards(const Options& o)

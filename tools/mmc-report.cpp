@@ -3,6 +3,7 @@
 // JSON. Thin: options here; the bundle in libmmc/report/bundle, assembly in
 // make_bundle, grouping in tables, views in text, export and html.
 #include "cli/cli.h"
+#include "cli/json_out.h"
 #include "report/bundle.h"
 #include "report/export.h"
 #include "report/html.h"
@@ -200,7 +201,9 @@ int make_bundle(const Options& o)
     const std::string stem = name.substr(0, name.size() - 5);
     for (int n = 2; fs::exists(dir / name); ++n) name = fmt::format("{}-{}.json", stem, n);
     const fs::path path = dir / name;
-    write_file(path, mmc::report::to_json(bundle).dump(2) + "\n");
+    const auto text = mmc::cli::dump_json(mmc::report::to_json(bundle));
+    write_file(path, text.text + "\n");
+    if (!text.replaced_at.empty()) fmt::print(stderr, "{}\n", mmc::cli::replaced_warning(tool, text.replaced_at));
     fmt::print("{}\n", path.string());
     return mmc::cli::ok;
 }
@@ -229,7 +232,7 @@ int report(const Options& o)
         if (o.html == "-") std::cout << page;
         else write_file(o.html, page);
     }
-    if (o.json) std::cout << mmc::report::json_report(rep, warnings).dump(2) << '\n';
+    if (o.json) mmc::cli::print_json(mmc::report::json_report(rep, warnings), tool);
     else if (o.csv) std::cout << mmc::report::csv_report(rep);
     else if (o.html.empty()) std::cout << mmc::report::text_report(rep, mmc::cli::use_color(1));
     return loaded.named_file_failed ? mmc::cli::failure : mmc::cli::ok;

@@ -26,6 +26,14 @@ run 2 $info --decode csd && expect "missing =" "$err" "expected KIND=HEX"
 run 2 $info --decode csd=@/nonexistent/file && expect "unreadable @FILE" "$err" "/nonexistent/file: No such file"
 run 2 $info --card xd --decode csd=00 && expect "bad --card" "$err" "--card xd: expected sd or mmc"
 run 0 $info --sysfs-root /nonexistent && expect "no arguments lists cards (none here)" "$out" "No MMC/SD cards found"
+# A card whose sysfs name is not UTF-8 and carries terminal escapes (issue 12, part 5).
+bad=tests/data/sysfs/sd-badname/sys
+run 0 $info --sysfs-root $bad -J && json_eq "non-UTF-8 sysfs name: -J list is valid JSON, byte replaced" "ascii(j['cards'][0]['name'])" "'QE\ufffd\x1b]0;pwned\x07'"
+expect "non-UTF-8 sysfs name: warning names the place" "$err" "mmc-info: warning: invalid UTF-8 in /cards/0/name replaced by U\+FFFD"
+run 0 $info --sysfs-root $bad mmcblk0 -J && json_eq "non-UTF-8 sysfs name: -J device view is valid JSON" "j['card_name']" "mmc0:4567"
+run 0 $info --sysfs-root $bad && expect "text view escapes control and invalid bytes" "$out" 'QE\\xff\\x1b\]0;pwned\\x07'
+if grep -q "$(printf '\033')" "$out"; then fail "no raw ESC from the card reaches the terminal"; else pass "no raw ESC from the card reaches the terminal"; fi
+
 run 2 $info --bogus && expect "unknown option" "$err" "unknown option '--bogus'"
 run 0 $info --help && expect "--help lists --decode" "$out" "--decode KIND=HEX"
 run 0 $info --version && expect "--version" "$out" "mmc-info from mmckit [0-9]"
