@@ -3,6 +3,7 @@
 // JSON. Thin: options here; the bundle in libmmc/report/bundle, assembly in
 // make_bundle, grouping in tables, views in text, export and html.
 #include "cli/cli.h"
+#include "cli/file_out.h"
 #include "cli/json_out.h"
 #include "report/bundle.h"
 #include "report/export.h"
@@ -158,25 +159,6 @@ std::string now_utc()
     return mmc::report::iso8601_utc(std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count());
 }
 
-// Writes text to path through a temporary file in the same directory.
-void write_file(const fs::path& path, const std::string& text)
-{
-    const fs::path tmp = path.parent_path() / ("." + path.filename().string() + ".tmp");
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        if (!out) throw std::runtime_error(fmt::format("{}: {}", tmp.string(), std::strerror(errno)));
-        out << text;
-        out.flush();
-        if (!out) throw std::runtime_error(fmt::format("{}: write failed", tmp.string()));
-    }
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw std::runtime_error(fmt::format("{}: {}", path.string(), ec.message()));
-    }
-}
-
 int make_bundle(const Options& o)
 {
     mmc::report::MakeInputs in;
@@ -202,7 +184,7 @@ int make_bundle(const Options& o)
     for (int n = 2; fs::exists(dir / name); ++n) name = fmt::format("{}-{}.json", stem, n);
     const fs::path path = dir / name;
     const auto text = mmc::cli::dump_json(mmc::report::to_json(bundle));
-    write_file(path, text.text + "\n");
+    mmc::cli::write_output_file(path, text.text + "\n");
     if (!text.replaced_at.empty()) fmt::print(stderr, "{}\n", mmc::cli::replaced_warning(tool, text.replaced_at));
     fmt::print("{}\n", path.string());
     return mmc::cli::ok;
@@ -230,7 +212,7 @@ int report(const Options& o)
         ho.generated = now_utc();
         const std::string page = mmc::report::html_report(rep, ho);
         if (o.html == "-") std::cout << page;
-        else write_file(o.html, page);
+        else mmc::cli::write_output_file(o.html, page);
     }
     if (o.json) mmc::cli::print_json(mmc::report::json_report(rep, warnings), tool);
     else if (o.csv) std::cout << mmc::report::csv_report(rep);

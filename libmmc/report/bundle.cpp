@@ -1,5 +1,7 @@
 #include "report/bundle.h"
 
+#include "cli/input.h"
+
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -279,15 +281,14 @@ Bundle from_json(const json& doc)
 
 Bundle load_bundle(const std::filesystem::path& path)
 {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error(fmt::format("{}: {}", path.string(), std::strerror(errno)));
-    std::stringstream text;
-    text << in.rdbuf();
+    const std::string text = cli::read_file_capped(path, cli::json_input_cap, "bundle");
     json doc;
     try {
-        doc = json::parse(text.str());
+        doc = cli::parse_json_capped(text);
     } catch (const json::parse_error& e) {
         throw std::runtime_error(fmt::format("{}: not JSON ({})", path.string(), e.what()));
+    } catch (const cli::InputError& e) {
+        throw std::runtime_error(fmt::format("{}: {}", path.string(), e.what()));
     }
     Bundle b = from_json(doc);
     b.path = path.string();

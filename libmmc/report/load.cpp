@@ -1,5 +1,7 @@
 #include "report/load.h"
 
+#include "cli/input.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -18,21 +20,23 @@ namespace {
 void load_one(const fs::path& path, bool named, Loaded& out)
 {
     const std::string p = path.string();
-    std::ifstream in(path);
-    if (!in) {
-        out.warnings.push_back(fmt::format("{}: {}; skipped", p, std::strerror(errno)));
+    auto skip = [&](const std::string& why) {
+        out.warnings.push_back(why + "; skipped");
         out.named_file_failed |= named;
-        return;
+    };
+    std::string text;
+    try {
+        text = cli::read_file_capped(path, cli::json_input_cap, "bundle");
+    } catch (const cli::InputError& e) {
+        return skip(e.what());
     }
-    std::stringstream text;
-    text << in.rdbuf();
     json doc;
     try {
-        doc = json::parse(text.str());
+        doc = cli::parse_json_capped(text);
     } catch (const json::parse_error&) {
-        out.warnings.push_back(fmt::format("{}: not JSON; skipped", p));
-        out.named_file_failed |= named;
-        return;
+        return skip(fmt::format("{}: not JSON", p));
+    } catch (const cli::InputError& e) {
+        return skip(fmt::format("{}: {}", p, e.what()));
     }
     if (!looks_like_bundle(doc) && !named) {
         out.ignored.push_back(p);

@@ -24,6 +24,7 @@ run 2 $info --decode ssr= && expect "empty value" "$err" "ssr: empty value"
 run 2 $info --decode foo=00 && expect "unknown register" "$err" "unknown register 'foo'"
 run 2 $info --decode csd && expect "missing =" "$err" "expected KIND=HEX"
 run 2 $info --decode csd=@/nonexistent/file && expect "unreadable @FILE" "$err" "/nonexistent/file: No such file"
+run 2 $info --decode ext_csd=@/dev/zero && expect "@FILE is capped: /dev/zero fails at once" "$err" "/dev/zero: more than 1 MiB; no register dump is that large"
 run 2 $info --card xd --decode csd=00 && expect "bad --card" "$err" "--card xd: expected sd or mmc"
 run 0 $info --sysfs-root /nonexistent && expect "no arguments lists cards (none here)" "$out" "No MMC/SD cards found"
 # A card whose sysfs name is not UTF-8 and carries terminal escapes (issue 12, part 5).

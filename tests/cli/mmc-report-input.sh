@@ -25,4 +25,41 @@ bundle "$tmp/esc.json" "$(printf 'Evil\033]0;pwned\007card')"
 run 0 $rep "$tmp/esc.json" && expect "a label's escape is shown as \\x1b" "$out" 'Evil\\x1b\]0;pwned\\x07card'
 if grep -q "$(printf '\033')" "$out"; then fail "no raw ESC from a bundle reaches the terminal"; else pass "no raw ESC from a bundle reaches the terminal"; fi
 
+# --html PATH: a regular file is replaced (its mode kept), anything else is
+# written through and stays what it was.
+bundle "$tmp/ok.json" "Good card"
+printf 'old\n' >"$tmp/page.html"; chmod 640 "$tmp/page.html"; ln -s page.html "$tmp/link.html"
+run 0 $rep --html "$tmp/link.html" "$tmp/ok.json" &&
+    if [ -L "$tmp/link.html" ] && grep -q "^<!DOCTYPE html>" "$tmp/page.html"; then pass "--html through a symlink: link kept, target replaced"
+    else fail "--html through a symlink: link kept, target replaced"; ls -l "$tmp" | sed 's/^/    /'; fi
+mode=$(stat -c %a "$tmp/page.html")
+[ "$mode" = 640 ] && pass "--html keeps a regular file's mode" || fail "--html keeps a regular file's mode: got $mode"
+ls -a "$tmp" | grep -q '^\.page' && fail "no temporary file left behind" || pass "no temporary file left behind"
+if [ "$(id -u)" = 0 ]; then
+    mknod "$tmp/null" c 1 3
+    run 0 $rep --html "$tmp/null" "$tmp/ok.json" &&
+        if [ -c "$tmp/null" ]; then pass "--html to a device node writes through, the node stays"; else fail "--html to a device node writes through, the node stays"; fi
+else
+    skip "--html to a device node (mknod needs root)"
+fi
+mkfifo "$tmp/fifo"
+timeout 10 cat "$tmp/fifo" >"$tmp/from-fifo" &
+reader=$!
+run 0 $rep --html "$tmp/fifo" "$tmp/ok.json"
+wait $reader
+if [ -p "$tmp/fifo" ] && grep -q "^<!DOCTYPE html>" "$tmp/from-fifo"; then pass "--html to a FIFO: the reader gets the page, the FIFO stays"
+else fail "--html to a FIFO: the reader gets the page, the FIFO stays"; fi
+ln -s "$tmp/missing/x.html" "$tmp/dangling.html"
+run 1 $rep --html "$tmp/dangling.html" "$tmp/ok.json" && expect "--html to a dangling symlink is refused" "$err" "dangling.html: a symlink to nothing; not replaced"
+[ -L "$tmp/dangling.html" ] && pass "the dangling symlink stays" || fail "the dangling symlink stays"
+
+# Deeply nested JSON is refused before anything recursive touches it.
+$PY -c "import sys; n=100000; open(sys.argv[1],'w').write('{\"format\":\"mmckit-bundle\",\"registers\":{\"a\":'+'['*n+']'*n+'}}')" "$tmp/deep.json"
+run 1 $rep -J "$tmp/deep.json" && expect "deeply nested bundle: refused, no crash" "$err" "deep.json: JSON nested deeper than 64 levels; skipped"
+run 0 $rep --make-bundle --out "$tmp/b" --info "$tmp/deep.json" && expect "deeply nested --info: a failed step, no crash" "$err" "deep.json: JSON nested deeper than 64 levels"
+
+# Every input read is capped: /dev/zero must fail at once, not grow memory.
+run 1 $rep /dev/zero && expect "a bundle larger than the cap is refused" "$err" "/dev/zero: more than 64 MiB; no bundle is that large"
+run 0 $rep --make-bundle --out "$tmp/b" --bench /dev/zero && expect "--bench /dev/zero is capped" "$err" "/dev/zero: more than 64 MiB"
+
 finish
