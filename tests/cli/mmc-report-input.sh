@@ -53,6 +53,15 @@ ln -s "$tmp/missing/x.html" "$tmp/dangling.html"
 run 1 $rep --html "$tmp/dangling.html" "$tmp/ok.json" && expect "--html to a dangling symlink is refused" "$err" "dangling.html: a symlink to nothing; not replaced"
 [ -L "$tmp/dangling.html" ] && pass "the dangling symlink stays" || fail "the dangling symlink stays"
 
+# A source link from bundle data is a link only when it is http(s).
+bundle "$tmp/js.json" "Study card" 'b["kind"]="imported"; b["source"]={"title":"A study","url":"javascript:alert(1)"}'
+bundle "$tmp/web.json" "Web card" 'b["kind"]="imported"; b["source"]={"title":"Web study","url":"HTTPS://example.org/x?a=1&b=2"}'
+run 0 $rep --html - "$tmp/js.json" "$tmp/web.json" && {
+    if grep -qi 'href="javascript' "$out"; then fail "a javascript: URL is not linked"; else pass "a javascript: URL is not linked"; fi
+    expect "it is shown as text with the reason" "$out" "javascript:alert\(1\) \(not an http\(s\) link; not linked\)"
+    expect "an https URL (any case) is still a link" "$out" '<a href="HTTPS://example.org/x\?a=1&amp;b=2">'
+}
+
 # Deeply nested JSON is refused before anything recursive touches it.
 $PY -c "import sys; n=100000; open(sys.argv[1],'w').write('{\"format\":\"mmckit-bundle\",\"registers\":{\"a\":'+'['*n+']'*n+'}}')" "$tmp/deep.json"
 run 1 $rep -J "$tmp/deep.json" && expect "deeply nested bundle: refused, no crash" "$err" "deep.json: JSON nested deeper than 64 levels; skipped"
