@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mmc::cli {
 
@@ -37,7 +38,12 @@ std::string read_file_capped(const std::filesystem::path& path, std::size_t cap,
 std::string cap_text(std::size_t cap);
 
 // Parses text; throws nlohmann::json::parse_error when it is not JSON and
-// InputError when it nests deeper than max_depth arrays and objects.
-nlohmann::ordered_json parse_json_capped(const std::string& text, int max_depth = json_depth_cap);
+// InputError when it nests deeper than max_depth arrays and objects or holds
+// a number out of a double's range (1e400). A key
+// that appears twice in one object is legal JSON but ambiguous (nlohmann
+// keeps the last silently): when duplicate_keys is given, each such key's
+// JSON pointer is added to it ("/registers/registers/csd").
+nlohmann::ordered_json parse_json_capped(const std::string& text, std::vector<std::string>* duplicate_keys = nullptr,
+                                         int max_depth = json_depth_cap);
 
 } // namespace mmc::cli

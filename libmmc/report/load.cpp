@@ -31,8 +31,9 @@ void load_one(const fs::path& path, bool named, Loaded& out)
         return skip(e.what());
     }
     json doc;
+    std::vector<std::string> twice;
     try {
-        doc = cli::parse_json_capped(text);
+        doc = cli::parse_json_capped(text, &twice);
     } catch (const json::parse_error&) {
         return skip(fmt::format("{}: not JSON", p));
     } catch (const cli::InputError& e) {
@@ -45,6 +46,7 @@ void load_one(const fs::path& path, bool named, Loaded& out)
     try {
         Bundle b = from_json(doc);
         b.path = p;
+        for (const auto& key : twice) b.warnings.push_back(duplicate_key_warning(key));
         for (const auto& w : b.warnings) out.warnings.push_back(fmt::format("{}: {}", p, w));
         out.bundles.push_back(std::move(b));
     } catch (const NotABundle& e) {

@@ -106,13 +106,20 @@ ToolDoc read_tool_doc(const std::string& path, std::string_view tool)
         return d;
     }
     json doc;
+    std::vector<std::string> twice;
     try {
-        doc = cli::parse_json_capped(text);
+        doc = cli::parse_json_capped(text, &twice);
     } catch (const json::parse_error&) {
         d.error = fmt::format("{}: not JSON (expected {} -J output)", path, tool);
         return d;
     } catch (const cli::InputError& e) {
         d.error = fmt::format("{}: {}", path, e.what());
+        return d;
+    }
+    if (!twice.empty()) {
+        // A bundle is a record: it must not keep one of two contradictory values.
+        d.error = fmt::format("{}: {}{} given twice (is it {} -J output?)", path, twice.front(),
+                              twice.size() > 1 ? fmt::format(" and {} more keys", twice.size() - 1) : "", tool);
         return d;
     }
     const std::string got = text_at(doc, {"tool"});

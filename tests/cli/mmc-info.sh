@@ -25,6 +25,14 @@ run 2 $info --decode foo=00 && expect "unknown register" "$err" "unknown registe
 run 2 $info --decode csd && expect "missing =" "$err" "expected KIND=HEX"
 run 2 $info --decode csd=@/nonexistent/file && expect "unreadable @FILE" "$err" "/nonexistent/file: No such file"
 run 2 $info --decode ext_csd=@/dev/zero && expect "@FILE is capped: /dev/zero fails at once" "$err" "/dev/zero: more than 1 MiB; no register dump is that large"
+# An EXT_CSD printed by a pre-2013 kernel (ext_csd[511] first): a real dump.
+rev=tests/data/ext_csd/reversed-emmc441-kylemanna.hex
+run 0 $info --card mmc -J --decode ext_csd=@$rev &&
+    json_eq "reversed EXT_CSD recognised: rev 5, 7503872 sectors" "j['registers']['ext_csd']['fields']['ext_csd_rev'], j['registers']['ext_csd']['fields']['sec_count']" "5 7503872"
+json_eq "and a warning says it was decoded reversed" "'bytes look reversed' in j['registers']['ext_csd']['warnings'][0]" "True"
+run 0 $info --card mmc -J --byte-order normal --decode ext_csd=@$rev &&
+    json_eq "--byte-order normal decodes it as given" "j['registers']['ext_csd']['fields']['ext_csd_rev']" "0"
+run 2 $info --byte-order big --decode csd=00 && expect "bad --byte-order" "$err" "--byte-order big: expected normal, reversed or auto"
 run 2 $info --card xd --decode csd=00 && expect "bad --card" "$err" "--card xd: expected sd or mmc"
 run 0 $info --sysfs-root /nonexistent && expect "no arguments lists cards (none here)" "$out" "No MMC/SD cards found"
 # A card whose sysfs name is not UTF-8 and carries terminal escapes (issue 12, part 5).

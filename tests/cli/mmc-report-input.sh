@@ -17,7 +17,7 @@ b = {"format": "mmckit-bundle", "format_version": 1, "kind": "measured", "create
      "card": {"label": sys.argv[2], "product": "SL16G"}, "host": {"label": "lab"},
      "results": {"seq_read_mb_s": 20.5, "seq_write_mb_s": 10.25}, "verdicts": [], "steps": []}
 exec(sys.argv[3])
-json.dump(b, open(sys.argv[1], "w"))
+open(sys.argv[1], "w").write(json.dumps(b).replace("\"__1e400__\"", "1e400"))
 PY
 }
 
@@ -61,6 +61,30 @@ run 0 $rep --html - "$tmp/js.json" "$tmp/web.json" && {
     expect "it is shown as text with the reason" "$out" "javascript:alert\(1\) \(not an http\(s\) link; not linked\)"
     expect "an https URL (any case) is still a link" "$out" '<a href="HTTPS://example.org/x\?a=1&amp;b=2">'
 }
+
+# Quiet nonsense in figures: each dropped with a message, never drawn.
+bundle "$tmp/neg.json" "Odd card" 'b["results"]={"seq_read_mb_s":-5,"seq_write_mb_s":2e5,"rand_read_iops":{"4k":2e7}}; b["card"]["capacity_bytes"]=-1'
+run 0 $rep -J "$tmp/neg.json" && {
+    expect "negative MB/s is flagged" "$err" "results.seq_read_mb_s: -5 MB/s is negative; ignored"
+    expect "200 GB/s is flagged" "$err" "results.seq_write_mb_s: 200000 MB/s is more than any SD/MMC card reaches"
+    expect "20 million IOPS is flagged" "$err" "results.rand_read_iops.4k: 2e\\+07 IOPS is more than any SD/MMC card reaches"
+    expect "a negative capacity is flagged" "$err" "card.capacity_bytes: -1 bytes is negative; ignored"
+}
+if grep -qE -- '-5|200000|2e\+?07|20000000' "$out"; then fail "the nonsense figures are not in the JSON report"; else pass "the nonsense figures are not in the JSON report"; fi
+bundle "$tmp/inf.json" "Inf card" 'b["results"]={"seq_read_mb_s":"__1e400__"}'
+run 1 $rep "$tmp/inf.json" && expect "1e400 is refused with a clear message" "$err" "inf.json: a number no double can hold .*; skipped"
+
+# A register given twice with contradictory values.
+$PY - "$tmp/twice.json" <<'PY'
+import sys
+open(sys.argv[1], "w").write('{"format": "mmckit-bundle", "format_version": 1, "card": {"label": "Twice"}, "host": {"label": "lab"},'
+    ' "results": {"seq_read_mb_s": 20}, "registers": {"tool": "mmc-info", "registers": {'
+    '"csd": {"hex": "400e00325b5900001fff7f800a400000"}, "csd": {"hex": "400e00325b5900003fff7f800a400000"}}}}')
+PY
+run 0 $rep "$tmp/twice.json" && expect "a bundle's register given twice is flagged" "$err" "twice.json: /registers/registers/csd: given twice; the last one is read"
+cp "$tmp/twice.json" "$tmp/info-twice.json"
+$PY -c "import sys; t=open(sys.argv[1]).read(); i=t.index('\"registers\": {\"tool'); open(sys.argv[1],'w').write(t[i+len('\"registers\": '):-1])" "$tmp/info-twice.json"
+run 0 $rep --make-bundle --out "$tmp/b2" --info "$tmp/info-twice.json" && expect "--info with a register given twice is refused" "$err" "info-twice.json: /registers/csd given twice"
 
 # Deeply nested JSON is refused before anything recursive touches it.
 $PY -c "import sys; n=100000; open(sys.argv[1],'w').write('{\"format\":\"mmckit-bundle\",\"registers\":{\"a\":'+'['*n+']'*n+'}}')" "$tmp/deep.json"
