@@ -34,7 +34,10 @@ run 0 $info --card mmc -J --byte-order normal --decode ext_csd=@$rev &&
     json_eq "--byte-order normal decodes it as given" "j['registers']['ext_csd']['fields']['ext_csd_rev']" "0"
 run 2 $info --byte-order big --decode csd=00 && expect "bad --byte-order" "$err" "--byte-order big: expected normal, reversed or auto"
 run 2 $info --card xd --decode csd=00 && expect "bad --card" "$err" "--card xd: expected sd or mmc"
-run 0 $info --sysfs-root /nonexistent && expect "no arguments lists cards (none here)" "$out" "No MMC/SD cards found"
+run 1 $info --sysfs-root /nonexistent && expect "a --sysfs-root that does not exist is an error, not 'no cards'" "$err" "mmc-info: /nonexistent: no such directory"
+empty=$(mktemp -d)
+run 0 $info --sysfs-root "$empty" && expect "no arguments lists cards (none in an empty tree)" "$out" "No MMC/SD cards found"
+rmdir "$empty"
 # A card whose sysfs name is not UTF-8 and carries terminal escapes (issue 12, part 5).
 bad=tests/data/sysfs/sd-badname/sys
 run 0 $info --sysfs-root $bad -J && json_eq "non-UTF-8 sysfs name: -J list is valid JSON, byte replaced" "ascii(j['cards'][0]['name'])" "'QE\ufffd\x1b]0;pwned\x07'"
