@@ -161,7 +161,7 @@ void install_signals()
     sigaction(SIGTERM, &sa, nullptr);
 }
 
-int interrupted_status() { return 128 + (stop_signal ? static_cast<int>(stop_signal) : SIGINT); }
+int interrupted_status() { return mmc::cli::interrupted; }
 
 // Ask on the terminal; true only for "yes".
 bool confirm(const mmc::erase::Prepared& p)

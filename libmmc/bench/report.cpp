@@ -199,6 +199,7 @@ json report_json(const RunReport& r)
     doc["notes"] = r.notes;
     doc["partial"] = r.partial;
     if (r.partial) doc["partial_why"] = r.partial_why;
+    doc["interrupted"] = r.interrupted;
     return doc;
 }
 
