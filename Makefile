@@ -63,7 +63,8 @@ unit: $(UNIT)
 deps:
 	scripts/install-deps
 
-# Coverage-guided fuzzing of the decoders and the hex parser (clang libFuzzer).
+# Coverage-guided fuzzing (clang libFuzzer): the decoders and hex parser, the
+# ios parser, the bundle reader and report views; FUZZ_SECONDS per harness.
 FUZZ_SECONDS ?= 60
 fuzz:
 	scripts/fuzz $(FUZZ_SECONDS)

@@ -4,6 +4,7 @@
 #include "bench/session.h"
 #include "cli/cli.h"
 #include "cli/confirm.h"
+#include "cli/json_out.h"
 #include "cli/size.h"
 #include "version.h"
 
@@ -333,13 +334,14 @@ int main(int argc, char** argv)
         return mmc::cli::failure;
     }
     line.clear();
+    report.interrupted = report.partial && stop_requested.load();
     if (p.json)
-        std::cout << mmc::bench::report_json(report).dump(2) << '\n';
+        mmc::cli::print_json(mmc::bench::report_json(report), tool);
     else
         std::cout << mmc::bench::report_text(report, mmc::cli::use_color(STDOUT_FILENO));
     if (report.partial) {
         mmc::cli::error(tool, report.partial_why);
-        return mmc::cli::failure;
+        return report.interrupted ? mmc::cli::interrupted : mmc::cli::failure;
     }
     return mmc::cli::ok;
 }

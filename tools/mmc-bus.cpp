@@ -4,6 +4,7 @@
 #include "bench/quick_read.h"
 #include "cli/cli.h"
 #include "cli/input.h"
+#include "cli/json_out.h"
 #include "dev/bus_evidence.h"
 #include "dev/discovery.h"
 #include "dev/register_sources.h"
@@ -176,7 +177,7 @@ mmc::bus::DeviceTree offline_device_tree(const Options& o)
         if (o.dt_node) throw std::runtime_error("--dt-node picks a node of DTS text; a directory is one node already");
         return mmc::dev::read_device_tree_dir(path, path);
     }
-    const std::string text = mmc::cli::read_input(path, max_dt_bytes, "a board's device-tree source");
+    const std::string text = mmc::cli::read_input(path, max_dt_bytes, "device-tree source");
     if (text.size() >= 4 && static_cast<unsigned char>(text[0]) == 0xd0 && static_cast<unsigned char>(text[1]) == 0x0d &&
         static_cast<unsigned char>(text[2]) == 0xfe && static_cast<unsigned char>(text[3]) == 0xed)
         throw std::runtime_error(fmt::format("{}: a binary device tree (.dtb); give its source: dtc -I dtb -O dts {}", path, path));
@@ -188,7 +189,7 @@ mmc::bus::DeviceTree offline_device_tree(const Options& o)
 
 std::vector<mmc::out::BusReport> offline_reports(const Options& o)
 {
-    const std::string text = mmc::cli::read_input(*o.ios_file, max_ios_bytes, "an ios dump");
+    const std::string text = mmc::cli::read_input(*o.ios_file, max_ios_bytes, "ios dump");
     const auto snapshots = mmc::bus::parse_ios(text);
     const std::string shown = *o.ios_file == "-" ? "standard input" : *o.ios_file;
     if (snapshots.empty())
@@ -198,7 +199,7 @@ std::vector<mmc::out::BusReport> offline_reports(const Options& o)
     std::optional<mmc::bus::DeviceTree> dt;
     if (o.dt_file) dt = offline_device_tree(o);
     std::optional<std::string> log_text;
-    if (o.dmesg_file) log_text = mmc::cli::read_input(*o.dmesg_file, max_dmesg_bytes, "a kernel log");
+    if (o.dmesg_file) log_text = mmc::cli::read_input(*o.dmesg_file, max_dmesg_bytes, "kernel log");
     std::vector<mmc::out::BusReport> out;
     for (const auto& ios : snapshots) {
         mmc::bus::Evidence e;
@@ -240,7 +241,7 @@ mmc::out::BusReport live_report(const mmc::dev::Host& host, const mmc::dev::Card
     if (o.dmesg_file) {
         std::vector<std::string> names{host.name};
         if (!host.controller.syspath.empty()) names.push_back(host.controller.syspath.filename().string());
-        evidence.log = mmc::bus::parse_kernel_log(mmc::cli::read_input(*o.dmesg_file, max_dmesg_bytes, "a kernel log"), names);
+        evidence.log = mmc::bus::parse_kernel_log(mmc::cli::read_input(*o.dmesg_file, max_dmesg_bytes, "kernel log"), names);
         evidence.kernel_message = evidence.log->card_message;
     }
     mmc::out::BusReport r{mmc::bus::diagnose(evidence), host.controller.describe(), evidence.kernel_message, std::nullopt, {},
@@ -308,7 +309,7 @@ int main(int argc, char** argv)
         doc["version"] = mmc::version;
         auto& hosts = doc["hosts"] = nlohmann::ordered_json::array();
         for (const auto& r : reports) hosts.push_back(mmc::out::bus_json(r));
-        std::cout << doc.dump(2) << '\n';
+        mmc::cli::print_json(doc, tool);
     } else if (reports.empty()) {
         std::cout << "No MMC/SD hosts found.\n";
     } else {

@@ -3,6 +3,7 @@
 // libmmc/erase; views in libmmc/out/erase_view.
 #include "cli/cli.h"
 #include "cli/confirm.h"
+#include "cli/json_out.h"
 #include "cli/size.h"
 #include "erase/erase.h"
 #include "out/erase_view.h"
@@ -148,7 +149,7 @@ void print_json(const nlohmann::ordered_json& body)
     doc["tool"] = tool;
     doc["version"] = mmc::version;
     doc.update(body);
-    std::cout << doc.dump(2) << '\n';
+    mmc::cli::print_json(doc, tool);
 }
 
 void install_signals()
@@ -161,7 +162,7 @@ void install_signals()
     sigaction(SIGTERM, &sa, nullptr);
 }
 
-int interrupted_status() { return 128 + (stop_signal ? static_cast<int>(stop_signal) : SIGINT); }
+int interrupted_status() { return mmc::cli::interrupted; }
 
 // Ask on the terminal; true only for "yes".
 bool confirm(const mmc::erase::Prepared& p)

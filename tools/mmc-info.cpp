@@ -1,11 +1,13 @@
 // mmc-info: decode SD/MMC registers. Thin: options here, decoding in
 // libmmc/regs, presentation in libmmc/out.
 #include "cli/cli.h"
+#include "cli/json_out.h"
 #include "dev/discovery.h"
 #include "dev/register_sources.h"
 #include "out/card_view.h"
 #include "out/device_view.h"
 #include "regs/card_registers.h"
+#include "regs/ext_csd_order.h"
 #include "regs/hex.h"
 #include "version.h"
 
@@ -35,6 +37,9 @@ Options:
                          HEX as Linux prints it (spaces, colons, 0x allowed)
                          or @FILE to read it from a file
  -c, --card sd|mmc       card family for CID/CSD/OCR/status (default: sd)
+     --byte-order normal|reversed|auto
+                         byte order of a pasted EXT_CSD (default: auto;
+                         kernels before about 2013 printed ext_csd[511] first)
  -J, --json              print JSON (see mmc-info(1) for the contract)
  -v, --verbose           show every field with its bit range and raw value
      --no-ioctl          read sysfs and debugfs only, send no card commands
@@ -61,6 +66,7 @@ struct Options {
     std::optional<std::string> device;
     mmc::dev::SysRoots roots;
     bool debugfs_set = false;
+    mmc::regs::ByteOrder byte_order = mmc::regs::ByteOrder::automatic;
 };
 
 std::pair<mmc::regs::RegKind, std::string> parse_decode(const std::string& arg)
@@ -83,7 +89,7 @@ Options parse_options(int argc, char** argv)
         {"json", no_argument, nullptr, 'J'},         {"verbose", no_argument, nullptr, 'v'},
         {"help", no_argument, nullptr, 'h'},         {"version", no_argument, nullptr, 'V'},
         {"no-ioctl", no_argument, nullptr, 'N'},     {"sysfs-root", required_argument, nullptr, 'S'},
-        {"debugfs-root", required_argument, nullptr, 'D'},
+        {"debugfs-root", required_argument, nullptr, 'D'}, {"byte-order", required_argument, nullptr, 'B'},
         {nullptr, 0, nullptr, 0},
     };
     Options o;
@@ -96,6 +102,12 @@ Options parse_options(int argc, char** argv)
             const auto family = mmc::regs::card_family_from_string(optarg);
             if (!family) throw mmc::cli::UsageError(fmt::format("--card {}: expected sd or mmc", optarg));
             o.card = *family;
+            break;
+        }
+        case 'B': {
+            const auto order = mmc::regs::byte_order_from_string(optarg);
+            if (!order) throw mmc::cli::UsageError(fmt::format("--byte-order {}: expected normal, reversed or auto", optarg));
+            o.byte_order = *order;
             break;
         }
         case 'J': o.json = true; break;
@@ -122,7 +134,7 @@ void print_json(nlohmann::ordered_json body)
     doc["tool"] = tool;
     doc["version"] = mmc::version;
     doc.update(body);
-    std::cout << doc.dump(2) << '\n';
+    mmc::cli::print_json(doc, tool);
 }
 
 int list_cards(const Options& o)
@@ -182,7 +194,7 @@ int main(int argc, char** argv)
     if (options.decode.empty()) return options.device ? show_device(options) : list_cards(options);
 
     try {
-        const auto card = mmc::regs::decode_card(options.card, inputs);
+        const auto card = mmc::regs::decode_card_oriented(options.card, inputs, options.byte_order);
         if (options.json) {
             print_json(mmc::out::card_json(card));
         } else {

@@ -5,6 +5,8 @@
 // assembly in make_bundle, grouping in tables, views in text, export and
 // html, the database in store and import.
 #include "cli/cli.h"
+#include "cli/file_out.h"
+#include "cli/json_out.h"
 #include "report/bundle.h"
 #include "report/export.h"
 #include "report/html.h"
@@ -205,25 +207,6 @@ std::string now_utc()
     return mmc::report::iso8601_utc(std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count());
 }
 
-// Writes text to path through a temporary file in the same directory.
-void write_file(const fs::path& path, const std::string& text)
-{
-    const fs::path tmp = path.parent_path() / ("." + path.filename().string() + ".tmp");
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        if (!out) throw std::runtime_error(fmt::format("{}: {}", tmp.string(), std::strerror(errno)));
-        out << text;
-        out.flush();
-        if (!out) throw std::runtime_error(fmt::format("{}: write failed", tmp.string()));
-    }
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw std::runtime_error(fmt::format("{}: {}", path.string(), ec.message()));
-    }
-}
-
 // When the HTML page says it was made: now, or SOURCE_DATE_EPOCH when set
 // (reproducible pages: two reports of the same bundles are the same bytes).
 std::string generated_time()
@@ -267,7 +250,7 @@ int import_bundles(const Options& o)
                              {"reason", i.reason.empty() ? mmc::report::json(nullptr) : mmc::report::json(i.reason)}});
         doc["ignored"] = summary.ignored;
         doc["missing"] = summary.missing;
-        std::cout << doc.dump(2) << '\n';
+        mmc::cli::print_json(doc, tool);
     } else {
         fmt::print("{}: {} stored, {} already there, {} rejected\n", store->describe(), stored, duplicates, rejected);
     }
@@ -298,7 +281,9 @@ int make_bundle(const Options& o)
     const std::string stem = name.substr(0, name.size() - 5);
     for (int n = 2; fs::exists(dir / name); ++n) name = fmt::format("{}-{}.json", stem, n);
     const fs::path path = dir / name;
-    write_file(path, mmc::report::to_json(bundle).dump(2) + "\n");
+    const auto text = mmc::cli::dump_json(mmc::report::to_json(bundle));
+    mmc::cli::write_output_file(path, text.text + "\n");
+    if (!text.replaced_at.empty()) fmt::print(stderr, "{}\n", mmc::cli::replaced_warning(tool, text.replaced_at));
     fmt::print("{}\n", path.string());
     return mmc::cli::ok;
 }
@@ -332,9 +317,9 @@ int report(const Options& o)
         ho.generated = generated_time();
         const std::string page = mmc::report::html_report(rep, ho);
         if (o.html == "-") std::cout << page;
-        else write_file(o.html, page);
+        else mmc::cli::write_output_file(o.html, page);
     }
-    if (o.json) std::cout << mmc::report::json_report(rep, warnings).dump(2) << '\n';
+    if (o.json) mmc::cli::print_json(mmc::report::json_report(rep, warnings), tool);
     else if (o.csv) std::cout << mmc::report::csv_report(rep);
     else if (o.html.empty()) std::cout << mmc::report::text_report(rep, mmc::cli::use_color(1));
     return loaded.named_file_failed ? mmc::cli::failure : mmc::cli::ok;

@@ -2,6 +2,7 @@
 // happen. Thin: options here, the netlink listener and the parser in
 // libmmc/dev/uevent, the line formats in libmmc/out/uevent_view.
 #include "cli/cli.h"
+#include "cli/json_out.h"
 #include "dev/uevent.h"
 #include "out/uevent_view.h"
 #include "version.h"
@@ -115,7 +116,14 @@ int watch(const Options& options)
         }
         if (!event || (!options.all && !mmc::dev::is_mmc_event(*event))) continue;
         const auto now = std::chrono::system_clock::now();
-        const std::string line = options.json ? mmc::out::uevent_json_line(*event, now) : mmc::out::uevent_text_line(*event, now);
+        std::string line;
+        if (options.json) {
+            auto j = mmc::cli::dump_json(mmc::out::uevent_json(*event, now), -1);
+            if (!j.replaced_at.empty()) fmt::print(stderr, "{}\n", mmc::cli::replaced_warning(tool, j.replaced_at));
+            line = std::move(j.text);
+        } else {
+            line = mmc::out::uevent_text_line(*event, now);
+        }
         if (std::fputs(line.c_str(), stdout) == EOF || std::fputc('\n', stdout) == EOF || std::fflush(stdout) == EOF)
             throw std::system_error(errno, std::generic_category(), "write error");
         ++printed;

@@ -52,15 +52,9 @@ CardClaims claims_from(const regs::CardRegisters& regs, std::string source)
     c.app_perf_class = class_number(*ssr, "app_perf_class", 'A');
     if (const auto au = int_of(*ssr, "au_size_bytes")) c.au_bytes = static_cast<uint64_t>(*au);
     if (const auto cache = int_of(*ssr, "perf_enh_cache_support")) c.cache_support = *cache != 0;
+    // The decoded depth (2-32), not the SSR's code (depth - 1).
     if (const auto cq = int_of(*ssr, "perf_enh_cq_depth")) c.cq_depth = static_cast<int>(*cq);
     return c;
-}
-
-bool all_zero(const std::vector<uint8_t>& bytes)
-{
-    for (auto b : bytes)
-        if (b) return false;
-    return true;
 }
 
 } // namespace

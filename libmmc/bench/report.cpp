@@ -1,6 +1,7 @@
 #include "bench/report.h"
 
 #include "bench/stats.h"
+#include "cli/printable.h"
 #include "version.h"
 
 #include <cmath>
@@ -195,6 +196,7 @@ json report_json(const RunReport& r)
     doc["notes"] = r.notes;
     doc["partial"] = r.partial;
     if (r.partial) doc["partial_why"] = r.partial_why;
+    doc["interrupted"] = r.interrupted;
     return doc;
 }
 
@@ -234,7 +236,7 @@ std::string report_text(const RunReport& r, bool color)
     out += fmt::format("Target:       {} ({}, {}, {}-byte blocks{})\n", t.path, to_string(t.kind), bytes_text(t.size_bytes),
                        t.logical_block, t.direct ? ", O_DIRECT" : ", page cache NOT bypassed");
     if (const auto& c = r.context.card) {
-        out += fmt::format("Card:         {} {} \"{}\", {}; {}\n", c->identity.name, c->identity.type, c->identity.product, bytes_text(c->identity.capacity_bytes),
+        out += fmt::format("Card:         {} {} \"{}\", {}; {}\n", c->identity.name, c->identity.type, cli::printable(c->identity.product), bytes_text(c->identity.capacity_bytes),
                            c->claims.known ? "claims " + claims_text(c->claims) + " (SSR by " + c->claims.source + ")"
                                            : "claims unknown: " + c->claims_missing_why);
     } else if (!r.context.not_card_why.empty()) {

@@ -48,6 +48,7 @@ struct RunReport {
     std::vector<Verdict> verdicts;
     bool partial = false;
     std::string partial_why;
+    bool interrupted = false; // stopped by a signal (the run is partial too)
     std::vector<std::string> notes;
 };
 

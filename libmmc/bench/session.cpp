@@ -164,7 +164,7 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
     else if (!on_file && (o.suite == "class" && !o.custom))
         rep.notes.push_back(fmt::format("the card's AU is unknown; {} MiB assumed (--au sets it)", so.au_bytes >> 20));
     if (rep.context.queueing.cq_enabled == true)
-        so.queue_depth = card && card->claims.cq_depth > 0 ? std::min(32, card->claims.cq_depth + 1) : 32;
+        so.queue_depth = card && card->claims.cq_depth > 0 ? std::min(32, card->claims.cq_depth) : 32;
     std::vector<Job> jobs;
     try {
         if (o.custom) {

@@ -21,7 +21,7 @@ struct CardClaims {
     std::optional<int> app_perf_class;   // 1 or 2
     uint64_t au_bytes = 0;               // AU_SIZE (0: not defined)
     bool cache_support = false;          // PERFORMANCE_ENHANCE
-    int cq_depth = 0;                    // 0: no command queue
+    int cq_depth = 0;                    // the queue depth the SSR claims (2-32); 0: no command queue
 
     // Every speed claim as (name, MB/s): "speed class C10", "UHS grade U3", "video class V30".
     std::vector<std::pair<std::string, double>> speed_claims() const;

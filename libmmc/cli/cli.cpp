@@ -1,5 +1,7 @@
 #include "cli/cli.h"
 
+#include "cli/input.h"
+
 #include "version.h"
 
 #include <cerrno>
@@ -83,11 +85,11 @@ std::string read_arg_or_file(const std::string& arg)
 {
     if (arg.empty() || arg[0] != '@') return arg;
     const std::string path = arg.substr(1);
-    std::ifstream in(path);
-    if (!in) throw UsageError(fmt::format("{}: {}", path, std::strerror(errno)));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    try {
+        return read_file_capped(path, register_input_cap, "register dump");
+    } catch (const InputError& e) {
+        throw UsageError(e.what());
+    }
 }
 
 } // namespace mmc::cli

@@ -8,7 +8,10 @@
 
 namespace mmc::cli {
 
-enum Exit { ok = 0, failure = 1, usage = 2 };
+// interrupted: a run stopped by SIGINT, SIGTERM or SIGHUP, whichever signal
+// (128 + SIGINT, what a shell reports for Ctrl-C); the JSON of such a run has
+// "interrupted": true. The same in every tool.
+enum Exit { ok = 0, failure = 1, usage = 2, interrupted = 130 };
 
 // Thrown for bad command-line input; main prints it and exits 2.
 struct UsageError : std::runtime_error {

@@ -5,6 +5,7 @@
 #include <libudev.h>
 #include <memory>
 #include <regex>
+#include <stdexcept>
 
 namespace mmc::dev {
 
@@ -87,6 +88,13 @@ Inventory enumerate(const SysRoots& roots)
             return inv;
         }
     }
+    // A root that is not there is a mistake in the path, not a machine without
+    // cards: say so instead of "no cards".
+    std::error_code ec;
+    if (!fs::is_directory(roots.sysfs, ec))
+        throw std::runtime_error(fmt::format("{}: {}", roots.sysfs.string(),
+                                             fs::exists(roots.sysfs, ec) ? "not a directory (a sysfs tree is)"
+                                                                         : "no such directory (a sysfs tree is expected there)"));
     inv.hosts = list_dir(roots.sysfs / "class" / "mmc_host");
     inv.cards = list_dir(roots.sysfs / "bus" / "mmc" / "devices");
     return inv;

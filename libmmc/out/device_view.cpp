@@ -1,5 +1,6 @@
 #include "out/device_view.h"
 
+#include "cli/printable.h"
 #include "regs/units.h"
 
 #include <fmt/format.h>
@@ -72,7 +73,7 @@ std::string card_list_text(const std::vector<dev::Card>& cards, const dev::SysRo
     std::vector<std::array<std::string, 7>> rows{{"DEVICE", "CARD", "TYPE", "NAME", "CAPACITY", "BUS", "CONTROLLER"}};
     for (const auto& c : cards)
         rows.push_back({c.is_storage() ? c.device_path(roots) : "-", c.name, std::string(dev::to_string(c.type)),
-                        c.product.empty() ? "-" : c.product,
+                        c.product.empty() ? "-" : cli::printable(c.product),
                         c.capacity_bytes ? regs::bytes_text(c.capacity_bytes).substr(0, regs::bytes_text(c.capacity_bytes).find(" (")) : "-",
                         bus_mode_text(c.host), c.host.controller.describe()});
     std::array<std::size_t, 7> width{};

@@ -1,5 +1,6 @@
 #include "out/erase_view.h"
 
+#include "cli/printable.h"
 #include "regs/units.h"
 
 #include <array>
@@ -94,10 +95,10 @@ std::string erase_plan_text(const erase::Prepared& p)
         line("Partition:", fmt::format("{} of {}, from byte {} of the disk, {}", t.name, t.disk_path, t.start,
                                        size_text(t.size)));
     if (t.card) {
-        std::string card = t.card->product.empty() ? "(no name)" : fmt::format("\"{}\"", t.card->product);
-        if (!t.card->manufacturer.empty()) card += ", " + t.card->manufacturer;
+        std::string card = t.card->product.empty() ? "(no name)" : fmt::format("\"{}\"", cli::printable(t.card->product));
+        if (!t.card->manufacturer.empty()) card += ", " + cli::printable(t.card->manufacturer);
         line("Card:", card);
-        line("Serial:", t.card->serial.empty() ? "unknown" : t.card->serial);
+        line("Serial:", t.card->serial.empty() ? "unknown" : cli::printable(t.card->serial));
         line("Capacity:", size_text(t.card->capacity_bytes));
     } else {
         line("Card:", "none (no card registers behind this device)");

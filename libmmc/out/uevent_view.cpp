@@ -1,5 +1,7 @@
 #include "out/uevent_view.h"
 
+#include "cli/json_out.h"
+
 #include <algorithm>
 #include <ctime>
 #include <fmt/chrono.h>
@@ -54,7 +56,7 @@ std::string quoted_if_needed(const std::string& value)
 
 } // namespace
 
-std::string uevent_json_line(const mmc::dev::Uevent& e, std::chrono::system_clock::time_point when)
+nlohmann::ordered_json uevent_json(const mmc::dev::Uevent& e, std::chrono::system_clock::time_point when)
 {
     nlohmann::ordered_json j;
     j["time"] = timestamp(when, true);
@@ -65,8 +67,13 @@ std::string uevent_json_line(const mmc::dev::Uevent& e, std::chrono::system_cloc
     j["devtype"] = null_if_empty(e.devtype);
     j["seqnum"] = e.seqnum ? nlohmann::ordered_json(*e.seqnum) : nlohmann::ordered_json();
     j["env"] = e.env;
+    return j;
+}
+
+std::string uevent_json_line(const mmc::dev::Uevent& e, std::chrono::system_clock::time_point when)
+{
     // Card names are bytes from the card: never let one stop the stream.
-    return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    return cli::dump_json(uevent_json(e, when), -1).text;
 }
 
 std::string uevent_text_line(const mmc::dev::Uevent& e, std::chrono::system_clock::time_point when)

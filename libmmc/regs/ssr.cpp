@@ -45,9 +45,12 @@ constexpr std::array<uint64_t, 16> au_bytes{0,         16 * KiB, 32 * KiB, 64 * 
                                             512 * KiB, 1 * MiB,  2 * MiB,  4 * MiB,  8 * MiB,   12 * MiB,
                                             16 * MiB,  24 * MiB, 32 * MiB, 64 * MiB};
 
-// PERFORMANCE_ENHANCE (SD 6.00): bit 0 card initiated maintenance, bit 1
-// host initiated maintenance, bit 2 cache, bits 7:3 command queue (0: not
-// supported, n: queue depth n + 1).
+// PERFORMANCE_ENHANCE, SSR bits [335:328] (SD Physical Layer 6.00, Table
+// 4-44): bit 0 (SSR bit 328) card initiated maintenance, bit 1 (329) host
+// initiated maintenance, bit 2 (330) cache, bits 7:3 (SSR bits [335:331])
+// command queue: 0 not supported, n the queue depth minus one (1: depth 2 ...
+// 31: depth 32), coded like EXT_CSD's CMDQ_DEPTH. The decoded
+// perf_enh_cq_depth is the depth itself, never the code.
 constexpr uint64_t perf_card_maintenance = 1u << 0;
 constexpr uint64_t perf_host_maintenance = 1u << 1;
 constexpr uint64_t perf_cache = 1u << 2;
@@ -160,12 +163,13 @@ void add_performance_enhance(DecodedRegister& r)
 {
     const uint64_t perf = raw(r, "performance_enhance");
     const bool cache = perf & perf_cache;
-    const auto cq = static_cast<int64_t>(perf >> perf_cq_shift);
+    const auto cq = static_cast<int64_t>(perf >> perf_cq_shift); // the code: depth - 1
+    const int64_t depth = cq ? cq + 1 : 0;
     r.add("perf_enh_card_maintenance", (perf & perf_card_maintenance) != 0, "Card initiated maintenance");
     r.add("perf_enh_host_maintenance", (perf & perf_host_maintenance) != 0, "Host initiated maintenance");
     r.add("perf_enh_cache_support", cache, "Cache support");
-    r.add("perf_enh_cq_depth", cq, "Command queue",
-          cq ? fmt::format("supported, queue depth {} (code {})", cq + 1, cq) : "not supported");
+    r.add("perf_enh_cq_depth", depth, "Command queue",
+          cq ? fmt::format("supported, queue depth {} (code {})", depth, cq) : "not supported");
 
     if (raw(r, "app_perf_class") == 2 && (!cache || cq == 0))
         r.warnings.push_back(fmt::format("A2 card without {} (PERFORMANCE_ENHANCE 0x{:02x}); A2 requires both cache "

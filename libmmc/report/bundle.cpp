@@ -1,6 +1,9 @@
 #include "report/bundle.h"
 
+#include "cli/input.h"
+
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <ctime>
 #include <fmt/format.h>
@@ -15,6 +18,13 @@ bool Results::empty() const
 }
 
 namespace {
+
+// What no SD or MMC card reaches, with room to spare: SD Express over PCIe
+// 4.0 x2 tops out near 4 GB/s and a few hundred thousand IOPS; SDUC's
+// largest capacity is 128 TB (2^47 bytes).
+constexpr double max_mb_s = 10'000;
+constexpr double max_iops = 10'000'000;
+constexpr double max_capacity_bytes = 281474976710656.0; // 2^48
 
 template <typename T>
 json opt(const std::optional<T>& v)
@@ -54,6 +64,19 @@ public:
         return std::nullopt;
     }
 
+    // A figure that can be true of an SD/MMC card: finite, not negative, at
+    // most max. Anything else is dropped with a warning, never drawn.
+    std::optional<double> figure(const json& obj, const char* key, const std::string& where, double max, const char* unit)
+    {
+        const auto v = number(obj, key, where);
+        if (!v) return v;
+        const std::string name = where.empty() ? key : where + "." + key;
+        if (!std::isfinite(*v)) return drop(name, "is not a finite number");
+        if (*v < 0) return drop(name, fmt::format("{} {} is negative", *v, unit));
+        if (*v > max) return drop(name, fmt::format("{:g} {} is more than any SD/MMC card reaches ({:g} {})", *v, unit, max, unit));
+        return v;
+    }
+
     const json* object(const json& obj, const char* key, const std::string& where)
     {
         if (!obj.is_object() || !obj.contains(key) || obj[key].is_null()) return nullptr;
@@ -73,6 +96,11 @@ public:
     void note(std::string text) { warnings_.push_back(std::move(text)); }
 
 private:
+    std::optional<double> drop(const std::string& name, const std::string& why)
+    {
+        warnings_.push_back(fmt::format("{}: {}; ignored", name, why));
+        return std::nullopt;
+    }
     void warn(const std::string& where, const char* key, const char* want)
     {
         warnings_.push_back(fmt::format("{}{}: not {}; ignored", where.empty() ? "" : where + ".", key, want));
@@ -86,7 +114,7 @@ void read_iops(Reader& r, const json& results, const char* key, std::map<std::st
     if (!j) return;
     for (const auto size : iops_keys) {
         const std::string k(size);
-        if (auto v = r.number(*j, k.c_str(), fmt::format("results.{}", key))) out[k] = *v;
+        if (auto v = r.figure(*j, k.c_str(), fmt::format("results.{}", key), max_iops, "IOPS")) out[k] = *v;
     }
     for (const auto& [k, v] : j->items()) {
         bool known = false;
@@ -158,6 +186,11 @@ json to_json(const Bundle& b)
     return j;
 }
 
+std::string duplicate_key_warning(const std::string& pointer)
+{
+    return fmt::format("{}: given twice; the last one is read, the first ignored (which is right is unknown)", pointer);
+}
+
 bool looks_like_bundle(const json& doc)
 {
     return doc.is_object() && doc.contains("format") && doc["format"].is_string() && doc["format"] == bundle_format;
@@ -192,7 +225,7 @@ Bundle from_json(const json& doc)
         b.card.manufacturer = r.text(*c, "manufacturer", "card");
         b.card.product = r.text(*c, "product", "card");
         b.card.serial = r.text(*c, "serial", "card");
-        if (auto cap = r.number(*c, "capacity_bytes", "card"); cap && *cap >= 0) b.card.capacity_bytes = static_cast<uint64_t>(*cap);
+        if (auto cap = r.figure(*c, "capacity_bytes", "card", max_capacity_bytes, "bytes")) b.card.capacity_bytes = static_cast<uint64_t>(*cap);
         b.card.type = r.text(*c, "type", "card");
         if (const json* cl = r.object(*c, "classes", "card")) {
             b.card.classes.speed_class = r.text(*cl, "speed_class", "card.classes");
@@ -227,8 +260,8 @@ Bundle from_json(const json& doc)
         b.source = std::move(src);
     }
     if (const json* res = r.object(doc, "results", "")) {
-        b.results.seq_read_mb_s = r.number(*res, "seq_read_mb_s", "results");
-        b.results.seq_write_mb_s = r.number(*res, "seq_write_mb_s", "results");
+        b.results.seq_read_mb_s = r.figure(*res, "seq_read_mb_s", "results", max_mb_s, "MB/s");
+        b.results.seq_write_mb_s = r.figure(*res, "seq_write_mb_s", "results", max_mb_s, "MB/s");
         read_iops(r, *res, "rand_read_iops", b.results.rand_read_iops);
         read_iops(r, *res, "rand_write_iops", b.results.rand_write_iops);
     }
@@ -243,8 +276,8 @@ Bundle from_json(const json& doc)
             }
             Verdict out;
             out.claim = r.text(v, "claim", where);
-            out.required = r.number(v, "required", where);
-            out.measured = r.number(v, "measured", where);
+            out.required = r.figure(v, "required", where, max_iops, "(a verdict's figure)");
+            out.measured = r.figure(v, "measured", where, max_iops, "(a verdict's figure)");
             out.unit = r.text(v, "unit", where);
             out.result = r.text(v, "result", where);
             out.why = r.text(v, "why", where);
@@ -279,18 +312,19 @@ Bundle from_json(const json& doc)
 
 Bundle load_bundle(const std::filesystem::path& path)
 {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error(fmt::format("{}: {}", path.string(), std::strerror(errno)));
-    std::stringstream text;
-    text << in.rdbuf();
+    const std::string text = cli::read_file_capped(path, cli::json_input_cap, "bundle");
     json doc;
+    std::vector<std::string> twice;
     try {
-        doc = json::parse(text.str());
+        doc = cli::parse_json_capped(text, &twice);
     } catch (const json::parse_error& e) {
         throw std::runtime_error(fmt::format("{}: not JSON ({})", path.string(), e.what()));
+    } catch (const cli::InputError& e) {
+        throw std::runtime_error(fmt::format("{}: {}", path.string(), e.what()));
     }
     Bundle b = from_json(doc);
     b.path = path.string();
+    for (const auto& key : twice) b.warnings.push_back(duplicate_key_warning(key));
     return b;
 }
 

@@ -122,6 +122,10 @@ Bundle from_json(const json& doc);
 // cannot be read or is not JSON, NotABundle when it is not a bundle.
 Bundle load_bundle(const std::filesystem::path& path);
 
+// What a key given twice in one object says ("/registers/registers/csd:
+// given twice; ..."), for the JSON pointer of the key.
+std::string duplicate_key_warning(const std::string& pointer);
+
 // True when doc says it is a bundle (its "format"), whatever its version.
 bool looks_like_bundle(const json& doc);
 

@@ -4,10 +4,30 @@
 #include "version.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fmt/format.h>
 
 namespace mmc::report {
+
+bool is_web_url(std::string_view url)
+{
+    const auto starts = [&](std::string_view scheme) {
+        if (url.size() <= scheme.size()) return false;
+        for (std::size_t i = 0; i < scheme.size(); ++i)
+            if (std::tolower(static_cast<unsigned char>(url[i])) != scheme[i]) return false;
+        return true;
+    };
+    return starts("http://") || starts("https://");
+}
+
+std::string source_link(std::string_view url)
+{
+    // A bundle is data from anywhere: a javascript: or data: link in it must
+    // not become something a reader of the page can click.
+    if (!is_web_url(url)) return fmt::format("{} (not an http(s) link; not linked)", html_escape(url));
+    return fmt::format("<a href=\"{0}\">{0}</a>", html_escape(url));
+}
 
 std::string html_escape(std::string_view text)
 {
@@ -492,7 +512,7 @@ std::string html_report(const Report& rep, const HtmlOptions& o)
         if (g.source && !g.source->method.empty()) h += fmt::format("<dt>Method</dt><dd>{}</dd>", html_escape(g.source->method));
         h += fmt::format("<dt>Units</dt><dd>{}</dd>", html_escape(units_line(g)));
         if (g.source && !g.source->url.empty())
-            h += fmt::format("<dt>Source</dt><dd><a href=\"{0}\">{0}</a></dd>", html_escape(g.source->url));
+            h += fmt::format("<dt>Source</dt><dd>{}</dd>", source_link(g.source->url));
         if (g.source && !g.source->notes.empty()) h += fmt::format("<dt>Notes</dt><dd>{}</dd>", html_escape(g.source->notes));
         h += "</dl>\n";
 

@@ -24,6 +24,12 @@ std::string html_report(const Report& report, const HtmlOptions& options);
 
 std::string html_escape(std::string_view text);
 
+// True for an http:// or https:// URL (scheme in any case); the page links
+// nothing else that came from a bundle.
+bool is_web_url(std::string_view url);
+// The URL as a link when it is http(s), else as escaped text that says why.
+std::string source_link(std::string_view url);
+
 // The axis of a bar chart: a tick step of 1, 2 or 5 times a power of ten
 // giving about four ticks, and the axis end, a whole number of steps at or
 // above max.

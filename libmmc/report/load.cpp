@@ -1,5 +1,7 @@
 #include "report/load.h"
 
+#include "cli/input.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -14,23 +16,24 @@ namespace fs = std::filesystem;
 
 std::string read_file(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error(fmt::format("{}: {}", path, std::strerror(errno)));
-    std::stringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw std::runtime_error(fmt::format("{}: read failed", path));
-    return text.str();
+    // Capped: a bundle is JSON of a few hundred KiB; /dev/zero is not.
+    return cli::read_file_capped(path, cli::json_input_cap, "bundle");
 }
 
 void load_text(const std::string& p, const std::string& text, bool named, Loaded& out)
 {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error&) {
-        out.warnings.push_back(fmt::format("{}: not JSON; skipped", p));
+    auto skip = [&](const std::string& why) {
+        out.warnings.push_back(why + "; skipped");
         out.named_file_failed |= named;
-        return;
+    };
+    json doc;
+    std::vector<std::string> twice;
+    try {
+        doc = cli::parse_json_capped(text, &twice);
+    } catch (const json::parse_error&) {
+        return skip(fmt::format("{}: not JSON", p));
+    } catch (const cli::InputError& e) {
+        return skip(fmt::format("{}: {}", p, e.what()));
     }
     if (!looks_like_bundle(doc) && !named) {
         out.ignored.push_back(p);
@@ -39,6 +42,7 @@ void load_text(const std::string& p, const std::string& text, bool named, Loaded
     try {
         Bundle b = from_json(doc);
         b.path = p;
+        for (const auto& key : twice) b.warnings.push_back(duplicate_key_warning(key));
         for (const auto& w : b.warnings) out.warnings.push_back(fmt::format("{}: {}", p, w));
         out.bundles.push_back(std::move(b));
     } catch (const NotABundle& e) {
@@ -81,7 +85,7 @@ Loaded load_paths(const std::vector<std::string>& paths)
             std::string text;
             try {
                 text = read_file(f.path);
-            } catch (const std::runtime_error& e) {
+            } catch (const std::runtime_error& e) { // cli::InputError too
                 out.warnings.push_back(fmt::format("{}; skipped", e.what()));
                 out.named_file_failed |= f.named;
                 continue;

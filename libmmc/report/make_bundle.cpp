@@ -1,5 +1,6 @@
 #include "report/make_bundle.h"
 
+#include "cli/input.h"
 #include "version.h"
 
 #include <cerrno>
@@ -93,23 +94,32 @@ ToolDoc read_tool_doc(const std::string& path, std::string_view tool)
     ToolDoc d;
     d.tool = std::string(tool);
     d.path = path;
-    std::ifstream in(path);
-    if (!in) {
-        d.error = fmt::format("{}: {}", path, std::strerror(errno));
+    std::string text;
+    try {
+        text = cli::read_file_capped(path, cli::json_input_cap, "tool document");
+    } catch (const cli::InputError& e) {
+        d.error = e.what();
         return d;
     }
-    std::stringstream s;
-    s << in.rdbuf();
-    const std::string text = s.str();
     if (trim(text).empty()) {
         d.error = fmt::format("{}: empty (did {} fail?)", path, tool);
         return d;
     }
     json doc;
+    std::vector<std::string> twice;
     try {
-        doc = json::parse(text);
+        doc = cli::parse_json_capped(text, &twice);
     } catch (const json::parse_error&) {
         d.error = fmt::format("{}: not JSON (expected {} -J output)", path, tool);
+        return d;
+    } catch (const cli::InputError& e) {
+        d.error = fmt::format("{}: {}", path, e.what());
+        return d;
+    }
+    if (!twice.empty()) {
+        // A bundle is a record: it must not keep one of two contradictory values.
+        d.error = fmt::format("{}: {}{} given twice (is it {} -J output?)", path, twice.front(),
+                              twice.size() > 1 ? fmt::format(" and {} more keys", twice.size() - 1) : "", tool);
         return d;
     }
     const std::string got = text_at(doc, {"tool"});

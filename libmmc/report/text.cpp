@@ -1,5 +1,7 @@
 #include "report/text.h"
 
+#include "cli/printable.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <sstream>
@@ -232,10 +234,38 @@ std::string verdict_table(const Report& rep, const Group& g, bool color)
     return render_table(t);
 }
 
+// The report with every string a bundle supplied made safe for a terminal
+// (an ESC in a card label must not reach it raw); the figures are untouched.
+Report printable_copy(const Report& in)
+{
+    Report rep = in;
+    auto fix = [](std::string& s) { s = cli::printable(s); };
+    auto fix_source = [&](Source& s) {
+        for (auto* t : {&s.title, &s.method, &s.units, &s.url, &s.notes, &s.conversion}) fix(*t);
+    };
+    for (auto& g : rep.groups) {
+        fix(g.title);
+        for (auto& h : g.hosts) fix(h);
+        for (auto& c : g.cards) fix(c);
+        if (g.source) fix_source(*g.source);
+    }
+    for (auto& b : rep.bundles) {
+        fix(b.error);
+        for (auto& v : b.verdicts)
+            for (auto* t : {&v.claim, &v.unit, &v.result, &v.why}) fix(*t);
+        for (auto& s : b.steps) {
+            fix(s.name);
+            fix(s.message);
+        }
+    }
+    return rep;
+}
+
 } // namespace
 
-std::string text_report(const Report& rep, bool color)
+std::string text_report(const Report& unsafe, bool color)
 {
+    const Report rep = printable_copy(unsafe);
     std::string out;
     for (std::size_t gi = 0; gi < rep.groups.size(); ++gi) {
         const Group& g = rep.groups[gi];

@@ -54,14 +54,15 @@ touch "$dir/existing"
 run 1 $bench --file "$dir/existing" --size 8M --rw read --runtime 0.3s && expect "never overwrites a file" "$err" "exists; mmc-bench creates its own test file"
 rm -f "$dir/existing"
 
-# Ctrl-C: partial results, exit 1, the test file gone.
+# Ctrl-C: partial results, exit 130 and "interrupted" as in mmc-erase, the test file gone.
 $bench -J --file "$dir/ctrlc.tmp" --size 8M --rw randread --runtime 60s --warmup 0 >"$out" 2>"$err" </dev/null &
 pid=$!
 sleep 1.5
 kill -INT $pid
 wait $pid
-[ $? -eq 1 ] && pass "Ctrl-C: exit 1" || fail "Ctrl-C: exit status"
-json_eq "Ctrl-C: partial JSON" "j['partial'], j['partial_why'], j['jobs'][0]['ios'] > 0" "True interrupted during randread-4k True"
+rc=$?
+[ $rc -eq 130 ] && pass "Ctrl-C: exit 130, as mmc-erase" || fail "Ctrl-C: exit $rc, expected 130"
+json_eq "Ctrl-C: partial JSON, interrupted as mmc-erase says it" "j['partial'], j['partial_why'], j['jobs'][0]['ios'] > 0, j['interrupted']" "True interrupted during randread-4k True True"
 [ -z "$(ls -A "$dir")" ] && pass "Ctrl-C: test file removed" || fail "Ctrl-C left: $(ls -A "$dir")"
 
 # A loop device (root only): raw reads, and every refusal before a write.

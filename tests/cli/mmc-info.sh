@@ -24,8 +24,28 @@ run 2 $info --decode ssr= && expect "empty value" "$err" "ssr: empty value"
 run 2 $info --decode foo=00 && expect "unknown register" "$err" "unknown register 'foo'"
 run 2 $info --decode csd && expect "missing =" "$err" "expected KIND=HEX"
 run 2 $info --decode csd=@/nonexistent/file && expect "unreadable @FILE" "$err" "/nonexistent/file: No such file"
+run 2 $info --decode ext_csd=@/dev/zero && expect "@FILE is capped: /dev/zero fails at once" "$err" "/dev/zero: more than 1 MiB; no register dump is that large"
+# An EXT_CSD printed by a pre-2013 kernel (ext_csd[511] first): a real dump.
+rev=tests/data/ext_csd/reversed-emmc441-kylemanna.hex
+run 0 $info --card mmc -J --decode ext_csd=@$rev &&
+    json_eq "reversed EXT_CSD recognised: rev 5, 7503872 sectors" "j['registers']['ext_csd']['fields']['ext_csd_rev'], j['registers']['ext_csd']['fields']['sec_count']" "5 7503872"
+json_eq "and a warning says it was decoded reversed" "'bytes look reversed' in j['registers']['ext_csd']['warnings'][0]" "True"
+run 0 $info --card mmc -J --byte-order normal --decode ext_csd=@$rev &&
+    json_eq "--byte-order normal decodes it as given" "j['registers']['ext_csd']['fields']['ext_csd_rev']" "0"
+run 2 $info --byte-order big --decode csd=00 && expect "bad --byte-order" "$err" "--byte-order big: expected normal, reversed or auto"
 run 2 $info --card xd --decode csd=00 && expect "bad --card" "$err" "--card xd: expected sd or mmc"
-run 0 $info --sysfs-root /nonexistent && expect "no arguments lists cards (none here)" "$out" "No MMC/SD cards found"
+run 1 $info --sysfs-root /nonexistent && expect "a --sysfs-root that does not exist is an error, not 'no cards'" "$err" "mmc-info: /nonexistent: no such directory"
+empty=$(mktemp -d)
+run 0 $info --sysfs-root "$empty" && expect "no arguments lists cards (none in an empty tree)" "$out" "No MMC/SD cards found"
+rmdir "$empty"
+# A card whose sysfs name is not UTF-8 and carries terminal escapes (issue 12, part 5).
+bad=tests/data/sysfs/sd-badname/sys
+run 0 $info --sysfs-root $bad -J && json_eq "non-UTF-8 sysfs name: -J list is valid JSON, byte replaced" "ascii(j['cards'][0]['card']['product'])" "'QE\ufffd\x1b]0;pwned\x07'"
+expect "non-UTF-8 sysfs name: warning names the place" "$err" "mmc-info: warning: invalid UTF-8 in /cards/0/card/product replaced by U\+FFFD"
+run 0 $info --sysfs-root $bad mmcblk0 -J && json_eq "non-UTF-8 sysfs name: -J device view is valid JSON" "j['card']['name']" "mmc0:4567"
+run 0 $info --sysfs-root $bad && expect "text view escapes control and invalid bytes" "$out" 'QE\\xff\\x1b\]0;pwned\\x07'
+if grep -q "$(printf '\033')" "$out"; then fail "no raw ESC from the card reaches the terminal"; else pass "no raw ESC from the card reaches the terminal"; fi
+
 run 2 $info --bogus && expect "unknown option" "$err" "unknown option '--bogus'"
 run 0 $info --help && expect "--help lists --decode" "$out" "--decode KIND=HEX"
 run 0 $info --version && expect "--version" "$out" "mmc-info from mmckit [0-9]"
