@@ -5,23 +5,15 @@
 #include "dev/register_sources.h"
 
 #include <algorithm>
+#include "sysfs_fixture.h"
+
 #include <gtest/gtest.h>
 
 using namespace mmc::dev;
 
-namespace {
-SysRoots fixture(const std::string& name)
-{
-    SysRoots r;
-    r.sysfs = "tests/data/sysfs/" + name + "/sys";
-    r.debugfs = r.sysfs / "kernel" / "debug";
-    return r;
-}
-} // namespace
-
 TEST(Discovery, ListsTheLabSdCard)
 {
-    const auto roots = fixture("sd-qemu");
+    const auto roots = sysfs_fixture("sd-qemu");
     const auto cards = list_cards(roots);
     ASSERT_EQ(cards.size(), 1u);
     const auto& c = cards[0];
@@ -42,7 +34,7 @@ TEST(Discovery, ListsTheLabSdCard)
 
 TEST(Discovery, EveryNameFormResolvesToTheSameCard)
 {
-    const auto roots = fixture("sd-qemu");
+    const auto roots = sysfs_fixture("sd-qemu");
     const std::string syspath = (roots.sysfs / "bus/mmc/devices/mmc0:4567").string();
     for (const std::string name : {"/dev/mmcblk0", "mmcblk0", "mmc0", "mmc0:4567", syspath.c_str()}) {
         const auto t = resolve(name, roots);
@@ -55,7 +47,7 @@ TEST(Discovery, EveryNameFormResolvesToTheSameCard)
 
 TEST(Discovery, EmmcWithPartitionsAndBootAreas)
 {
-    const auto roots = fixture("emmc-cm4");
+    const auto roots = sysfs_fixture("emmc-cm4");
     const auto t = resolve("mmcblk1p2", roots);
     ASSERT_TRUE(t.card);
     EXPECT_EQ(t.partition, "mmcblk1p2");
@@ -79,7 +71,7 @@ TEST(Discovery, EmmcWithPartitionsAndBootAreas)
 
 TEST(Discovery, UsbReaderIsNamedAsSuch)
 {
-    const auto roots = fixture("usb-reader");
+    const auto roots = sysfs_fixture("usb-reader");
     EXPECT_TRUE(list_cards(roots).empty());
     try {
         resolve("/dev/sda", roots);
@@ -92,7 +84,7 @@ TEST(Discovery, UsbReaderIsNamedAsSuch)
 
 TEST(Discovery, UnknownNamesAreNotFound)
 {
-    const auto roots = fixture("sd-qemu");
+    const auto roots = sysfs_fixture("sd-qemu");
     for (const std::string name : {"mmcblk9", "mmc7", "mmc0:1234", "/dev/nonexistent", ""}) {
         try {
             resolve(name, roots);
@@ -105,7 +97,7 @@ TEST(Discovery, UnknownNamesAreNotFound)
 
 TEST(RegisterSources, FixtureTreeUsesSysfsAndDebugfsAndSaysWhy)
 {
-    const auto roots = fixture("emmc-cm4");
+    const auto roots = sysfs_fixture("emmc-cm4");
     const auto card = resolve("mmc1:0001", roots).card;
     const auto g = gather_registers(*card, roots, {true});
     std::map<mmc::regs::RegKind, std::string> source;
@@ -122,7 +114,7 @@ TEST(RegisterSources, FixtureTreeUsesSysfsAndDebugfsAndSaysWhy)
 
 TEST(RegisterSources, SdCardFromSysfsWhenIoctlIsOff)
 {
-    const auto roots = fixture("sd-qemu");
+    const auto roots = sysfs_fixture("sd-qemu");
     const auto card = resolve("mmcblk0", roots).card;
     const auto g = gather_registers(*card, roots, {false});
     std::set<mmc::regs::RegKind> kinds;

@@ -3,19 +3,11 @@
 #include "dev/discovery.h"
 #include "dev/identify.h"
 
+#include "sysfs_fixture.h"
+
 #include <gtest/gtest.h>
 
 using namespace mmc::dev;
-
-namespace {
-SysRoots fixture(const std::string& name)
-{
-    SysRoots r;
-    r.sysfs = "tests/data/sysfs/" + name + "/sys";
-    r.debugfs = r.sysfs / "kernel" / "debug";
-    return r;
-}
-} // namespace
 
 TEST(Identify, OneFamilyMapping)
 {
@@ -28,7 +20,7 @@ TEST(Identify, OneFamilyMapping)
 
 TEST(Identify, SdCardFromSysfs)
 {
-    const auto roots = fixture("sd-qemu");
+    const auto roots = sysfs_fixture("sd-qemu");
     const auto id = identify(*resolve("mmcblk0", roots).card, roots, {false});
     EXPECT_EQ(id.identity.name, "mmc0:4567");
     EXPECT_EQ(id.identity.type, "SD");
@@ -50,7 +42,7 @@ TEST(Identify, SdCardFromSysfs)
 
 TEST(Identify, EmmcEraseGroupAndErasedByteFromExtCsd)
 {
-    const auto roots = fixture("emmc-cm4");
+    const auto roots = sysfs_fixture("emmc-cm4");
     const auto id = identify(*resolve("mmcblk1", roots).card, roots, {false});
     EXPECT_EQ(id.identity.type, "MMC");
     EXPECT_EQ(id.identity.product, "M8G1GC");
