@@ -98,8 +98,8 @@ rc "--file on a mounted filesystem" file 0
 check "file target" file.json "j['target']['kind'], j['jobs'][0]['ios'] > 0, j['jobs'][0]['rw']" "file True randwrite"
 [ ! -s "$res/file-after.ls" ] && pass "test file removed afterwards" || fail "left behind: $(cat "$res/file-after.ls")"
 [ ! -s "$res/ctrlc-during.ls" ] && pass "test file has no name while the run goes on" || fail "visible during the run: $(cat "$res/ctrlc-during.ls")"
-rc "Ctrl-C: exit 1 with partial results" ctrlc 1
-check "Ctrl-C: partial JSON" ctrlc.json "j['partial'], j['partial_why'].startswith('interrupted'), j['jobs'][0]['ios'] > 0" "True True True"
+rc "Ctrl-C: exit 130 (interrupted) with partial results" ctrlc 130
+check "Ctrl-C: partial JSON, marked interrupted" ctrlc.json "j['partial'], j['interrupted'], j['partial_why'].startswith('interrupted'), j['jobs'][0]['ios'] > 0" "True True True True"
 [ ! -s "$res/ctrlc-after.ls" ] && pass "Ctrl-C: test file removed" || fail "Ctrl-C left: $(cat "$res/ctrlc-after.ls")"
 
 rc "device powered off mid-run: exit 1" power-off 1
