@@ -69,6 +69,20 @@ for tool in tools:
         if letter:
             letters.setdefault(letter, {}).setdefault(name, []).append(tool)
 
+# Plugins (tools/plugin/*.cpp) have a man page of their own that names every
+# key their config callback takes.
+plugin_dir = os.path.join(top, "tools", "plugin")
+for source in sorted(f for f in os.listdir(plugin_dir) if f.endswith(".cpp")) if os.path.isdir(plugin_dir) else []:
+    name = source[:-4]
+    page = os.path.join(top, "man", name + ".1")
+    check(f"{name}: has man/{name}.1", os.path.exists(page))
+    if not os.path.exists(page):
+        continue
+    text = open(os.path.join(plugin_dir, source), encoding="utf-8").read()
+    man = open(page, encoding="utf-8").read().replace("\\-", "-")
+    for key in re.findall(r'k == "([a-z-]+)"', text):
+        check(f"{name}: {key}= in its man page", f"{key}=" in man)
+
 for letter, names in sorted(letters.items()):
     check(f"-{letter} means one thing in every tool", len(names) == 1,
           "; ".join(f"--{n} in {', '.join(t)}" for n, t in sorted(names.items())))
