@@ -89,4 +89,13 @@ want_eq "after an option's value, devices again" "$(devs sd-qemu "mmc-bench --su
 want_eq "mmc-watch takes no device" "$(devs sd-qemu "mmc-watch ")" \
     "$(comp "mmc-watch -")"
 
+# zsh: one file for every tool (options from --help, devices from sysfs).
+compdef=$(sed -n 's/^#compdef //p' zsh/_mmckit | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
+want_eq "zsh/_mmckit is #compdef for every tool" "$compdef" "$(echo $tools)"
+if command -v zsh >/dev/null; then
+    run 0 zsh -n zsh/_mmckit && pass "zsh/_mmckit parses (zsh -n)"
+else
+    skip "zsh is not installed: zsh/_mmckit not parsed"
+fi
+
 finish
