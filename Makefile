@@ -31,6 +31,9 @@ $(LIB): $(LIB_OBJ)
 $(BUILD)/bin/%: $(BUILD)/obj/tools/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+# A tool's object is an intermediate of the rule above: without this, a build
+# from scratch deletes it, and the next make (e.g. make install) compiles it again.
+.SECONDARY: $(TOOL_SRC:tools/%.cpp=$(BUILD)/obj/tools/%.o)
 
 $(UNIT): $(TEST_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
@@ -163,6 +166,7 @@ $$($(3)_LIB): $$($(3)_LIB_OBJ)
 $$($(3))/bin/%: $$($(3))/obj/tools/%.o $$($(3)_LIB)
 	@mkdir -p $$(dir $$@)
 	$$($(3)_CXX) $$($(3)_LDFLAGS) $$(LDFLAGS) $$^ -o $$@ $$(LDLIBS)
+.SECONDARY: $$(TOOL_SRC:tools/%.cpp=$$($(3))/obj/tools/%.o)
 
 install-$(1): cross-$(1)
 	$$(call install_files,$$($(3)))
