@@ -29,7 +29,7 @@ all: $(TOOLS) $(UNIT) $(PLUGIN)
 
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -c $< -o $@
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -38,10 +38,13 @@ $(LIB): $(LIB_OBJ)
 $(BUILD)/bin/%: $(BUILD)/obj/tools/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+# A tool's object is an intermediate of the rule above: without this, a build
+# from scratch deletes it, and the next make (e.g. make install) compiles it again.
+.SECONDARY: $(TOOL_SRC:tools/%.cpp=$(BUILD)/obj/tools/%.o)
 
 $(BUILD)/pic/%.o: %.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -fPIC -c $< -o $@
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -fPIC -c $< -o $@
 
 $(PLUGIN): $(PLUGIN_OBJ)
 	@mkdir -p $(dir $@)
@@ -72,6 +75,63 @@ fuzz:
 clean:
 	rm -rf $(BUILD)
 
+# Installation, like util-linux: every tool with its man page and completion
+# files; mmc-sim's nbdkit plugin and presets where they exist. An installed
+# tool finds those relative to its own directory (BINDIR/../lib/mmckit,
+# BINDIR/../share/mmckit/sim/presets): keep BINDIR, LIBDIR and DATADIR under
+# one PREFIX. The Debian package passes PREFIX=/usr and zsh's vendor directory.
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+LIBDIR      ?= $(PREFIX)/lib
+DATADIR     ?= $(PREFIX)/share
+MANDIR      ?= $(DATADIR)/man
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR  ?= $(DATADIR)/zsh/site-functions
+INSTALL     ?= install
+TOOL_NAMES  := $(TOOL_SRC:tools/%.cpp=%)
+MAN_PAGES   := $(wildcard man/*.[1-8])
+BASH_COMPLETIONS := $(wildcard bash-completion/*)
+ZSH_COMPLETIONS  := $(wildcard zsh/_*)
+
+# $(call install_files,DIR): the tools built in DIR/bin, the plugins built in
+# DIR/lib, and the architecture-independent files. Plugins, presets and
+# mmc-qualify are looked for when the recipe runs, after the build: the shell
+# script is installed only while no compiled mmc-qualify exists.
+define install_files
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	$(INSTALL) -m 755 $(TOOL_NAMES:%=$(1)/bin/%) $(DESTDIR)$(BINDIR)/
+	[ -e $(1)/bin/mmc-qualify ] || $(INSTALL) -m 755 scripts/mmc-qualify $(DESTDIR)$(BINDIR)/
+	for page in $(MAN_PAGES); do \
+	    $(INSTALL) -D -m 644 $$page $(DESTDIR)$(MANDIR)/man$${page##*.}/$${page##*/} || exit 1; done
+	$(INSTALL) -m 644 $(BASH_COMPLETIONS) $(DESTDIR)$(BASHCOMPDIR)/
+	$(INSTALL) -m 644 $(ZSH_COMPLETIONS) $(DESTDIR)$(ZSHCOMPDIR)/
+	for so in $(1)/lib/nbdkit-*-plugin.so; do [ ! -e $$so ] || \
+	    $(INSTALL) -D -m 644 $$so $(DESTDIR)$(LIBDIR)/mmckit/$${so##*/} || exit 1; done
+	[ ! -d sim/presets ] || find sim/presets -type f | while read -r f; do \
+	    $(INSTALL) -D -m 644 $$f $(DESTDIR)$(DATADIR)/mmckit/$$f || exit 1; done
+endef
+
+.PHONY: install uninstall
+install: all
+	$(call install_files,$(BUILD))
+
+uninstall:
+	rm -f $(TOOL_NAMES:%=$(DESTDIR)$(BINDIR)/%) $(DESTDIR)$(BINDIR)/mmc-qualify
+	rm -f $(foreach p,$(MAN_PAGES),$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
+	rm -f $(BASH_COMPLETIONS:bash-completion/%=$(DESTDIR)$(BASHCOMPDIR)/%)
+	rm -f $(ZSH_COMPLETIONS:zsh/%=$(DESTDIR)$(ZSHCOMPDIR)/%)
+	rm -rf $(DESTDIR)$(LIBDIR)/mmckit $(DESTDIR)$(DATADIR)/mmckit
+
+# Debian packages, built by dpkg-buildpackage from debian/ in a copy of the
+# tree under build/deb (scripts/build-deb), where the .debs land:
+# build/deb/mmckit_VERSION_ARCH.deb. The objects are kept in build/deb/obj, so
+# a second build only compiles what changed.
+# make deb builds this machine's architecture; deb-armhf and deb-arm64 the
+# cross builds (see below).
+.PHONY: deb
+deb:
+	scripts/build-deb
+
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(TOOL_SRC:tools/%.cpp=$(BUILD)/obj/tools/%.d)
 
 # The emulated-card lab: a shell on an emulated SD card with the tools on PATH.
@@ -85,46 +145,61 @@ lab: all
 demo: all
 	scripts/demo
 
-# The cross build for the eMMC lab's armhf guest: the same sources, compiled
-# with Debian's arm-linux-gnueabihf-g++ against the armhf sysroot that
-# scripts/cross-armhf assembles (cached in build/armhf/sysroot).
-ARMHF          := $(BUILD)/armhf
-ARMHF_SYSROOT  := $(abspath $(ARMHF))/sysroot
-ARMHF_STAMP    := $(ARMHF)/sysroot/.complete
-ARMHF_CXX      ?= arm-linux-gnueabihf-g++
-ARMHF_CXXFLAGS ?= -O2
+# The cross builds, for the eMMC lab's armhf guest and for the boards'
+# packages (armhf, arm64): the same sources, compiled with Debian's cross g++
+# against a sysroot of the target's Debian libraries that scripts/cross-ARCH
+# assembles (cached in build/ARCH/sysroot). $(call cross_build,ARCH,TRIPLET,VAR)
+# defines VAR, VAR_SYSROOT, VAR_TOOLS, ... and the targets cross-ARCH and
+# install-ARCH.
+define cross_build
+$(3)          := $$(BUILD)/$(1)
+$(3)_SYSROOT  ?= $$(abspath $$($(3)))/sysroot
+$(3)_STAMP    := $$($(3)_SYSROOT)/.complete
+$(3)_CXX      ?= $(2)-g++
+$(3)_CXXFLAGS ?= -O2
 # 64-bit file offsets: off_t is 32 bits on armhf, and cards are larger than 2 GiB.
-ARMHF_FLAGS    := --sysroot=$(ARMHF_SYSROOT) -D_FILE_OFFSET_BITS=64 -std=c++20 -Wall -Wextra -Wpedantic -Wno-psabi -Ilibmmc -MMD -MP
-ARMHF_LDFLAGS  := --sysroot=$(ARMHF_SYSROOT) -Wl,-rpath-link,$(ARMHF_SYSROOT)/usr/lib/arm-linux-gnueabihf \
-                  -Wl,-rpath-link,$(ARMHF_SYSROOT)/lib/arm-linux-gnueabihf
-# The armhf tools keep their results in SQLite only: libpq's dependencies
-# (Kerberos, LDAP, GnuTLS) are not worth carrying into the lab's guest.
-ARMHF_FLAGS    += -DMMCKIT_NO_POSTGRES
-ARMHF_LDLIBS   := $(filter-out -lpq,$(LDLIBS))
-ARMHF_LIB_OBJ  := $(filter-out %/sql_postgres.o,$(LIB_SRC:%.cpp=$(ARMHF)/obj/%.o))
-ARMHF_LIB      := $(ARMHF)/libmmc.a
-ARMHF_TOOLS    := $(TOOL_SRC:tools/%.cpp=$(ARMHF)/bin/%)
+$(3)_FLAGS    := --sysroot=$$($(3)_SYSROOT) -D_FILE_OFFSET_BITS=64 -std=c++20 -Wall -Wextra -Wpedantic -Wno-psabi -Ilibmmc -MMD -MP
+$(3)_LDFLAGS  := --sysroot=$$($(3)_SYSROOT) -Wl,-rpath-link,$$($(3)_SYSROOT)/usr/lib/$(2) \
+                 -Wl,-rpath-link,$$($(3)_SYSROOT)/lib/$(2)
+# The cross-built tools keep their results in SQLite only: libpq's
+# dependencies (Kerberos, LDAP, GnuTLS) are not worth carrying to a board.
+$(3)_FLAGS    += -DMMCKIT_NO_POSTGRES
+$(3)_LDLIBS   := $$(filter-out -lpq,$$(LDLIBS))
+$(3)_LIB_OBJ  := $$(filter-out %/sql_postgres.o,$$(LIB_SRC:%.cpp=$$($(3))/obj/%.o))
+$(3)_LIB      := $$($(3))/libmmc.a
+$(3)_TOOLS    := $$(TOOL_SRC:tools/%.cpp=$$($(3))/bin/%)
 
-.PHONY: cross-armhf
-cross-armhf: $(ARMHF_TOOLS)
+.PHONY: cross-$(1) install-$(1)
+cross-$(1): $$($(3)_TOOLS)
 
-$(ARMHF_STAMP): scripts/cross-armhf
-	scripts/cross-armhf
+$$($(3)_STAMP): scripts/cross-sysroot scripts/cross-$(1)
+	scripts/cross-$(1)
 
 # The Makefile is a prerequisite: a change of flags must rebuild the objects.
-$(ARMHF)/obj/%.o: %.cpp $(ARMHF_STAMP) Makefile
-	@mkdir -p $(dir $@)
-	$(ARMHF_CXX) $(ARMHF_CXXFLAGS) $(ARMHF_FLAGS) -c $< -o $@
+$$($(3))/obj/%.o: %.cpp $$($(3)_STAMP) Makefile
+	@mkdir -p $$(dir $$@)
+	$$($(3)_CXX) $$(CPPFLAGS) $$($(3)_CXXFLAGS) $$($(3)_FLAGS) -c $$< -o $$@
 
-$(ARMHF_LIB): $(ARMHF_LIB_OBJ)
-	@mkdir -p $(dir $@)
-	rm -f $@ && arm-linux-gnueabihf-ar rcs $@ $^
+$$($(3)_LIB): $$($(3)_LIB_OBJ)
+	@mkdir -p $$(dir $$@)
+	rm -f $$@ && $(2)-ar rcs $$@ $$^
 
-$(ARMHF)/bin/%: $(ARMHF)/obj/tools/%.o $(ARMHF_LIB)
-	@mkdir -p $(dir $@)
-	$(ARMHF_CXX) $(ARMHF_LDFLAGS) $^ -o $@ $(ARMHF_LDLIBS)
+$$($(3))/bin/%: $$($(3))/obj/tools/%.o $$($(3)_LIB)
+	@mkdir -p $$(dir $$@)
+	$$($(3)_CXX) $$($(3)_LDFLAGS) $$(LDFLAGS) $$^ -o $$@ $$($(3)_LDLIBS)
+.SECONDARY: $$(TOOL_SRC:tools/%.cpp=$$($(3))/obj/tools/%.o)
 
--include $(ARMHF_LIB_OBJ:.o=.d) $(TOOL_SRC:tools/%.cpp=$(ARMHF)/obj/tools/%.d)
+install-$(1): cross-$(1)
+	$$(call install_files,$$($(3)))
+
+.PHONY: deb-$(1)
+deb-$(1): $$($(3)_STAMP)
+	scripts/build-deb $(1)
+
+-include $$($(3)_LIB_OBJ:.o=.d) $$(TOOL_SRC:tools/%.cpp=$$($(3))/obj/tools/%.d)
+endef
+$(eval $(call cross_build,armhf,arm-linux-gnueabihf,ARMHF))
+$(eval $(call cross_build,arm64,aarch64-linux-gnu,ARM64))
 
 # The eMMC lab: a shell on the emulated eMMC (boot partitions on) of an Aspeed
 # AST2600 board, with the cross-built tools and mmc-utils on PATH.
