@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <sched.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 namespace mmc::bench {
@@ -69,18 +68,6 @@ CpuPlacement pin_to_cpu(std::optional<int> cpu)
         }
     }
     return p;
-}
-
-std::string kernel_release()
-{
-    utsname u{};
-    return ::uname(&u) == 0 ? u.release : "";
-}
-
-std::string host_name()
-{
-    utsname u{};
-    return ::uname(&u) == 0 ? u.nodename : "";
 }
 
 } // namespace mmc::bench

@@ -39,8 +39,4 @@ struct CpuPlacement {
 // reads what bears on timing there.
 CpuPlacement pin_to_cpu(std::optional<int> cpu);
 
-// uname's release ("6.1.0-57-amd64") and the host name.
-std::string kernel_release();
-std::string host_name();
-
 } // namespace mmc::bench

@@ -4,10 +4,10 @@
 #include "dev/bus_evidence.h"
 #include "dev/discovery.h"
 #include "dev/register_sources.h"
+#include "dev/system.h"
 #include "regs/card_registers.h"
 
 #include <fmt/format.h>
-#include <sys/klog.h>
 #include <sys/sysmacros.h>
 
 namespace mmc::bench {
@@ -58,17 +58,6 @@ CardClaims claims_from(const regs::CardRegisters& regs, std::string source)
 }
 
 } // namespace
-
-std::optional<std::string> read_kernel_log()
-{
-    const int size = ::klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, nullptr, 0);
-    if (size <= 0) return std::nullopt;
-    std::string buf(static_cast<std::size_t>(size), '\0');
-    const int n = ::klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf.data(), size);
-    if (n < 0) return std::nullopt;
-    buf.resize(static_cast<std::size_t>(n));
-    return buf;
-}
 
 HostQueueing host_queueing(const std::string& disk, const std::string& host, const dev::SysRoots& roots,
                            const std::optional<std::string>& kernel_log)
@@ -166,7 +155,7 @@ Context gather_context(dev_t device, const dev::SysRoots& roots, bool use_ioctl)
         bi.ceiling_why = e.what();
     }
     ctx.bus = bi;
-    ctx.queueing = host_queueing(card.block, card.host.name, roots, roots.is_live() ? read_kernel_log() : std::nullopt);
+    ctx.queueing = host_queueing(card.block, card.host.name, roots, roots.is_live() ? dev::read_kernel_log() : std::nullopt);
     return ctx;
 }
 

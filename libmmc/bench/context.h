@@ -56,7 +56,4 @@ Context gather_context(dev_t device, const dev::SysRoots& roots, bool use_ioctl 
 HostQueueing host_queueing(const std::string& disk, const std::string& host, const dev::SysRoots& roots,
                            const std::optional<std::string>& kernel_log);
 
-// The kernel log (needs root or kernel.dmesg_restrict=0); nothing when unreadable.
-std::optional<std::string> read_kernel_log();
-
 } // namespace mmc::bench

@@ -3,6 +3,7 @@
 #include "bench/calibration.h"
 #include "bench/engines/engine.h"
 #include "dev/discovery.h"
+#include "dev/system.h"
 #include "dev/uevent.h"
 
 #include <algorithm>
@@ -120,8 +121,9 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
 {
     RunReport rep;
     rep.suite = o.custom ? "custom" : o.suite;
-    rep.kernel = kernel_release();
-    rep.hostname = host_name();
+    const auto kernel = dev::kernel_info();
+    rep.kernel = kernel.release;
+    rep.hostname = kernel.nodename;
     auto phase = [&](const std::string& s) { if (hooks.phase) hooks.phase(s); };
     auto note = [&](const std::string& s) {
         rep.notes.push_back(s);

@@ -1,11 +1,10 @@
 #include "dev/bus_evidence.h"
+#include "dev/system.h"
 
 #include <charconv>
 #include <fmt/format.h>
 #include <fstream>
 #include <stdexcept>
-#include <sys/klog.h>
-#include <sys/utsname.h>
 
 namespace mmc::dev {
 
@@ -184,22 +183,6 @@ std::optional<bus::DeviceTree> read_device_tree(const Controller& controller)
     return read_device_tree_dir(node, ec ? node.string() : real.string());
 }
 
-std::string read_kernel_log()
-{
-    const int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, nullptr, 0);
-    if (size <= 0) return {};
-    std::string buf(static_cast<std::size_t>(size), '\0');
-    const int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf.data(), size);
-    if (n <= 0) return {};
-    buf.resize(static_cast<std::size_t>(n));
-    return buf;
-}
-
-std::string kernel_card_message(const std::string& host)
-{
-    return bus::parse_kernel_log(read_kernel_log(), {host}).card_message;
-}
-
 bus::Evidence gather_bus_evidence(const Host& host, const Card* card, const regs::CardRegisters* registers,
                                   const SysRoots& roots, std::string kernel_version)
 {
@@ -209,8 +192,7 @@ bus::Evidence gather_bus_evidence(const Host& host, const Card* card, const regs
     e.caps = hex_attr(roots.debugfs / host.name / "caps");
     e.caps2 = hex_attr(roots.debugfs / host.name / "caps2");
     if (kernel_version.empty() && roots.is_live()) {
-        utsname u{};
-        if (uname(&u) == 0) kernel_version = u.release;
+        kernel_version = kernel_info().release;
     }
     e.kernel_version = kernel_version;
     e.controller = host.controller.describe();
@@ -220,7 +202,7 @@ bus::Evidence gather_bus_evidence(const Host& host, const Card* card, const regs
     std::error_code ec;
     e.dt_absent = !e.dt && fs::exists(host.controller.syspath, ec) && !host.controller.syspath.empty();
     if (roots.is_live()) {
-        const std::string text = read_kernel_log();
+        const std::string text = read_kernel_log().value_or("");
         if (!text.empty()) {
             std::vector<std::string> names{host.name};
             if (!host.controller.syspath.empty()) names.push_back(host.controller.syspath.filename().string());

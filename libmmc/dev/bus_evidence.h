@@ -23,12 +23,4 @@ std::optional<bus::DeviceTree> read_device_tree(const Controller& controller);
 // directory; `shown_as` names it in messages and in DeviceTree::source.
 bus::DeviceTree read_device_tree_dir(const fs::path& node_dir, const std::string& shown_as);
 
-// The kernel log as dmesg prints it (needs root or kernel.dmesg_restrict=0);
-// empty when unreadable.
-std::string read_kernel_log();
-
-// The kernel's "mmcN: new ... card at address RRRR" line for a host, from the
-// kernel log (needs root or kernel.dmesg_restrict=0); empty when unreadable.
-std::string kernel_card_message(const std::string& host);
-
 } // namespace mmc::dev

@@ -1,6 +1,7 @@
 #include "report/make_bundle.h"
 
 #include "cli/input.h"
+#include "dev/system.h"
 #include "version.h"
 
 #include <cerrno>
@@ -11,7 +12,6 @@
 #include <initializer_list>
 #include <sstream>
 #include <stdexcept>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 namespace mmc::report {
@@ -344,10 +344,9 @@ json collect_environment(const std::string& root)
         machine = trim(vendor + (vendor.empty() || product.empty() ? "" : " ") + product);
     }
     env["machine"] = machine;
-    struct utsname u {};
-    if (uname(&u) == 0) {
-        env["kernel"] = std::string(u.release);
-        env["arch"] = std::string(u.machine);
+    if (const auto kernel = dev::kernel_info(); !kernel.release.empty()) {
+        env["kernel"] = kernel.release;
+        env["arch"] = kernel.machine;
     }
     std::string os;
     if (auto rel = read_text(r + "etc/os-release")) {
