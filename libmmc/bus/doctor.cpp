@@ -45,6 +45,17 @@ struct Family {
         return it == modes.end() ? -1 : static_cast<int>(it - modes.begin());
     }
     ModeSet bit(std::string_view mode) const { return index(mode) < 0 ? 0 : 1u << index(mode); }
+    // Of a list of modes ("SDR104 HS200"), the one in this family; "" if none.
+    std::string_view pick(std::string_view list) const
+    {
+        while (!list.empty()) {
+            const auto space = list.find(' ');
+            const std::string_view mode = list.substr(0, space);
+            if (index(mode) >= 0) return mode;
+            list = space == std::string_view::npos ? std::string_view{} : list.substr(space + 1);
+        }
+        return {};
+    }
     std::string_view best(ModeSet set) const
     {
         for (int i = static_cast<int>(modes.size()) - 1; i >= 0; --i)
@@ -349,13 +360,14 @@ void own_host_stop(Host& h, const Evidence& e, const Family& f, std::string_view
     }
     const SocLimit* soc = soc_limit(*dt);
     const std::string node = dt->node.empty() ? std::string("the node") : dt->node;
-    if (soc && !soc->best_mode.empty() && f.index(soc->best_mode) > f.index(best)) {
+    const std::string_view soc_best = soc ? f.pick(soc->best_mode) : std::string_view{};
+    if (!soc_best.empty() && f.index(soc_best) > f.index(best)) {
         s.owner = "board";
-        s.evidence.push_back(fmt::format("{} supports up to {} ({})", soc->controller, soc->best_mode, soc->source));
+        s.evidence.push_back(fmt::format("{} supports up to {} ({})", soc->controller, soc_best, soc->source));
         s.evidence.push_back(fmt::format("device tree {}: no {}", node, dt_properties_above(f, best)));
-    } else if (soc && !soc->best_mode.empty() && f.index(soc->best_mode) >= 0) {
+    } else if (!soc_best.empty()) {
         s.owner = "host";
-        s.evidence.push_back(fmt::format("{} supports up to {} ({})", soc->controller, soc->best_mode, soc->source));
+        s.evidence.push_back(fmt::format("{} supports up to {} ({})", soc->controller, soc_best, soc->source));
     } else {
         s.owner = "unknown";
         s.evidence.push_back(fmt::format("device tree {}: no {}", node, dt_properties_above(f, best)));

@@ -13,37 +13,55 @@ namespace mmc::bus {
 
 namespace {
 
-constexpr std::array<SocLimit, 12> table{{
-    {"rockchip,rk3288-dw-mshc", "RK3288 SD/SDIO/eMMC (dw_mmc)", 150e6, true, "SDR104", 8,
+// Verified against mainline Linux (torvalds/linux, 2025-2026 trees); the
+// .dtsi renames (rk3399-base, rk356x-base, rk3588-base) came in 2024, so
+// older kernels name the file in parentheses. dw_mmc has no HS400: its best
+// modes are SDR104 (SD, 4 bits) and HS200 (eMMC, 8 bits).
+constexpr std::array<SocLimit, 13> table{{
+    {"rockchip,rk3288-dw-mshc", "", "RK3288 SD/SDIO/eMMC (dw_mmc)", 150e6, true, "SDR104 HS200", 8,
      "arch/arm/boot/dts/rockchip/rk3288.dtsi: max-frequency = <150000000> on sdmmc, sdio0/1, emmc"},
-    {"rockchip,rk3308-dw-mshc", "RK3308 SD/SDIO/eMMC (dw_mmc)", 150e6, true, "HS200", 8,
-     "arch/arm64/boot/dts/rockchip/rk3308.dtsi: max-frequency = <150000000> (the compiled ROCK S0 node in "
-     "armbian/linux-rockchip#493 shows it); dw_mmc has no HS400"},
-    {"rockchip,rk3328-dw-mshc", "RK3328 SD/SDIO/eMMC (dw_mmc)", 150e6, true, "SDR104", 8,
+    {"rockchip,rk3308-dw-mshc", "", "RK3308 SD/SDIO/eMMC (dw_mmc)", 150e6, true, "SDR104 HS200", 8,
+     "arch/arm64/boot/dts/rockchip/rk3308.dtsi: max-frequency = <150000000> on sdmmc, emmc, sdio"},
+    {"rockchip,rk3328-dw-mshc", "", "RK3328 SD/SDIO/eMMC (dw_mmc)", 150e6, true, "SDR104 HS200", 8,
      "arch/arm64/boot/dts/rockchip/rk3328.dtsi: max-frequency = <150000000> on sdmmc, sdio, emmc"},
-    {"rockchip,rk3368-dw-mshc", "RK3368 SD/SDIO/eMMC (dw_mmc)", 150e6, true, "SDR104", 8,
-     "arch/arm64/boot/dts/rockchip/rk3368.dtsi: max-frequency = <150000000>"},
-    {"rockchip,rk3399-dw-mshc", "RK3399 SD/SDIO (dw_mmc)", 150e6, true, "SDR104", 4,
-     "arch/arm64/boot/dts/rockchip/rk3399-base.dtsi (rk3399.dtsi before v6.10): max-frequency = <150000000> on sdio0, sdmmc"},
-    {"rockchip,rk3399-sdhci-5.1", "RK3399 eMMC (Arasan SDHCI 5.1)", 200e6, true, "HS400ES", 8,
-     "Documentation/devicetree/bindings/mmc/arasan,sdhci.yaml (SDHCI 5.1: HS400, enhanced strobe); the "
-     "roc-rk3399-pc DT declared mmc-hs400-1_8v until armbian/build#1666 removed it, and runs HS200 at 200 MHz"},
-    {"rockchip,rk3528-dw-mshc", "RK3528 SD/SDIO (dw_mmc)", 150e6, true, "SDR104", 4,
-     "arch/arm64/boot/dts/rockchip/rk3528.dtsi: max-frequency = <150000000> on sdmmc, sdio0/1"},
-    {"rockchip,rk3568-dw-mshc", "RK3566/RK3568 SD/SDIO (dw_mmc)", 150e6, true, "SDR104", 4,
-     "arch/arm64/boot/dts/rockchip/rk356x-base.dtsi (rk356x.dtsi before v6.11): max-frequency = <150000000> on sdmmc0/1/2"},
-    {"rockchip,rk3588-dw-mshc", "RK3588 SD (dw_mmc)", 200e6, true, "SDR104", 4,
-     "arch/arm64/boot/dts/rockchip/rk3588-base.dtsi (rk3588s.dtsi before v6.10): max-frequency = <200000000> on sdmmc"},
-    {"rockchip,rk3588-dwcmshc", "RK3588 eMMC (DWC MSHC)", 200e6, true, "HS400ES", 8,
-     "arch/arm64/boot/dts/rockchip/rk3588-base.dtsi: sdhci max-frequency = <200000000>; boards declare "
-     "mmc-hs400-1_8v and mmc-hs400-enhanced-strobe"},
-    {"qcom,sdhci-msm-v5", "Qualcomm SDHCI (sdhci-msm v5)", 202e6, false, "SDR104", 4,
+    {"rockchip,rk3368-dw-mshc", "", "RK3368 SD/SDIO/eMMC (dw_mmc)", 150e6, true, "SDR104 HS200", 8,
+     "arch/arm64/boot/dts/rockchip/rk3368.dtsi: max-frequency = <150000000> on sdmmc, sdio0, emmc"},
+    {"rockchip,rk3399-dw-mshc", "", "RK3399 SD/SDIO (dw_mmc)", 150e6, true, "SDR104", 4,
+     "arch/arm64/boot/dts/rockchip/rk3399-base.dtsi (rk3399.dtsi in older kernels): max-frequency = <150000000> on "
+     "sdio0, sdmmc"},
+    {"rockchip,rk3399-sdhci-5.1", "", "RK3399 eMMC (Arasan SDHCI 5.1)", 200e6, true, "HS400ES", 8,
+     "arch/arm64/boot/dts/rockchip/rk3399-base.dtsi: assigned-clock-rates = <200000000> on the sdhci node's SCLK_EMMC "
+     "(it has no max-frequency); drivers/mmc/host/sdhci-of-arasan.c gives arasan,sdhci-5.1 HS400 enhanced strobe"},
+    // The RK3528's SD slot is set lower than the same controller's SDIO
+    // nodes: the slot's own row first, by its unit address.
+    {"rockchip,rk3528-dw-mshc", "ffc30000", "RK3528 SD slot (dw_mmc)", 150e6, true, "SDR104", 4,
+     "arch/arm64/boot/dts/rockchip/rk3528.dtsi: max-frequency = <150000000> on sdmmc (mmc@ffc30000)"},
+    {"rockchip,rk3528-dw-mshc", "", "RK3528 SD/SDIO (dw_mmc)", 200e6, true, "SDR104", 4,
+     "arch/arm64/boot/dts/rockchip/rk3528.dtsi: max-frequency = <200000000> on sdio0, sdio1 (<150000000> on sdmmc)"},
+    {"rockchip,rk3568-dw-mshc", "", "RK3566/RK3568 SD/SDIO (dw_mmc)", 150e6, true, "SDR104", 4,
+     "arch/arm64/boot/dts/rockchip/rk356x-base.dtsi (rk356x.dtsi in older kernels): max-frequency = <150000000> on "
+     "sdmmc0/1/2"},
+    {"rockchip,rk3588-dw-mshc", "", "RK3588 SD/SDIO (dw_mmc)", 200e6, true, "SDR104", 4,
+     "arch/arm64/boot/dts/rockchip/rk3588-base.dtsi (rk3588s.dtsi in older kernels): max-frequency = <200000000> on "
+     "sdmmc, sdio"},
+    {"rockchip,rk3588-dwcmshc", "", "RK3588 eMMC (DWC MSHC)", 200e6, true, "HS400ES", 8,
+     "arch/arm64/boot/dts/rockchip/rk3588-base.dtsi: max-frequency = <200000000> on sdhci, with the emmc_bus8 and "
+     "emmc_data_strobe pins"},
+    {"qcom,sdhci-msm-v5", "", "Qualcomm SDHCI (sdhci-msm v5)", 202e6, false, "SDR104", 4,
      "a report, not a limit: the AYN Odin 2 (SM8550) microSD ran SDR104 at 202 MHz without errors once its board DT's "
-     "37.5 MHz clamp was removed (ROCKNIX/distribution#2933)"},
-    {"phytium,mci", "Phytium E2000 SD/MMC (phytium,mci)", 100e6, false, "SDR104", 4,
+     "37.5 MHz clamp was removed (ROCKNIX/distribution#2933); the qcom,sdhci-msm.yaml binding example has a 202 MHz OPP"},
+    // Not in mainline: vendor kernels (openEuler, deepin) carry the driver.
+    {"phytium,mci", "", "Phytium E2000 SD/MMC (phytium,mci, vendor driver)", 100e6, false, "SDR104", 4,
      "a report, not a limit: the E2000Q demo board ran SDR104 at 100 MHz after its max-frequency was raised "
      "from 50 MHz, doubling reads (the Phytium entry of tests/data/ios.json)"},
 }};
+
+bool unit_address_matches(const SocLimit& row, const DeviceTree& dt)
+{
+    if (row.unit_address.empty()) return true;
+    const auto at = dt.node.rfind('@');
+    return at != std::string::npos && std::string_view(dt.node).substr(at + 1) == row.unit_address;
+}
 
 } // namespace
 
@@ -51,7 +69,7 @@ const SocLimit* soc_limit(const DeviceTree& dt)
 {
     for (const auto& c : dt.compatible)
         for (const auto& row : table)
-            if (row.compatible == c) return &row;
+            if (row.compatible == c && unit_address_matches(row, dt)) return &row;
     return nullptr;
 }
 

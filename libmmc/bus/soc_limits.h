@@ -13,15 +13,17 @@ namespace mmc::bus {
 
 struct SocLimit {
     std::string_view compatible;  // matched against every compatible string of the node
+    std::string_view unit_address; // "" any node; "ffc30000" only mmc@ffc30000 (one node set apart)
     std::string_view controller;  // "RK3399 SD/SDIO (dw_mmc)"
     double clock_hz = 0;          // highest clock known for this controller; 0 when not known
     bool clock_is_limit = false;  // true: the SoC's own limit (its .dtsi); false: only "at least" (a report)
-    std::string_view best_mode;   // best mode the controller supports ("SDR104", "HS400ES"); "" not known
+    std::string_view best_mode;   // best modes the controller supports, one per family: "SDR104 HS200"; "" not known
     int max_bus_width = 0;        // data lines the controller has; 0 when not known
     std::string_view source;      // where the figures come from
 };
 
-// The row for the node's most specific compatible in the table; nullptr if none.
+// The row for the node's most specific compatible in the table (a row for its
+// unit address before the general one); nullptr if none.
 const SocLimit* soc_limit(const DeviceTree& dt);
 
 } // namespace mmc::bus

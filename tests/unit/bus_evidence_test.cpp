@@ -204,8 +204,28 @@ TEST(SocLimits, TableRowsAndLookup)
     EXPECT_EQ(row->clock_hz, 150e6);
     EXPECT_TRUE(row->clock_is_limit);
     EXPECT_NE(row->source.find("rk3328.dtsi"), std::string_view::npos);
+    EXPECT_EQ(row->best_mode, "SDR104 HS200"); // one best mode per family: dw_mmc has no HS400
     dt.compatible = {"vendor,unknown-mmc"};
     EXPECT_FALSE(soc_limit(dt));
+}
+
+TEST(SocLimits, ANodeSetApartByItsUnitAddress)
+{
+    // rk3528.dtsi: sdmmc (mmc@ffc30000) at 150 MHz, the same controller's
+    // SDIO nodes at 200 MHz.
+    DeviceTree dt;
+    dt.compatible = {"rockchip,rk3528-dw-mshc", "rockchip,rk3288-dw-mshc"};
+    dt.node = "mmc@ffc30000";
+    const SocLimit* slot = soc_limit(dt);
+    ASSERT_TRUE(slot);
+    EXPECT_EQ(slot->clock_hz, 150e6);
+    dt.node = "mmc@ffc10000";
+    const SocLimit* sdio = soc_limit(dt);
+    ASSERT_TRUE(sdio);
+    EXPECT_EQ(sdio->clock_hz, 200e6);
+    dt.node = "&sdmmc"; // a label: the unit address is unknown, the general row answers
+    ASSERT_TRUE(soc_limit(dt));
+    EXPECT_EQ(soc_limit(dt)->clock_hz, 200e6);
 }
 
 // ---- kernel log ---------------------------------------------------------
