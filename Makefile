@@ -1,7 +1,11 @@
 # mmckit: build, test and lab entry points. Everything built lands in build/.
 CXX      ?= g++
 CXXFLAGS ?= -O2 -g
-CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Ilibmmc -MMD -MP -I/usr/include/postgresql
+# Hardened as Debian builds its packages (dpkg-buildflags, hardening=+all):
+# the binaries make check tests are the ones make deb packages.
+HARDENING := -fstack-protector-strong -D_FORTIFY_SOURCE=2 -Wformat -Werror=format-security
+LDFLAGS  += -Wl,-z,relro -Wl,-z,now
+CXXFLAGS += $(HARDENING) -std=c++20 -Wall -Wextra -Wpedantic -Ilibmmc -MMD -MP -I/usr/include/postgresql
 # The results database (libmmc/report/store): SQLite, PostgreSQL's libpq,
 # and OpenSSL's libcrypto for the bundles' content hashes.
 LDLIBS   := -lfmt -lmnl -ludev -luring -lsqlite3 -lpq -lcrypto
@@ -27,7 +31,13 @@ PLUGIN_OBJ := $(PLUGIN_SRC:%.cpp=$(BUILD)/pic/%.o)
 .PHONY: all check unit deps fuzz clean
 all: $(TOOLS) $(UNIT) $(PLUGIN)
 
-$(BUILD)/obj/%.o: %.cpp
+# The flags the objects were compiled with: a change of compiler or flags
+# recompiles everything, as make cannot see it in the files' times.
+FLAGS_FILE := $(BUILD)/flags
+FLAGS_NOW  := $(CXX) $(CPPFLAGS) $(CXXFLAGS) $(LDFLAGS)
+$(shell mkdir -p $(BUILD) && { printf '%s\n' '$(FLAGS_NOW)' | cmp -s - $(FLAGS_FILE) || printf '%s\n' '$(FLAGS_NOW)' >$(FLAGS_FILE); })
+
+$(BUILD)/obj/%.o: %.cpp $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
 
@@ -42,7 +52,7 @@ $(BUILD)/bin/%: $(BUILD)/obj/tools/%.o $(LIB)
 # from scratch deletes it, and the next make (e.g. make install) compiles it again.
 .SECONDARY: $(TOOL_SRC:tools/%.cpp=$(BUILD)/obj/tools/%.o)
 
-$(BUILD)/pic/%.o: %.cpp
+$(BUILD)/pic/%.o: %.cpp $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -fPIC -c $< -o $@
 
@@ -124,8 +134,9 @@ uninstall:
 
 # Debian packages, built by dpkg-buildpackage from debian/ in a copy of the
 # tree under build/deb (scripts/build-deb), where the .debs land:
-# build/deb/mmckit_VERSION_ARCH.deb. The objects are kept in build/deb/obj, so
-# a second build only compiles what changed.
+# build/deb/mmckit_VERSION_ARCH.deb. The package build shares this tree's
+# build/ (and build/ARCH for the cross builds): what make check tested is
+# what is packaged, and nothing is compiled twice.
 # make deb builds this machine's architecture; deb-armhf and deb-arm64 the
 # cross builds (see below).
 .PHONY: deb
@@ -156,7 +167,7 @@ $(3)          := $$(BUILD)/$(1)
 $(3)_SYSROOT  ?= $$(abspath $$($(3)))/sysroot
 $(3)_STAMP    := $$($(3)_SYSROOT)/.complete
 $(3)_CXX      ?= $(2)-g++
-$(3)_CXXFLAGS ?= -O2
+$(3)_CXXFLAGS ?= -O2 $$(HARDENING)
 # 64-bit file offsets: off_t is 32 bits on armhf, and cards are larger than 2 GiB.
 $(3)_FLAGS    := --sysroot=$$($(3)_SYSROOT) -D_FILE_OFFSET_BITS=64 -std=c++20 -Wall -Wextra -Wpedantic -Wno-psabi -Ilibmmc -MMD -MP
 $(3)_LDFLAGS  := --sysroot=$$($(3)_SYSROOT) -Wl,-rpath-link,$$($(3)_SYSROOT)/usr/lib/$(2) \

@@ -38,15 +38,6 @@ int64_t derived_int(const regs::DecodedRegister* r, std::string_view key)
     return 0;
 }
 
-std::string derived_text(const regs::DecodedRegister* r, std::string_view key)
-{
-    if (!r) return {};
-    const auto* d = r->find(key);
-    if (!d) return {};
-    if (const auto* s = std::get_if<std::string>(&d->value)) return *s;
-    return regs::value_text(d->value);
-}
-
 // "/dev/mmcblk0" -> "mmcblk0"; other names unchanged.
 std::string strip_dev(const std::string& name, const dev::SysRoots& roots)
 {

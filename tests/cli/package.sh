@@ -2,8 +2,8 @@
 # The Debian package (make deb): built by dpkg-buildpackage, its fields and
 # contents checked with dpkg-deb, lintian without errors, then installed on
 # this machine with apt-get, every tool run from PATH, every man page found
-# by man, the completion loaded, and removed again. The objects of the package
-# build are kept in build/deb/obj, so only the first run compiles everything.
+# by man, the completion loaded, and removed again. The package build shares
+# build/ with make: it packages the tools make check tested.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
 started=$(date +%s)
@@ -34,7 +34,7 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [ "$(field Architecture)" = "$arch" ] && pass "Architecture $arch" || fail "Architecture '$(field Architecture)'"
 depends=$(field Depends)
 missing=""
-for lib in libc6 libstdc++6 libgcc-s1 libfmt9 libmnl0 libudev1 liburing2; do
+for lib in libc6 libstdc++6 libgcc-s1 libfmt9 libmnl0 libudev1 libblkid1 liburing2 libsqlite3-0 libssl3 libpq5; do
     case ", $depends," in *", $lib "* | *", $lib,"*) ;; *) missing="$missing $lib" ;; esac
 done
 [ -z "$missing" ] && pass "Depends from the linked libraries: $depends" || fail "Depends lacks$missing: $depends"
