@@ -8,7 +8,7 @@ LDFLAGS  += -Wl,-z,relro -Wl,-z,now
 CXXFLAGS += $(HARDENING) -std=c++20 -Wall -Wextra -Wpedantic -Ilibmmc -MMD -MP -I/usr/include/postgresql
 # The results database (libmmc/report/store): SQLite, PostgreSQL's libpq,
 # and OpenSSL's libcrypto for the bundles' content hashes.
-LDLIBS   := -lfmt -lmnl -ludev -luring -lsqlite3 -lpq -lcrypto
+LDLIBS   := -lfmt -lmnl -ludev -lblkid -luring -lsqlite3 -lpq -lcrypto
 BUILD    := build
 # Build in parallel by default: the README's plain "make check" should not
 # compile one file at a time.

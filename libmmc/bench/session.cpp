@@ -2,6 +2,7 @@
 
 #include "bench/calibration.h"
 #include "bench/engines/engine.h"
+#include "dev/contents.h"
 #include "dev/discovery.h"
 #include "dev/system.h"
 #include "dev/uevent.h"
@@ -209,7 +210,13 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
         const std::string what = card ? fmt::format("{} ({} \"{}\", {:.1f} GB)", path, card->identity.type, card->identity.product,
                                                     static_cast<double>(card->identity.capacity_bytes) / 1e9)
                                        : path;
-        const auto answer = hooks.confirm ? hooks.confirm(fmt::format("mmc-bench will write to {} and destroy data on it.", what))
+        // What is there now, so that nobody confirms without seeing it.
+        std::error_code ec;
+        const std::string name = fs::weakly_canonical(path, ec).filename().string();
+        const std::string holds = dev::volumes_text(dev::volumes_in_range(name, 0, UINT64_MAX, o.roots));
+        const auto answer = hooks.confirm ? hooks.confirm(fmt::format("mmc-bench will write to {} and destroy data on it.\n"
+                                                                      "It holds: {}.",
+                                                                      what, holds))
                                           : cli::Confirmation::no_terminal;
         if (answer == cli::Confirmation::no_terminal)
             throw SessionRefused(fmt::format("{}: refusing to write without confirmation: no terminal to ask on", path),

@@ -119,6 +119,7 @@ Prepared prepare(const std::string& device, const Range& range, Method method, c
 
     p.outcome = expected_outcome(m, caps);
     p.command = describe(m, caps);
+    p.contents = dev::volumes_in_range(t.disk, t.start + p.plan.range.offset, p.plan.range.length, options.roots);
     for (const Edge* e : {&p.plan.head, &p.plan.tail}) {
         if (e->action != EdgeAction::left_alone) continue;
         p.warnings.push_back(fmt::format("{} {} bytes at offset {} lie outside whole {} erase units and are left alone "

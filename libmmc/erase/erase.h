@@ -9,6 +9,7 @@
 #include "erase/methods.h"
 #include "erase/plan.h"
 #include "dev/block_safety.h"
+#include "dev/contents.h"
 #include "erase/verify.h"
 
 #include <atomic>
@@ -47,6 +48,7 @@ struct Prepared {
     Outcome outcome;      // what the erased range should read back as
     std::string command;  // "BLKDISCARD", "CMD32/CMD33 CMD38 ERASE (0x0), block addresses"
     std::vector<std::string> warnings;
+    std::vector<dev::Volume> contents; // what is on the range now (the plan shows it before anything goes)
     Options options;
 };
 

@@ -86,6 +86,7 @@ std::string erase_plan_text(const erase::Prepared& p)
         line("Capacity:", size_text(t.size));
     }
     line("Range:", extent_text(plan.range));
+    line("Contents:", dev::volumes_text(p.contents));
     line("Method:", fmt::format("{}: {}{}", erase::to_string(p.selection.method), p.command,
                                 p.selection.why == "requested" ? "" : fmt::format(" ({})", p.selection.why)));
     line("Erase unit:", fmt::format("{} ({})", bytes_text(p.unit.bytes), p.unit.source));
@@ -187,6 +188,10 @@ nlohmann::ordered_json erase_json(const erase::Prepared& p, const erase::Report*
                    {"expected", expected},
                    {"expected_basis", p.outcome.basis},
                    {"old_data_allowed", p.outcome.undefined}};
+    auto& contents = doc["contents"] = ordered_json::array();
+    for (const auto& v : p.contents)
+        contents.push_back({{"device", v.device}, {"start", v.start}, {"size", v.size}, {"usage", v.usage},
+                            {"type", v.type}, {"label", v.label}});
 
     auto& chunks = doc["chunks"] = ordered_json::array();
     std::size_t chunk_count = 0;

@@ -181,7 +181,7 @@ EOF
     pname=${ploop#/dev/}
     if [ -b "${ploop}p1" ] && [ -b "${ploop}p2" ] && [ "$(cat /sys/class/block/${pname}p1/start)" = 2048 ] &&
         [ "$(cat /sys/class/block/${pname}p2/start)" = 18432 ]; then
-        mkfs.ext4 -q "${ploop}p2" && mount "${ploop}p2" "$work/mnt" && mounts="$work/mnt $mounts"
+        mkfs.ext4 -q -L rootfs "${ploop}p2" && mount "${ploop}p2" "$work/mnt" && mounts="$work/mnt $mounts"
         sum=$(md5sum <"$ploop")
         run 1 $erase --any-device -y $ploop && expect "disk with a mounted partition refused" "$err" \
             "refusing to erase: ${ploop#/dev/} holds ${ploop#/dev/}p2, which is mounted on $work/mnt"
@@ -189,6 +189,17 @@ EOF
             "which is mounted on $work/mnt"
         [ "$(md5sum <"$ploop")" = "$sum" ] && pass "partitioned disk unchanged" || fail "partitioned disk changed"
         umount "$work/mnt"
+
+        # What is on the range, before anything goes (libblkid, as blkdiscard).
+        run 0 $erase --any-device --dry-run $ploop &&
+            expect "the plan names the table and the labelled filesystem" "$out" \
+                "^Contents: +dos partition table; ${pname}p1: no filesystem signature; ${pname}p2: ext4 \"rootfs\"$"
+        run 0 $erase --any-device --dry-run -J --offset 1M --length 4M $ploop &&
+            json_eq "a range inside p1: p1 alone, no table (the range misses sector 0)" \
+                "[(c['device'], c['type'], c['start'], c['size']) for c in j['contents']]" "[('${pname}p1', '', 1048576, 8388608)]"
+        run 0 $erase --any-device --dry-run -J "${ploop}p2" &&
+            json_eq "a partition: its own filesystem and label" \
+                "[(c['device'], c['usage'], c['type'], c['label']) for c in j['contents']]" "[('${pname}p2', 'filesystem', 'ext4', 'rootfs')]"
 
         # A partition is erased within its own bounds.
         # The pattern with the MBR kept in its first sector.
