@@ -58,6 +58,8 @@ StepResult run_info(StepContext& c)
         c.card = dev::identity_json(id.identity);
         r.summary = first_paragraph(out::device_text(id.card, s.roots, id.gathered, id.registers, {false, false}));
         return r;
+    } catch (const dev::ResolveError& e) {
+        return failed(cli::failure, e.what()); // it names the device already
     } catch (const std::exception& e) {
         return failed(cli::failure, fmt::format("{}: {}", s.device, e.what()));
     }
@@ -91,6 +93,8 @@ StepResult run_bus(StepContext& c)
         r.doc = tool_doc("mmc-bus", body);
         r.summary = out::bus_text(report, false);
         return r;
+    } catch (const dev::ResolveError& e) {
+        return failed(cli::failure, e.what()); // it names the device already
     } catch (const std::exception& e) {
         return failed(cli::failure, fmt::format("{}: {}", s.device, e.what()));
     }
