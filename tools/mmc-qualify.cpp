@@ -49,13 +49,14 @@ Options:
                          DESTROYS ALL DATA on DEVICE (asks once)
  -y, --yes               do not ask (with --destructive)
  -n, --dry-run           print the plan (what is read, erased, written) and stop
- -s, --suites LIST       comma-separated mmc-bench suites
+ -s, --suite LIST        comma-separated mmc-bench suites, one step each
                          (default: quick,iozone,a1 with --destructive; quick)
+     --suites LIST       the same as --suite
  -t, --runtime TIME      time budget of each benchmark job (default 5s)
      --size SIZE         benchmark region, from the start of the card (default 64M)
      --erase card|region with --destructive, erase the whole card (default) or
                          only the benchmark region (faster on big, slow cards)
- -o, --out DIR           where the bundle goes (default: ./mmc-results)
+     --out DIR           where the bundle goes (default: ./mmc-results)
      --db URL            also store the bundle in a results database (an
                          SQLite file or postgresql://...; see mmc-report(1))
      --host-label TEXT   the host's name in reports (default: the machine and bus mode)
@@ -94,22 +95,23 @@ std::vector<std::string> parse_suites(const std::string& list)
         if (!mmc::bench::is_suite(s)) {
             std::string names;
             for (auto n : mmc::bench::suite_names()) names += (names.empty() ? "" : ", ") + std::string(n);
-            throw mmc::cli::UsageError(fmt::format("--suites {}: unknown suite '{}' (expected {})", list, s, names));
+            throw mmc::cli::UsageError(fmt::format("--suite {}: unknown suite '{}' (expected {})", list, s, names));
         }
         suites.push_back(s);
     }
-    if (suites.empty()) throw mmc::cli::UsageError("--suites: expected a comma-separated list such as quick,a1");
+    if (suites.empty()) throw mmc::cli::UsageError("--suite: expected a comma-separated list such as quick,a1");
     return suites;
 }
 
 Options parse_options(int argc, char** argv)
 {
-    enum { destructive = 256, size, erase, db, host_label, card_label, any_device, no_ioctl, sysfs };
+    enum { destructive = 256, suites, size, erase, out, db, host_label, card_label, any_device, no_ioctl, sysfs };
     static const option longopts[] = {
         {"destructive", no_argument, nullptr, destructive}, {"yes", no_argument, nullptr, 'y'},
-        {"dry-run", no_argument, nullptr, 'n'},             {"suites", required_argument, nullptr, 's'},
+        {"dry-run", no_argument, nullptr, 'n'},             {"suite", required_argument, nullptr, 's'},
+        {"suites", required_argument, nullptr, suites},
         {"runtime", required_argument, nullptr, 't'},       {"size", required_argument, nullptr, size},
-        {"erase", required_argument, nullptr, erase},       {"out", required_argument, nullptr, 'o'},
+        {"erase", required_argument, nullptr, erase},       {"out", required_argument, nullptr, out},
         {"db", required_argument, nullptr, db},             {"host-label", required_argument, nullptr, host_label},
         {"card-label", required_argument, nullptr, card_label}, {"any-device", no_argument, nullptr, any_device},
         {"no-ioctl", no_argument, nullptr, no_ioctl},       {"sysfs-root", required_argument, nullptr, sysfs},
@@ -121,12 +123,16 @@ Options parse_options(int argc, char** argv)
     bool suites_given = false;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":yns:t:o:JhV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":yns:t:JhV", longopts, nullptr)) != -1) {
         switch (c) {
         case destructive: s.destructive = true; break;
         case 'y': o.yes = true; break;
         case 'n': o.dry_run = true; break;
-        case 's': s.suites = parse_suites(optarg); suites_given = true; break;
+        case 's':
+        case suites:
+            s.suites = parse_suites(optarg);
+            suites_given = true;
+            break;
         case 't': {
             double t = 0;
             try {
@@ -149,7 +155,7 @@ Options parse_options(int argc, char** argv)
             else throw mmc::cli::UsageError(fmt::format("--erase {}: expected card or region", v));
             break;
         }
-        case 'o': o.out_dir = optarg; break;
+        case out: o.out_dir = optarg; break;
         case db: o.db = optarg; break;
         case host_label: o.host_label = optarg; break;
         case card_label: o.card_label = optarg; break;

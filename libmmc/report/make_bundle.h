@@ -1,5 +1,5 @@
 // Assembling a measured bundle from the tools' -J documents: what
-// `mmc-report --make-bundle` does at the end of scripts/mmc-qualify. A
+// `mmc-report --make-bundle` does, and mmc-qualify over its steps' documents. A
 // missing or unreadable input is a failed step in the bundle, never an
 // error: the pipeline reports what failed and goes on.
 #pragma once

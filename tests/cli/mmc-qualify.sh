@@ -27,7 +27,7 @@ run 2 $q --runtime -3s mmcblk0 && expect "--runtime must be a time above zero" "
 run 2 $q --bogus mmcblk0 && expect "unknown option: hint" "$err" "Try 'mmc-qualify --help'"
 
 # --- The plan: printed, nothing done ---
-run 0 $q -n --destructive -o "$work/dry" $fixture mmcblk0 &&
+run 0 $q -n --destructive --out "$work/dry" $fixture mmcblk0 &&
     expect "dry run: the erase says what it destroys" "$out" "erase +ERASES every byte of /dev/mmcblk0"
 expect "dry run: the benchmarks say they write" "$out" "bench-a1 +mmc-bench suite a1: READS AND WRITES the first 64 MiB"
 expect "dry run: says nothing was done" "$out" "no step was run"
@@ -37,7 +37,7 @@ run 0 $q -n -J --suites quick,a1 $fixture mmcblk0 &&
         "['info', 'bus', 'bench-quick', 'bench-a1'] ['erase'] True"
 
 # --- Refusal: --destructive with no --yes and no terminal ---
-run 1 $q --destructive -o "$work/refused" $fixture mmcblk0 </dev/null &&
+run 1 $q --destructive --out "$work/refused" $fixture mmcblk0 </dev/null &&
     expect "--destructive without --yes and no terminal is refused" "$err" "refusing to destroy data without confirmation"
 [ ! -e "$work/refused" ] && pass "the refused run did nothing" || fail "the refused run wrote $work/refused"
 
@@ -45,7 +45,7 @@ run 1 $q --destructive -o "$work/refused" $fixture mmcblk0 </dev/null &&
 if [ -e /dev/mmcblk0 ]; then
     skip "fixture card: this machine has a real /dev/mmcblk0 the benchmark step would read"
 else
-    run 1 $q -J --host-label fixture -o "$work/fixture" $fixture mmcblk0 && cp "$out" "$work/run.json"
+    run 1 $q -J --host-label fixture --out "$work/fixture" $fixture mmcblk0 && cp "$out" "$work/run.json"
     expect "a failed step is named on stderr with its exit status" "$err" "bench-quick \\.\\.\\. failed \\(exit 1\\)"
     want "steps and their real exit statuses" "$(pyjson "$work/run.json" "[(s['name'], s['state'], s['exit_status']) for s in j['steps']]")" \
         "[('info', 'ok', 0), ('bus', 'ok', 0), ('bench-quick', 'failed', 1)]"
@@ -69,7 +69,7 @@ else
         fail "no bundle written for the fixture card ($bundle)"
     fi
     # --db: the bundle is stored as it finishes, and the store reads it back.
-    run 1 $q --db "$work/results.sqlite" -o "$work/db" $fixture mmcblk0 && expect "--db: stored" "$out" "^Stored: .*stored"
+    run 1 $q --db "$work/results.sqlite" --out "$work/db" $fixture mmcblk0 && expect "--db: stored" "$out" "^Stored: .*stored"
     run 0 build/bin/mmc-report -J --db "$work/results.sqlite" &&
         json_eq "mmc-report --db reads the stored bundle" "sum(len(g['cards']) for g in j['groups'])" "1"
 fi
@@ -87,7 +87,7 @@ export PATH="$PWD/build/bin:$PATH"
 # erase and benchmark work; everything lands in one bundle.
 run 1 $sim -p class10-2015 --size 256M --stats "$work/stats.json" -- sh -c \
     'mmc-qualify -J --destructive --yes --any-device --erase region --size 16M --runtime 1s --suites quick \
-        --card-label sim --host-label host -o "$0" "$MMC_SIM_DEV"' "$work/sim" && cp "$out" "$work/sim.json"
+        --card-label sim --host-label host --out "$0" "$MMC_SIM_DEV"' "$work/sim" && cp "$out" "$work/sim.json"
 want "sim: steps and exit statuses" "$(pyjson "$work/sim.json" "[(s['name'], s['exit_status']) for s in j['steps']]")" \
     "[('info', 1), ('bus', 1), ('erase', 0), ('bench-quick', 0)]"
 want "sim: the failed step says why" "$(pyjson "$work/sim.json" "'not an MMC/SD device' in j['steps'][0]['message']")" "True"
@@ -105,7 +105,7 @@ want "sim: the card was written (the benchmark ran)" "$(pyjson "$work/stats.json
 # about 2.5 s for each 1 GiB chunk the erase stops between): exit 130, the
 # erase records it, no benchmark starts, and the card saw no write at all.
 $sim -p class10-2015 --size 2G --state full --block-erase 10ms --stats "$work/int-stats.json" -- sh -c '
-    mmc-qualify -J --destructive --yes --any-device --runtime 1s --suites quick,a1 -o "$0/int" "$MMC_SIM_DEV" \
+    mmc-qualify -J --destructive --yes --any-device --runtime 1s --suites quick,a1 --out "$0/int" "$MMC_SIM_DEV" \
         > "$0/int.json" 2> "$0/int.err" &
     pid=$!
     i=0
