@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/confirm.h"
 #include "cli/json_out.h"
+#include "cli/progress.h"
 #include "cli/size.h"
 #include "qualify/bundle.h"
 #include "qualify/pipeline.h"
@@ -213,15 +214,40 @@ int confirm_destruction(const Options& o, const mmc::qualify::Plan& plan)
 }
 
 // The step lines on stderr, as the pipeline goes: "mmc-qualify: erase ... ok".
-mmc::qualify::RunHooks step_lines()
+// On a terminal a long step shows how far it is on the progress line, which
+// replaces the step's line until the step ends and the line is written again.
+struct StepLines {
+    mmc::cli::ProgressLine line;
+    std::string prefix; // "mmc-qualify: erase ... "
+    bool drawn = false;
+
+    void progress(const std::string& text, bool last)
+    {
+        if (!line.enabled()) return;
+        line.show(prefix + text, last);
+        drawn = true;
+    }
+    // Before anything else goes to stderr: the step's own line again.
+    void restore()
+    {
+        if (!drawn) return;
+        line.clear();
+        fmt::print(stderr, "{}", prefix);
+        drawn = false;
+    }
+};
+
+mmc::qualify::RunHooks step_lines(StepLines& lines)
 {
     mmc::qualify::RunHooks hooks;
-    hooks.started = [](const mmc::qualify::PlannedStep& s) {
-        fmt::print(stderr, "{}: {} ... ", tool, s.spec.name);
+    hooks.started = [&lines](const mmc::qualify::PlannedStep& s) {
+        lines.prefix = fmt::format("{}: {} ... ", tool, s.spec.name);
+        fmt::print(stderr, "{}", lines.prefix);
         std::fflush(stderr);
     };
-    hooks.finished = [](const mmc::qualify::StepRecord& r) {
+    hooks.finished = [&lines](const mmc::qualify::StepRecord& r) {
         using mmc::qualify::StepState;
+        lines.restore();
         if (r.state == StepState::ok) fmt::print(stderr, "ok ({:.1f} s)\n", r.seconds);
         else if (r.state == StepState::skipped) fmt::print(stderr, "skipped: {}\n", r.message);
         else fmt::print(stderr, "failed (exit {}){}{}\n", r.exit_status.value_or(1), r.message.empty() ? "" : ": ", r.message);
@@ -319,9 +345,15 @@ int main(int argc, char** argv)
     if (o.settings.destructive)
         if (const int rc = confirm_destruction(o, plan); rc >= 0) return rc;
 
+    StepLines lines;
     mmc::qualify::StepContext context{o.settings, stop_requested,
-                                      [](const std::string& note) { fmt::print(stderr, "\n{}: {}\n", tool, note); }, nullptr};
-    const auto outcome = mmc::qualify::run_plan(plan, context, step_lines());
+                                      [&lines](const std::string& note) {
+                                          lines.restore();
+                                          fmt::print(stderr, "\n{}: {}\n{}", tool, note, lines.prefix);
+                                      },
+                                      nullptr,
+                                      [&lines](const std::string& text, bool last) { lines.progress(text, last); }};
+    const auto outcome = mmc::qualify::run_plan(plan, context, step_lines(lines));
     if (outcome.interrupted)
         mmc::cli::error(tool, fmt::format("interrupted{}; no later step was started",
                                           outcome.interrupted_during.empty() ? "" : " during the " + outcome.interrupted_during + " step"));

@@ -29,12 +29,15 @@ struct StepResult {
 };
 
 // What a running step can use: the settings, the stop flag Ctrl-C sets,
-// a way to say something on stderr, and what an earlier step learned.
+// a way to say something on stderr, one to show how far it is (the tool
+// draws it on its progress line; `last` marks an update that must show),
+// and what an earlier step learned.
 struct StepContext {
     const Settings& settings;
     const std::atomic<bool>& stop;
     std::function<void(const std::string&)> note;
-    json card; // the card identity object, once the info step has it
+    json card = nullptr; // the card identity object, once the info step has it
+    std::function<void(const std::string& text, bool last)> progress;
 };
 
 struct StepSpec {

@@ -144,7 +144,12 @@ StepResult run_erase(StepContext& c)
     }
     erase::Report report;
     try {
-        report = erase::execute(prepared, {}, c.stop);
+        report = erase::execute(
+            prepared,
+            [&](const erase::Progress& p) {
+                if (c.progress) c.progress(out::erase_progress_line(p), p.done_bytes == p.total_bytes);
+            },
+            c.stop);
     } catch (const std::exception& e) {
         return failed(cli::failure, fmt::format("{}: {}", s.device, e.what()));
     }
@@ -188,6 +193,19 @@ StepResult run_bench(StepContext& c, const std::string& suite)
     hooks.confirm = [](const std::string&) { return cli::Confirmation::yes; };
     hooks.note = [&](const std::string& note) {
         if (c.note) c.note(note);
+    };
+    hooks.phase = [&](const std::string& what) {
+        if (c.progress) c.progress(what + "...", true);
+    };
+    hooks.progress = [&](std::size_t i, std::size_t n, const bench::Progress& p) {
+        if (!c.progress) return;
+        if (n == 0 || !p.job) {
+            c.progress(fmt::format("preparing: {:.0f}%", p.elapsed_s * 100), false);
+            return;
+        }
+        c.progress(fmt::format("[{}/{}] {} {}{:.1f}/{:.0f} s", i, n, p.job->name, p.warming ? "warm-up " : "", p.elapsed_s,
+                               p.budget_s),
+                   false);
     };
     bench::RunReport report;
     try {

@@ -40,7 +40,7 @@ StepResult run_step(const StepSpec& spec, std::atomic<bool>& stop)
 {
     Settings s;
     s.device = "/dev/fake0";
-    StepContext c{s, stop, {}, nullptr};
+    StepContext c{s, stop, {}, nullptr, {}};
     return spec.run(c);
 }
 
