@@ -101,6 +101,14 @@ else
 fi
 want "sim: the card was written (the benchmark ran)" "$(pyjson "$work/stats.json" "j['counters']['write']['requests'] > 0, j['counters']['discard']['requests'] > 0")" "True True"
 
+# A usage error inside a step is its real exit status (2), not "failed".
+run 1 $sim -p class10-2015 --size 256M -- sh -c \
+    'mmc-qualify -J --destructive --yes --any-device --erase region --size 1G --runtime 1s --suites quick \
+        --out "$0" "$MMC_SIM_DEV"' "$work/big" && cp "$out" "$work/big.json"
+want "a region past the card's end: the erase step exits 2, the rest still runs" \
+    "$(pyjson "$work/big.json" "[(s['name'], s['exit_status']) for s in j['steps'][2:]], 'runs past the end' in j['steps'][2]['message']")" \
+    "[('erase', 2), ('bench-quick', 0)] True"
+
 # Ctrl-C during the erase (a full card whose blocks take 10 ms to erase:
 # about 2.5 s for each 1 GiB chunk the erase stops between): exit 130, the
 # erase records it, no benchmark starts, and the card saw no write at all.
