@@ -362,7 +362,9 @@ int main(int argc, char** argv)
     try {
         const auto made = mmc::qualify::make_bundle(
             outcome, {o.card_label, o.host_label, mmc::report::collect_environment(), now_utc()});
-        bundle_path = mmc::qualify::write_bundle(o.out_dir, made);
+        const auto written = mmc::qualify::write_bundle(o.out_dir, made);
+        if (!written.replaced_at.empty()) fmt::print(stderr, "{}\n", mmc::cli::replaced_warning(tool, written.replaced_at));
+        bundle_path = written.path;
     } catch (const std::exception& e) {
         mmc::cli::error(tool, fmt::format("could not write the bundle: {}", e.what()));
         return mmc::cli::failure;

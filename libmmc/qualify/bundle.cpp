@@ -1,15 +1,8 @@
 #include "qualify/bundle.h"
 
-#include "cli/file_out.h"
-#include "cli/json_out.h"
-#include "report/make_bundle.h"
-
-#include <filesystem>
 #include <fmt/format.h>
 
 namespace mmc::qualify {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -65,19 +58,9 @@ MadeBundle make_bundle(const Outcome& outcome, const BundleInputs& inputs)
     return made;
 }
 
-std::string write_bundle(const std::string& dir_name, const MadeBundle& made)
+report::WrittenBundle write_bundle(const std::string& dir, const MadeBundle& made)
 {
-    const fs::path dir(dir_name);
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) throw std::runtime_error(fmt::format("{}: {}", dir_name, ec.message()));
-    std::string name = report::bundle_file_name(made.bundle);
-    const std::string stem = name.substr(0, name.size() - 5);
-    for (int n = 2; fs::exists(dir / name); ++n) name = fmt::format("{}-{}.json", stem, n);
-    const fs::path path = dir / name;
-    const auto text = cli::dump_json(made.doc);
-    cli::write_output_file(path, text.text + "\n");
-    return path.string();
+    return report::write_bundle_file(dir, made.bundle, made.doc);
 }
 
 } // namespace mmc::qualify

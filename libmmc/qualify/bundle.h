@@ -8,6 +8,7 @@
 
 #include "qualify/pipeline.h"
 #include "report/bundle.h"
+#include "report/make_bundle.h"
 
 #include <string>
 
@@ -26,9 +27,9 @@ struct MadeBundle {
 
 MadeBundle make_bundle(const Outcome& outcome, const BundleInputs& inputs);
 
-// Writes doc into dir (created if needed) under report::bundle_file_name,
-// never over an existing file ("-2", "-3" ...). Returns the path. Throws
+// Writes made.doc into dir as mmc-report --make-bundle writes its bundles
+// (report::write_bundle_file: never over an existing file). Throws
 // std::runtime_error "PATH: why".
-std::string write_bundle(const std::string& dir, const MadeBundle& made);
+report::WrittenBundle write_bundle(const std::string& dir, const MadeBundle& made);
 
 } // namespace mmc::qualify

@@ -35,6 +35,15 @@ struct MakeInputs {
 
 Bundle make_bundle(const MakeInputs& in);
 
+// Writes doc (to_json(bundle), or that with additions) into dir, created if
+// needed, as bundle_file_name(bundle), never over an existing file ("-2",
+// "-3" ...). Throws std::runtime_error "PATH: why".
+struct WrittenBundle {
+    std::string path;
+    std::vector<std::string> replaced_at; // strings that were not UTF-8 (cli::replaced_warning)
+};
+WrittenBundle write_bundle_file(const std::string& dir, const Bundle& bundle, const json& doc);
+
 // --step NAME:ok|fail:MESSAGE (the message may hold more colons, or be
 // absent). Throws std::invalid_argument saying what is wrong.
 Step parse_step(std::string_view text);

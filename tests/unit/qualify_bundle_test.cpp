@@ -88,8 +88,8 @@ TEST(QualifyBundle, WriteNeverReplacesAnExistingBundle)
     const fs::path dir = fs::temp_directory_path() / ("qualify-bundle-" + std::to_string(::getpid()));
     Outcome o;
     const auto made = make_bundle(o, {"card", "host", json::object(), "2026-12-01T18:00:00Z"});
-    const auto first = write_bundle(dir.string(), made);
-    const auto second = write_bundle(dir.string(), made);
+    const auto first = write_bundle(dir.string(), made).path;
+    const auto second = write_bundle(dir.string(), made).path;
     EXPECT_NE(first, second);
     EXPECT_NO_THROW(mmc::report::load_bundle(first));
     EXPECT_EQ(mmc::report::load_bundle(second).card.label, "card");
