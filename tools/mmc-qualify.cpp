@@ -346,13 +346,12 @@ int main(int argc, char** argv)
         if (const int rc = confirm_destruction(o, plan); rc >= 0) return rc;
 
     StepLines lines;
-    mmc::qualify::StepContext context{o.settings, stop_requested,
-                                      [&lines](const std::string& note) {
-                                          lines.restore();
-                                          fmt::print(stderr, "\n{}: {}\n{}", tool, note, lines.prefix);
-                                      },
-                                      nullptr,
-                                      [&lines](const std::string& text, bool last) { lines.progress(text, last); }};
+    mmc::qualify::StepContext context(o.settings, stop_requested);
+    context.note = [&lines](const std::string& note) {
+        lines.restore();
+        fmt::print(stderr, "\n{}: {}\n{}", tool, note, lines.prefix);
+    };
+    context.progress = [&lines](const std::string& text, bool last) { lines.progress(text, last); };
     const auto outcome = mmc::qualify::run_plan(plan, context, step_lines(lines));
     if (outcome.interrupted)
         mmc::cli::error(tool, fmt::format("interrupted{}; no later step was started",

@@ -116,6 +116,16 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
     return res;
 }
 
+ArgsFn with_device(std::vector<std::string> fixed, bool any_device_too)
+{
+    return [fixed, any_device_too](const Settings& s) {
+        auto args = fixed;
+        if (any_device_too && s.any_device) args.push_back("--any-device");
+        args.push_back(s.device);
+        return args;
+    };
+}
+
 StepSpec child_step(std::string name, std::string tool, ArgsFn args, Needs needs, WhenMissing when_missing)
 {
     StepSpec spec;

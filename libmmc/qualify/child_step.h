@@ -27,6 +27,10 @@ using ArgsFn = std::function<std::vector<std::string>(const Settings&)>;
 
 StepSpec child_step(std::string name, std::string tool, ArgsFn args, Needs needs, WhenMissing when_missing);
 
+// The usual arguments: `fixed` (a subcommand, -J, ...), then --any-device
+// when the run has it and `any_device_too` (the tool takes it), then DEVICE.
+ArgsFn with_device(std::vector<std::string> fixed, bool any_device_too = false);
+
 // The tool's path: beside `self` (the running program), else on PATH.
 std::optional<std::string> find_tool(const std::string& tool, const std::string& self = "/proc/self/exe");
 

@@ -5,6 +5,7 @@
 // statuses, not "ok" or "fail" alone.
 #pragma once
 
+#include "dev/identify.h"
 #include "qualify/settings.h"
 
 #include <atomic>
@@ -33,11 +34,16 @@ struct StepResult {
 // draws it on its progress line; `last` marks an update that must show),
 // and what an earlier step learned.
 struct StepContext {
+    StepContext(const Settings& s, const std::atomic<bool>& stop_flag) : settings(s), stop(stop_flag) {}
+
     const Settings& settings;
     const std::atomic<bool>& stop;
     std::function<void(const std::string&)> note;
-    json card = nullptr; // the card identity object, once the info step has it
     std::function<void(const std::string& text, bool last)> progress;
+    // Learned by the info step: the card, identified once (the bus step
+    // reuses its registers), and its identity object for the tool's JSON.
+    std::optional<dev::Identified> identified;
+    json card = nullptr;
 };
 
 struct StepSpec {

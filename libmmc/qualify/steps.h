@@ -17,6 +17,6 @@ std::vector<StepSpec> step_table(const Settings& settings);
 StepSpec info_step();                          // mmc-info -J DEVICE: dev::identify
 StepSpec bus_step();                           // mmc-bus -J --measure: the bus doctor
 StepSpec erase_step();                         // mmc-erase --yes --verify -J: erase::prepare, execute
-StepSpec bench_step(const std::string& suite); // mmc-bench -J --suite SUITE: bench::run_session
+StepSpec bench_step(const std::string& suite, Needs needs = Needs::always); // mmc-bench -J --suite SUITE
 
 } // namespace mmc::qualify

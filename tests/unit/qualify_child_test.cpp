@@ -40,17 +40,8 @@ StepResult run_step(const StepSpec& spec, std::atomic<bool>& stop)
 {
     Settings s;
     s.device = "/dev/fake0";
-    StepContext c{s, stop, {}, nullptr, {}};
+    StepContext c(s, stop);
     return spec.run(c);
-}
-
-ArgsFn with_device(std::vector<std::string> args)
-{
-    return [args](const Settings& s) {
-        auto a = args;
-        a.push_back(s.device);
-        return a;
-    };
 }
 
 } // namespace
@@ -65,6 +56,16 @@ TEST(QualifyChild, ExitStatusDocumentAndMessageAreTheTools)
     EXPECT_EQ(r.doc["tool"], "mmc-fake");
     EXPECT_EQ(r.doc["args"], "-J /dev/fake0");
     EXPECT_EQ(r.message, "mmc-fake: /dev/fake0: broken");
+}
+
+TEST(QualifyChild, WithDevicePassesAnyDeviceOnlyWhereTheToolTakesIt)
+{
+    Settings s;
+    s.device = "/dev/loop3";
+    EXPECT_EQ(with_device({"capacity", "-J"}, true)(s), (std::vector<std::string>{"capacity", "-J", "/dev/loop3"}));
+    s.any_device = true;
+    EXPECT_EQ(with_device({"capacity", "-J"}, true)(s), (std::vector<std::string>{"capacity", "-J", "--any-device", "/dev/loop3"}));
+    EXPECT_EQ(with_device({"geometry"})(s), (std::vector<std::string>{"geometry", "/dev/loop3"}));
 }
 
 TEST(QualifyChild, OkWithJson)

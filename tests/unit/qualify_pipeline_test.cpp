@@ -36,7 +36,7 @@ struct Fakes {
 
 Outcome run(Fakes& f, const std::vector<StepSpec>& table, const Settings& settings = {})
 {
-    StepContext context{settings, f.stop, {}, nullptr, {}};
+    StepContext context(settings, f.stop);
     return run_plan(make_plan(table, settings), context, {});
 }
 
