@@ -179,12 +179,15 @@ Options parse_options(int argc, char** argv)
     return o;
 }
 
+// The first Ctrl-C stops the pipeline cleanly (the running step at its next
+// safe point, then the bundle); a second one (SA_RESETHAND) ends it at once,
+// as in mmc-bench, for a step stuck in a command.
 void install_signals()
 {
     struct sigaction sa {};
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0; // no SA_RESTART: a read at the prompt returns
+    sa.sa_flags = SA_RESETHAND; // and no SA_RESTART: a read at the prompt returns
     for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
 }
 
