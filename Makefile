@@ -104,13 +104,11 @@ BASH_COMPLETIONS := $(wildcard bash-completion/*)
 ZSH_COMPLETIONS  := $(wildcard zsh/_*)
 
 # $(call install_files,DIR): the tools built in DIR/bin, the plugins built in
-# DIR/lib, and the architecture-independent files. Plugins, presets and
-# mmc-qualify are looked for when the recipe runs, after the build: the shell
-# script is installed only while no compiled mmc-qualify exists.
+# DIR/lib, and the architecture-independent files. Plugins and presets are
+# looked for when the recipe runs, after the build.
 define install_files
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	$(INSTALL) -m 755 $(TOOL_NAMES:%=$(1)/bin/%) $(DESTDIR)$(BINDIR)/
-	[ -e $(1)/bin/mmc-qualify ] || $(INSTALL) -m 755 scripts/mmc-qualify $(DESTDIR)$(BINDIR)/
 	for page in $(MAN_PAGES); do \
 	    $(INSTALL) -D -m 644 $$page $(DESTDIR)$(MANDIR)/man$${page##*.}/$${page##*/} || exit 1; done
 	$(INSTALL) -m 644 $(BASH_COMPLETIONS) $(DESTDIR)$(BASHCOMPDIR)/
@@ -126,7 +124,7 @@ install: all
 	$(call install_files,$(BUILD))
 
 uninstall:
-	rm -f $(TOOL_NAMES:%=$(DESTDIR)$(BINDIR)/%) $(DESTDIR)$(BINDIR)/mmc-qualify
+	rm -f $(TOOL_NAMES:%=$(DESTDIR)$(BINDIR)/%)
 	rm -f $(foreach p,$(MAN_PAGES),$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
 	rm -f $(BASH_COMPLETIONS:bash-completion/%=$(DESTDIR)$(BASHCOMPDIR)/%)
 	rm -f $(ZSH_COMPLETIONS:zsh/%=$(DESTDIR)$(ZSHCOMPDIR)/%)

@@ -273,18 +273,9 @@ int make_bundle(const Options& o)
     for (std::size_t i = o.steps.size(); i < bundle.steps.size(); ++i)
         mmc::cli::error(tool, fmt::format("warning: {}: {}", bundle.steps[i].name, bundle.steps[i].message));
 
-    const fs::path dir(o.out_dir);
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) throw std::runtime_error(fmt::format("{}: {}", o.out_dir, ec.message()));
-    std::string name = mmc::report::bundle_file_name(bundle);
-    const std::string stem = name.substr(0, name.size() - 5);
-    for (int n = 2; fs::exists(dir / name); ++n) name = fmt::format("{}-{}.json", stem, n);
-    const fs::path path = dir / name;
-    const auto text = mmc::cli::dump_json(mmc::report::to_json(bundle));
-    mmc::cli::write_output_file(path, text.text + "\n");
-    if (!text.replaced_at.empty()) fmt::print(stderr, "{}\n", mmc::cli::replaced_warning(tool, text.replaced_at));
-    fmt::print("{}\n", path.string());
+    const auto written = mmc::report::write_bundle_file(o.out_dir, bundle, mmc::report::to_json(bundle));
+    if (!written.replaced_at.empty()) fmt::print(stderr, "{}\n", mmc::cli::replaced_warning(tool, written.replaced_at));
+    fmt::print("{}\n", written.path);
     return mmc::cli::ok;
 }
 

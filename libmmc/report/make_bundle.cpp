@@ -1,12 +1,15 @@
 #include "report/make_bundle.h"
 
+#include "cli/file_out.h"
 #include "cli/input.h"
+#include "cli/json_out.h"
 #include "dev/system.h"
 #include "version.h"
 
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <initializer_list>
@@ -328,6 +331,22 @@ Bundle make_bundle(const MakeInputs& in)
         }
     }
     return b;
+}
+
+WrittenBundle write_bundle_file(const std::string& dir_name, const Bundle& bundle, const json& doc)
+{
+    namespace fs = std::filesystem;
+    const fs::path dir(dir_name);
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw std::runtime_error(fmt::format("{}: {}", dir_name, ec.message()));
+    std::string name = bundle_file_name(bundle);
+    const std::string stem = name.substr(0, name.size() - 5);
+    for (int n = 2; fs::exists(dir / name); ++n) name = fmt::format("{}-{}.json", stem, n);
+    const fs::path path = dir / name;
+    const auto text = cli::dump_json(doc);
+    cli::write_output_file(path, text.text + "\n");
+    return {path.string(), text.replaced_at};
 }
 
 json collect_environment(const std::string& root)

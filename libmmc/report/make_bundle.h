@@ -1,5 +1,5 @@
 // Assembling a measured bundle from the tools' -J documents: what
-// `mmc-report --make-bundle` does at the end of scripts/mmc-qualify. A
+// `mmc-report --make-bundle` does, and mmc-qualify over its steps' documents. A
 // missing or unreadable input is a failed step in the bundle, never an
 // error: the pipeline reports what failed and goes on.
 #pragma once
@@ -34,6 +34,15 @@ struct MakeInputs {
 };
 
 Bundle make_bundle(const MakeInputs& in);
+
+// Writes doc (to_json(bundle), or that with additions) into dir, created if
+// needed, as bundle_file_name(bundle), never over an existing file ("-2",
+// "-3" ...). Throws std::runtime_error "PATH: why".
+struct WrittenBundle {
+    std::string path;
+    std::vector<std::string> replaced_at; // strings that were not UTF-8 (cli::replaced_warning)
+};
+WrittenBundle write_bundle_file(const std::string& dir, const Bundle& bundle, const json& doc);
 
 // --step NAME:ok|fail:MESSAGE (the message may hold more colons, or be
 // absent). Throws std::invalid_argument saying what is wrong.

@@ -9,18 +9,15 @@ cd "$(dirname "$0")/../.." || exit 1
     skip "bash-completion is not installed (make deps)"; finish; exit; }
 
 comp() { tests/cli/complete-words bash-completion "$1" 2>/dev/null | tr '\n' ' ' | sed 's/ $//'; }
-bin_of() { # the tool as the tree builds it; mmc-qualify may still be the script
-    if [ -x "build/bin/$1" ]; then echo "build/bin/$1"; else echo "scripts/$1"; fi
-}
-tools=$(for t in tools/*.cpp; do basename "$t" .cpp; done; echo mmc-qualify)
-tools=$(echo "$tools" | sort -u)
+bin_of() { echo "build/bin/$1"; } # the tool as the tree builds it
+tools=$(for t in tools/*.cpp; do basename "$t" .cpp; done | sort -u)
 
 # Every tool has a completion file, and every file a tool.
 for t in $tools; do
     if [ -f "bash-completion/$t" ]; then pass "$t has bash-completion/$t"; else fail "$t has no bash-completion/$t"; fi
 done
 for f in bash-completion/mmc-*; do
-    echo "$tools" | grep -qx "${f##*/}" || fail "$f completes no tool in tools/ or scripts/"
+    echo "$tools" | grep -qx "${f##*/}" || fail "$f completes no tool in tools/"
 done
 
 # Options: the set --help lists (short and long) is the set completion offers.

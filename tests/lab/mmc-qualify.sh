@@ -1,15 +1,18 @@
 #!/bin/sh
 # mmc-qualify end to end in the lab: a destructive run and a read-only run
-# each write one bundle with every part; mmc-report reads them back.
+# each write one bundle with every part; mmc-report reads them back. Failing
+# steps keep their real exit statuses, and Ctrl-C during the erase step
+# starts no later step.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
 command -v qemu-system-x86_64 >/dev/null || { skip "lab: qemu-system-x86_64 not installed (make deps)"; finish; exit; }
 res=$(mktemp -d)
 trap 'rm -rf "$res" "$out" "$err"' EXIT
-scripts/sdlab --size 4G --card2 1G --out "$res" --timeout 600 -- sh -c "$(cat tests/lab/guest/mmc-qualify.sh)" \
+scripts/sdlab --size 4G --card2 1G --out "$res" --timeout 900 -- sh -c "$(cat tests/lab/guest/mmc-qualify.sh)" \
     || { fail "lab run failed"; finish; exit 1; }
 rc() { [ "$(cat "$res/$2.rc" 2>/dev/null)" = "$3" ] && pass "$1" || { fail "$1: exit $(cat "$res/$2.rc" 2>/dev/null), expected $3"; sed 's/^/    | /' "$res/$2.err" | tail -5; }; }
-bundle_of() { grep -l "\"$1\"" "$res"/results/*.json 2>/dev/null | head -n1; }
+# json_file NAME FILE PYEXPR EXPECTED: json_eq over FILE.
+json_file() { if [ -s "$2" ]; then cp "$2" "$out" && json_eq "$1" "$3" "$4"; else fail "$1: no $2"; fi; }
 
 rc "destructive run: every step ok" destructive 0
 b=$(grep -l '"erase"' "$res"/results/*.json | head -n1)
@@ -17,8 +20,9 @@ if [ -n "$b" ]; then
     cp "$b" "$out"
     json_eq "bundle: measured, card QEMU! 4 GiB" "j['kind'], j['card']['product'], j['card']['capacity_bytes']" "measured QEMU! 4294967296"
     json_eq "bundle: registers, bus, erase, bench present" "all(k in j for k in ('registers','bus','erase','bench'))" "True"
-    json_eq "bundle: steps info, bus, erase, bench all ok" "sorted((s['name'], s['ok']) for s in j['steps'])" \
-        "[('bench-a1', True), ('bench-quick', True), ('bus', True), ('erase', True), ('info', True)]"
+    json_eq "bundle: steps info, bus, erase, bench all ok with exit 0" "sorted((s['name'], s['ok'], s['exit_status']) for s in j['steps'])" \
+        "[('bench-a1', True, 0), ('bench-quick', True, 0), ('bus', True, 0), ('erase', True, 0), ('info', True, 0)]"
+    json_eq "bundle: complete (not partial, not interrupted)" "j['partial'], j['interrupted']" "False False"
     json_eq "bundle: erase verified" "j['erase']['verify']['result'] in ('pass', 'warning')" "True"
     json_eq "bundle: sequential and 4K random figures" "j['results']['seq_read_mb_s'] > 0 and j['results']['rand_read_iops']['4k'] > 0 and j['results']['rand_write_iops']['4k'] > 0" "True"
     # Whether the emulated card reaches A1's IOPS depends on the host's CPU
@@ -34,20 +38,44 @@ expect "summary has the verdicts" "$res/destructive.txt" "A1 random read 4 KiB Q
 
 rc "read-only run ok" readonly 0
 rc "read-only run left the data intact" readonly-intact 0
-expect "read-only run did not erase" "$res/readonly.err" "bench-quick ... ok"
-if grep -q "erase ..." "$res/readonly.err"; then fail "read-only run erased"; else pass "read-only run has no erase step"; fi
+expect "read-only run did not erase" "$res/readonly.err" "bench-quick \\.\\.\\. ok"
+if grep -q "erase \\.\\.\\." "$res/readonly.err"; then fail "read-only run erased"; else pass "read-only run has no erase step"; fi
+
+rc "dry run exits 0" dry 0
+expect "dry run: the plan says what is erased" "$res/dry.txt" "erase +ERASES every byte of /dev/mmcblk1"
+rc "dry run: the data is intact" dry-intact 0
+[ -z "$(ls "$res/dry" 2>/dev/null)" ] && pass "dry run wrote no bundle" || fail "dry run wrote a bundle"
 
 rc "--destructive without --yes and no terminal is refused" refused 1
 expect "refusal says why" "$res/refused.err" "without confirmation"
 [ -z "$(ls "$res/refused" 2>/dev/null)" ] && pass "refused run wrote no bundle" || fail "refused run wrote a bundle"
 
 rc "a failing step gives exit 1" broken 1
-expect "the failing step is named" "$res/broken.err" "info ... failed"
-expect "  with its real exit status" "$res/broken.err" "info ... failed \\(exit [1-9]"
-json_eq_file() { cp "$2" "$out" && json_eq "$1" "$3" "$4"; }
+expect "the failing step is named with its real exit status" "$res/broken.err" "info \\.\\.\\. failed \\(exit 1\\)"
+json_file "  and the run's JSON records it" "$res/broken.json" "[(s['name'], s['exit_status']) for s in j['steps']][:2]" "[('info', 1), ('bus', 1)]"
 b=$(ls "$res"/broken/*.json 2>/dev/null | head -n1)
-[ -n "$b" ] && json_eq_file "  and the bundle records it" "$b" "[s['message'] for s in j['steps'] if s['name'] == 'info'][0].startswith('exit-') and [s['message'] for s in j['steps'] if s['name'] == 'info'][0] != 'exit-0'" "True"
-[ -n "$(ls "$res"/broken/*.json 2>/dev/null)" ] && pass "the bundle is still written" || fail "no bundle after a failed step"
+json_file "  and the bundle records it" "$b" "[(s['exit_status'], s['message'].startswith('exit 1: ')) for s in j['steps'] if s['name'] == 'info']" "[(1, True)]"
+
+rc "a region past the card's end: exit 1" toobig 1
+json_file "  the erase step's real exit status is 2 (usage), the benchmark still ran" "$res/toobig.json" \
+    "[(s['name'], s['exit_status']) for s in j['steps']]" "[('info', 0), ('bus', 0), ('erase', 2), ('bench-quick', 0)]"
+
+rc "SIGINT during the erase: exit 130" int 130
+expect "  stderr: no later step was started" "$res/int.err" "interrupted during the erase step; no later step was started"
+json_file "  the erase stopped; the benchmarks were not started" "$res/int.json" \
+    "[(s['name'], s['state']) for s in j['steps'][2:]], j['interrupted']" \
+    "[('erase', 'failed'), ('bench-quick', 'not started'), ('bench-a1', 'not started')] True"
+json_file "  the erase step's exit status is 130" "$res/int.json" "j['steps'][2]['exit_status']" "130"
+b=$(ls "$res"/int/*.json 2>/dev/null | head -n1)
+json_file "  the bundle is written, marked interrupted and partial" "$b" \
+    "j['interrupted'], j['partial'], [s['exit_status'] for s in j['steps']][2:]" "True True [130, None, None]"
+if [ -s "$res/int-stat-before" ] && [ -s "$res/int-stat-after" ]; then
+    before=$(awk '{print $7}' "$res/int-stat-before") after=$(awk '{print $7}' "$res/int-stat-after")
+    [ "$before" = "$after" ] && pass "  the card saw no write after the erase began (sectors written: $after)" ||
+        fail "  the card was written during the interrupted run: sectors written $before -> $after"
+else
+    fail "  no block-layer stat recorded"
+fi
 
 run 0 build/bin/mmc-report -J "$res/results" &&
     json_eq "mmc-report reads both bundles" "sum(len(g['cards']) for g in j['groups'])" "2"

@@ -1,0 +1,59 @@
+#include "qualify/plan.h"
+
+#include <fmt/format.h>
+
+namespace mmc::qualify {
+
+std::vector<std::string> default_suites(bool destructive)
+{
+    if (destructive) return {"quick", "iozone", "a1"};
+    return {"quick"};
+}
+
+Plan make_plan(const std::vector<StepSpec>& table, const Settings& settings)
+{
+    Plan plan;
+    plan.device = settings.device;
+    plan.destructive = settings.destructive;
+    for (const auto& spec : table) {
+        if (spec.needs == Needs::destructive && !settings.destructive) {
+            plan.left_out.push_back(spec.name);
+            continue;
+        }
+        plan.steps.push_back({spec, spec.describe ? spec.describe(settings) : std::string()});
+    }
+    return plan;
+}
+
+std::string plan_text(const Plan& plan)
+{
+    std::string text = fmt::format("Plan for {} ({}):\n", plan.device,
+                                   plan.destructive ? "DESTRUCTIVE: erases and writes" : "read-only");
+    std::size_t width = 0;
+    for (const auto& s : plan.steps) width = std::max(width, s.spec.name.size());
+    for (std::size_t i = 0; i < plan.steps.size(); ++i)
+        text += fmt::format(" {}. {:<{}}  {}\n", i + 1, plan.steps[i].spec.name, width, plan.steps[i].what);
+    if (!plan.left_out.empty()) {
+        std::string names;
+        for (const auto& n : plan.left_out) names += (names.empty() ? "" : ", ") + n;
+        text += fmt::format(" Not without --destructive: {}.\n", names);
+    }
+    return text;
+}
+
+json plan_json(const Plan& plan)
+{
+    json j;
+    j["device"] = plan.device;
+    j["destructive"] = plan.destructive;
+    auto& steps = j["steps"] = json::array();
+    for (const auto& s : plan.steps)
+        steps.push_back({{"name", s.spec.name},
+                         {"tool", s.spec.tool},
+                         {"needs_destructive", s.spec.needs == Needs::destructive},
+                         {"what", s.what}});
+    j["left_out"] = plan.left_out;
+    return j;
+}
+
+} // namespace mmc::qualify

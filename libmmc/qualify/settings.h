@@ -1,0 +1,31 @@
+// What one mmc-qualify run is asked to do, as its options say it; every
+// step reads its part from here.
+#pragma once
+
+#include "dev/sysfs.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mmc::qualify {
+
+enum class EraseScope { card, region }; // the whole card, or the benchmark region only
+
+struct Settings {
+    std::string device;                      // as named: /dev/mmcblk0, mmcblk0, mmc0, mmc0:4567
+    bool destructive = false;                // erase and write suites (asked once, up front)
+    bool any_device = false;                 // a block device that is not an MMC/SD card (tests)
+    bool use_ioctl = true;                   // card commands for the registers
+    std::vector<std::string> suites;         // mmc-bench suites, one step each
+    double runtime_s = 5;                    // each benchmark job's budget
+    uint64_t region_bytes = uint64_t{64} << 20; // benchmark region, from the card's start
+    EraseScope erase_scope = EraseScope::card;
+    double bus_measure_s = 2;                // mmc-bus --measure: a short sequential read
+    dev::SysRoots roots;
+};
+
+// The suites run when none are named: the write suites only with --destructive.
+std::vector<std::string> default_suites(bool destructive);
+
+} // namespace mmc::qualify

@@ -1,0 +1,59 @@
+// A pipeline step: one row of the step table (steps.h), what it needs to be
+// run, and what it gives back. A step runs in this process (a libmmc call)
+// or as a sibling tool's child process (child_step.h); either way it ends
+// with the exit status that tool would have had, so the bundle records real
+// statuses, not "ok" or "fail" alone.
+#pragma once
+
+#include "dev/identify.h"
+#include "qualify/settings.h"
+
+#include <atomic>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace mmc::qualify {
+
+using json = nlohmann::ordered_json;
+
+// When a step belongs in the plan.
+enum class Needs { always, destructive };
+
+struct StepResult {
+    int exit_status = 0;  // the tool's: 0 ok, 1 failure, 2 usage, 130 interrupted
+    bool skipped = false; // an optional step whose tool is not installed
+    json doc;             // the step's -J document; null when it made none
+    std::string message;  // why it failed or was skipped, one line
+    std::string summary;  // a few lines for the person at the terminal
+};
+
+// What a running step can use: the settings, the stop flag Ctrl-C sets,
+// a way to say something on stderr, one to show how far it is (the tool
+// draws it on its progress line; `last` marks an update that must show),
+// and what an earlier step learned.
+struct StepContext {
+    StepContext(const Settings& s, const std::atomic<bool>& stop_flag) : settings(s), stop(stop_flag) {}
+
+    const Settings& settings;
+    const std::atomic<bool>& stop;
+    std::function<void(const std::string&)> note;
+    std::function<void(const std::string& text, bool last)> progress;
+    // Learned by the info step: the card, identified once (the bus step
+    // reuses its registers), and its identity object for the tool's JSON.
+    std::optional<dev::Identified> identified;
+    json card = nullptr;
+};
+
+struct StepSpec {
+    std::string name;  // "info", "bench-quick": the bundle's step name
+    std::string tool;  // whose -J document it makes ("mmc-info"): its place in the bundle
+    Needs needs = Needs::always;
+    // What it will read, erase or write, for the plan (-n) and the
+    // confirmation; it may look at the device but never changes it.
+    std::function<std::string(const Settings&)> describe;
+    std::function<StepResult(StepContext&)> run;
+};
+
+} // namespace mmc::qualify

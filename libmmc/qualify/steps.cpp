@@ -1,0 +1,288 @@
+#include "qualify/steps.h"
+
+#include "bench/quick_read.h"
+#include "bench/session.h"
+#include "cli/cli.h"
+#include "cli/size.h"
+#include "dev/bus_evidence.h"
+#include "dev/discovery.h"
+#include "dev/identify.h"
+#include "erase/erase.h"
+#include "out/bus_view.h"
+#include "out/device_view.h"
+#include "out/erase_view.h"
+#include "qualify/child_step.h"
+#include "version.h"
+
+#include <fmt/format.h>
+#include <system_error>
+
+namespace mmc::qualify {
+
+namespace {
+
+// A document as the tool prints it: "tool" and "version" first.
+json tool_doc(std::string_view tool, const json& body)
+{
+    json doc;
+    doc["tool"] = tool;
+    doc["version"] = mmc::version;
+    doc.update(body);
+    return doc;
+}
+
+StepResult failed(int status, std::string message)
+{
+    StepResult r;
+    r.exit_status = status;
+    r.message = std::move(message);
+    return r;
+}
+
+// The first paragraph of a text view: what fits a summary.
+std::string first_paragraph(const std::string& text)
+{
+    const auto end = text.find("\n\n");
+    return end == std::string::npos ? text : text.substr(0, end + 1);
+}
+
+StepResult run_info(StepContext& c)
+{
+    const Settings& s = c.settings;
+    try {
+        const auto target = dev::resolve(s.device, s.roots);
+        if (!target.card) return failed(cli::failure, fmt::format("{}: no card", s.device));
+        const auto& id = c.identified.emplace(dev::identify(*target.card, s.roots, {s.use_ioctl}));
+        StepResult r;
+        r.doc = tool_doc("mmc-info", out::device_json(id));
+        c.card = dev::identity_json(id.identity);
+        r.summary = first_paragraph(out::device_text(id.card, s.roots, id.gathered, id.registers, {false, false}));
+        return r;
+    } catch (const dev::ResolveError& e) {
+        return failed(cli::failure, e.what()); // it names the device already
+    } catch (const std::exception& e) {
+        return failed(cli::failure, fmt::format("{}: {}", s.device, e.what()));
+    }
+}
+
+StepResult run_bus(StepContext& c)
+{
+    const Settings& s = c.settings;
+    try {
+        const auto target = dev::resolve(s.device, s.roots);
+        const dev::Card* card = target.card ? &*target.card : nullptr;
+        // The info step's registers when it identified this card; else read them now.
+        const regs::CardRegisters* registers = nullptr;
+        std::optional<dev::Identified> own;
+        if (c.identified && card && c.identified->card.name == card->name)
+            registers = &c.identified->registers;
+        else if (card)
+            registers = &own.emplace(dev::identify(*card, s.roots, {s.use_ioctl})).registers;
+        auto evidence = dev::gather_bus_evidence(target.host, card, registers, s.roots);
+        out::BusReport report{bus::diagnose(evidence), target.host.controller.describe(), evidence.kernel_message,
+                              std::nullopt, {}, evidence.dt, {}};
+        if (evidence.log) report.log_events = evidence.log->events;
+        if (s.bus_measure_s > 0) {
+            if (!card || !card->is_storage())
+                report.measure_error = "no storage card on this host";
+            else
+                try {
+                    report.measured_mb_s = bench::quick_read(card->device_path(s.roots), s.bus_measure_s).mb_s;
+                } catch (const std::system_error& e) {
+                    report.measure_error = e.what();
+                }
+        }
+        StepResult r;
+        json body;
+        body["hosts"] = json::array({out::bus_json(report)});
+        r.doc = tool_doc("mmc-bus", body);
+        r.summary = out::bus_text(report, false);
+        return r;
+    } catch (const dev::ResolveError& e) {
+        return failed(cli::failure, e.what()); // it names the device already
+    } catch (const std::exception& e) {
+        return failed(cli::failure, fmt::format("{}: {}", s.device, e.what()));
+    }
+}
+
+erase::Range erase_range(const Settings& s)
+{
+    erase::Range range;
+    if (s.erase_scope == EraseScope::region) range.length = s.region_bytes;
+    return range;
+}
+
+erase::Options erase_options(const Settings& s)
+{
+    erase::Options o;
+    o.any_device = s.any_device;
+    o.use_ioctl = s.use_ioctl;
+    o.verify = erase::VerifyMode::sampled;
+    o.roots = s.roots;
+    o.safety.sysfs = s.roots.sysfs;
+    return o;
+}
+
+std::string describe_erase(const Settings& s)
+{
+    try {
+        const auto p = erase::prepare(s.device, erase_range(s), erase::Method::automatic, erase_options(s));
+        return fmt::format("ERASES {} of {} ({}), verified (sampled)",
+                           s.erase_scope == EraseScope::card ? "every byte" : "offset 0 length " + cli::format_bytes(s.region_bytes),
+                           p.target.path, p.command);
+    } catch (const std::exception& e) {
+        return fmt::format("erases {} of {}; cannot plan it now: {}",
+                           s.erase_scope == EraseScope::card ? "the whole card" : "the benchmark region", s.device, e.what());
+    }
+}
+
+StepResult run_erase(StepContext& c)
+{
+    const Settings& s = c.settings;
+    erase::Prepared prepared;
+    try {
+        prepared = erase::prepare(s.device, erase_range(s), erase::Method::automatic, erase_options(s));
+    } catch (const erase::PlanError& e) {
+        return failed(cli::usage, fmt::format("{}: {}", s.device, e.what()));
+    } catch (const std::exception& e) {
+        return failed(cli::failure, fmt::format("{}: {}", s.device, e.what()));
+    }
+    erase::Report report;
+    try {
+        report = erase::execute(
+            prepared,
+            [&](const erase::Progress& p) {
+                if (c.progress) c.progress(out::erase_progress_line(p), p.done_bytes == p.total_bytes);
+            },
+            c.stop);
+    } catch (const std::exception& e) {
+        return failed(cli::failure, fmt::format("{}: {}", s.device, e.what()));
+    }
+    StepResult r;
+    r.doc = tool_doc("mmc-erase", out::erase_json(prepared, &report));
+    r.summary = out::erase_report_text(report);
+    // The same order of causes as mmc-erase's exit status.
+    if (report.interrupted) {
+        r.exit_status = cli::interrupted;
+        r.message = fmt::format("interrupted: erased offset {} length {}", report.erased.offset, report.erased.length);
+    } else if (!report.error.empty()) {
+        r.exit_status = cli::failure;
+        r.message = report.error;
+    } else if (report.verify && report.verify->result == erase::VerifyResult::fail) {
+        r.exit_status = cli::failure;
+        r.message = "verification failed: the range does not read back as erased";
+    }
+    return r;
+}
+
+bench::SessionOptions session_options(const Settings& s, const std::string& suite)
+{
+    bench::SessionOptions o;
+    o.device = s.device;
+    o.suite = suite;
+    o.suite_options.runtime_s = s.runtime_s;
+    o.suite_options.length = s.region_bytes;
+    o.destructive = s.destructive;
+    o.any_device = s.any_device;
+    o.use_ioctl = s.use_ioctl;
+    o.roots = s.roots;
+    return o;
+}
+
+StepResult run_bench(StepContext& c, const std::string& suite)
+{
+    const Settings& s = c.settings;
+    bench::SessionHooks hooks;
+    hooks.stop = &c.stop;
+    // mmc-qualify asked once, for the whole plan, before the first step.
+    hooks.confirm = [](const std::string&) { return cli::Confirmation::yes; };
+    hooks.note = [&](const std::string& note) {
+        if (c.note) c.note(note);
+    };
+    hooks.phase = [&](const std::string& what) {
+        if (c.progress) c.progress(what + "...", true);
+    };
+    hooks.progress = [&](std::size_t i, std::size_t n, const bench::Progress& p) {
+        if (!c.progress) return;
+        if (n == 0 || !p.job) {
+            c.progress(fmt::format("preparing: {:.0f}%", p.elapsed_s * 100), false);
+            return;
+        }
+        c.progress(fmt::format("[{}/{}] {} {}{:.1f}/{:.0f} s", i, n, p.job->name, p.warming ? "warm-up " : "", p.elapsed_s,
+                               p.budget_s),
+                   false);
+    };
+    bench::RunReport report;
+    try {
+        report = bench::run_session(session_options(s, suite), hooks);
+    } catch (const bench::SessionUsage& e) {
+        return failed(cli::usage, e.what());
+    } catch (const bench::SessionRefused& e) {
+        return failed(cli::failure, e.hint.empty() ? std::string(e.what()) : fmt::format("{}; {}", e.what(), e.hint));
+    } catch (const std::exception& e) {
+        return failed(cli::failure, e.what());
+    }
+    report.interrupted = report.partial && c.stop.load();
+    StepResult r;
+    r.doc = report_json(report);
+    if (report.partial) {
+        r.exit_status = report.interrupted ? cli::interrupted : cli::failure;
+        r.message = report.partial_why;
+    }
+    return r;
+}
+
+} // namespace
+
+StepSpec info_step()
+{
+    return {"info", "mmc-info", Needs::always,
+            [](const Settings& s) { return fmt::format("reads the card's registers ({})", s.use_ioctl ? "sysfs, debugfs, ioctl" : "sysfs, debugfs"); },
+            run_info};
+}
+
+StepSpec bus_step()
+{
+    return {"bus", "mmc-bus", Needs::always,
+            [](const Settings& s) { return fmt::format("diagnoses the bus; reads the card for {:g} s", s.bus_measure_s); },
+            run_bus};
+}
+
+StepSpec erase_step()
+{
+    return {"erase", "mmc-erase", Needs::destructive, describe_erase, run_erase};
+}
+
+StepSpec bench_step(const std::string& suite, Needs needs)
+{
+    return {"bench-" + suite, "mmc-bench", needs,
+            [suite](const Settings& s) {
+                return fmt::format("mmc-bench suite {}: {} the first {}, {:g} s a job", suite,
+                                   s.destructive ? "READS AND WRITES" : "reads", cli::format_bytes(s.region_bytes), s.runtime_s);
+            },
+            [suite](StepContext& c) { return run_bench(c, suite); }};
+}
+
+std::vector<StepSpec> step_table(const Settings& s)
+{
+    std::vector<StepSpec> table;
+    table.push_back(info_step());
+    table.push_back(bus_step());
+    // LEAD: mmc-probe geometry goes here (always; skipped when mmc-probe is not installed):
+    //   table.push_back(child_step("geometry", "mmc-probe", with_device({"geometry", "-J"}), Needs::always,
+    //                              WhenMissing::skip));
+    table.push_back(erase_step());
+    // LEAD: mmc-probe capacity goes here (--destructive; before the benchmarks write):
+    //   table.push_back(child_step("capacity", "mmc-probe", with_device({"capacity", "-J", "--yes"}, true),
+    //                              Needs::destructive, WhenMissing::skip));
+    for (const auto& suite : s.suites) table.push_back(bench_step(suite));
+    // LEAD: mmc-bench --suite state goes here (--destructive; a step of its own, so a
+    // missing suite in an older mmc-bench skips it rather than failing the run):
+    //   table.push_back(child_step("bench-state", "mmc-bench",
+    //                              with_device({"--suite", "state", "-J", "--destructive", "--yes"}, true),
+    //                              Needs::destructive, WhenMissing::skip));
+    //   (or bench_step("state", Needs::destructive), in-process, once the suite is on this branch)
+    return table;
+}
+
+} // namespace mmc::qualify

@@ -1,0 +1,22 @@
+// The step table: the pipeline, one row per step, in order. Adding a step
+// is adding a row (a StepSpec): an in-process step here, or a sibling tool
+// run as a child process (child_step.h) with Needs and WhenMissing.
+#pragma once
+
+#include "qualify/step.h"
+
+#include <vector>
+
+namespace mmc::qualify {
+
+// identify -> bus -> (--destructive) erase -> one benchmark step per suite.
+std::vector<StepSpec> step_table(const Settings& settings);
+
+// The in-process steps, each the library behind one tool, so each gives
+// the document and exit status that tool would.
+StepSpec info_step();                          // mmc-info -J DEVICE: dev::identify
+StepSpec bus_step();                           // mmc-bus -J --measure: the bus doctor
+StepSpec erase_step();                         // mmc-erase --yes --verify -J: erase::prepare, execute
+StepSpec bench_step(const std::string& suite, Needs needs = Needs::always); // mmc-bench -J --suite SUITE
+
+} // namespace mmc::qualify

@@ -1,0 +1,135 @@
+#!/bin/sh
+# mmc-qualify on the host: options and the plan anywhere; the sysfs fixture
+# card (identify and bus from the captured tree; the benchmark has no device
+# and fails with its real exit status); then, as root, a simulated card
+# (mmc-sim, --any-device): erase and benchmark work, the bundle reads back in
+# mmc-report and its database, and Ctrl-C during the erase starts no later
+# step (the simulated card's counters show no write).
+cd "$(dirname "$0")/../.." || exit 1
+. tests/cli/lib.sh
+q=build/bin/mmc-qualify
+work=$(mktemp -d)
+trap 'rm -rf "$work" "$out" "$err"' EXIT
+tree=tests/data/sysfs/sd-qemu/sys
+fixture="--no-ioctl --sysfs-root $tree"
+# pyjson FILE EXPR: EXPR over the JSON in FILE as j.
+pyjson() { $PY -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1" 2>&1; }
+want() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: got '$2', expected '$3'"; fi; }
+
+# --- Options ---
+run 0 $q --help && expect "--help on stdout" "$out" "^ mmc-qualify \\[options\\] DEVICE"
+run 0 $q -V && expect "-V" "$out" "mmc-qualify from mmckit [0-9]"
+run 2 $q && expect "no DEVICE: usage error" "$err" "no DEVICE given"
+run 2 $q --suites quick,bogus mmcblk0 && expect "unknown suite: usage error" "$err" "unknown suite 'bogus'"
+run 2 $q --erase half mmcblk0 && expect "--erase: card or region" "$err" "expected card or region"
+run 2 $q --size 0 mmcblk0 && expect "--size 0 refused" "$err" "--size 0"
+run 2 $q --runtime -3s mmcblk0 && expect "--runtime must be a time above zero" "$err" "--runtime"
+run 2 $q --bogus mmcblk0 && expect "unknown option: hint" "$err" "Try 'mmc-qualify --help'"
+
+# --- The plan: printed, nothing done ---
+run 0 $q -n --destructive --out "$work/dry" $fixture mmcblk0 &&
+    expect "dry run: the erase says what it destroys" "$out" "erase +ERASES every byte of /dev/mmcblk0"
+expect "dry run: the benchmarks say they write" "$out" "bench-a1 +mmc-bench suite a1: READS AND WRITES the first 64 MiB"
+expect "dry run: says nothing was done" "$out" "no step was run"
+[ ! -e "$work/dry" ] && pass "dry run wrote no bundle" || fail "dry run created $work/dry"
+run 0 $q -n -J --suites quick,a1 $fixture mmcblk0 &&
+    json_eq "dry run -J: read-only plan, erase left out" "[s['name'] for s in j['plan']['steps']], j['plan']['left_out'], j['dry_run']" \
+        "['info', 'bus', 'bench-quick', 'bench-a1'] ['erase'] True"
+
+# --- Refusal: --destructive with no --yes and no terminal ---
+run 1 $q --destructive --out "$work/refused" $fixture mmcblk0 </dev/null &&
+    expect "--destructive without --yes and no terminal is refused" "$err" "refusing to destroy data without confirmation"
+[ ! -e "$work/refused" ] && pass "the refused run did nothing" || fail "the refused run wrote $work/refused"
+
+# --- The fixture card: identify and bus in-process; the benchmark fails for real ---
+if [ -e /dev/mmcblk0 ]; then
+    skip "fixture card: this machine has a real /dev/mmcblk0 the benchmark step would read"
+else
+    run 1 $q -J --host-label fixture --out "$work/fixture" $fixture mmcblk0 && cp "$out" "$work/run.json"
+    expect "a failed step is named on stderr with its exit status" "$err" "bench-quick \\.\\.\\. failed \\(exit 1\\)"
+    want "steps and their real exit statuses" "$(pyjson "$work/run.json" "[(s['name'], s['state'], s['exit_status']) for s in j['steps']]")" \
+        "[('info', 'ok', 0), ('bus', 'ok', 0), ('bench-quick', 'failed', 1)]"
+    want "run JSON: not interrupted, partial" "$(pyjson "$work/run.json" "j['interrupted'], j['partial'], j['tool']")" "False True mmc-qualify"
+    run 0 build/bin/mmc-info -J $fixture mmcblk0 && cp "$out" "$work/info.json"
+    want "the card identity object is mmc-info's" \
+        "$(pyjson "$work/run.json" "j['card'] == json.load(open('$work/info.json'))['card']")" "True"
+    bundle=$(pyjson "$work/run.json" "j['bundle']")
+    if [ -f "$bundle" ]; then
+        want "bundle: card, host label, bus ceiling" "$(pyjson "$bundle" "j['format'], j['card']['product'], j['host']['label'], j['bus']['ceiling_mb_s']")" \
+            "mmckit-bundle QEMU! fixture 13.0"
+        want "bundle: each step's exit status" "$(pyjson "$bundle" "[(s['name'], s['ok'], s['exit_status']) for s in j['steps']]")" \
+            "[('info', True, 0), ('bus', True, 0), ('bench-quick', False, 1)]"
+        want "bundle: the failure's message names its exit status" "$(pyjson "$bundle" "j['steps'][2]['message'].startswith('exit 1: ')")" "True"
+        want "bundle: registers from the info step" "$(pyjson "$bundle" "j['registers']['tool'], 'csd' in j['registers']['registers']")" "mmc-info True"
+        want "bundle: partial, not interrupted" "$(pyjson "$bundle" "j['partial'], j['interrupted']")" "True False"
+        run 0 build/bin/mmc-report -J "$work/fixture" &&
+            json_eq "mmc-report reads the bundle, failed step listed" \
+                "sum(len(g['cards']) for g in j['groups']), [s['name'] for g in j['groups'] for s in g['failed_steps']]" "1 ['bench-quick']"
+    else
+        fail "no bundle written for the fixture card ($bundle)"
+    fi
+    # --db: the bundle is stored as it finishes, and the store reads it back.
+    run 1 $q --db "$work/results.sqlite" --out "$work/db" $fixture mmcblk0 && expect "--db: stored" "$out" "^Stored: .*stored"
+    run 0 build/bin/mmc-report -J --db "$work/results.sqlite" &&
+        json_eq "mmc-report --db reads the stored bundle" "sum(len(g['cards']) for g in j['groups'])" "1"
+fi
+
+# --- A simulated card (root, nbdkit, nbdfuse, loop) ---
+if [ "$(id -u)" -ne 0 ] || ! command -v nbdfuse >/dev/null || ! command -v nbdkit >/dev/null ||
+    [ ! -e /dev/loop-control ] || [ ! -e /dev/fuse ]; then
+    skip "simulated card (needs root, /dev/loop-control, /dev/fuse, nbdkit and nbdfuse)"
+    finish; exit
+fi
+sim=build/bin/mmc-sim
+export PATH="$PWD/build/bin:$PATH"
+
+# A destructive run on a non-MMC device: identify and bus fail (exit 1),
+# erase and benchmark work; everything lands in one bundle.
+run 1 $sim -p class10-2015 --size 256M --stats "$work/stats.json" -- sh -c \
+    'mmc-qualify -J --destructive --yes --any-device --erase region --size 16M --runtime 1s --suites quick \
+        --card-label sim --host-label host --out "$0" "$MMC_SIM_DEV"' "$work/sim" && cp "$out" "$work/sim.json"
+want "sim: steps and exit statuses" "$(pyjson "$work/sim.json" "[(s['name'], s['exit_status']) for s in j['steps']]")" \
+    "[('info', 1), ('bus', 1), ('erase', 0), ('bench-quick', 0)]"
+want "sim: the failed step says why" "$(pyjson "$work/sim.json" "'not an MMC/SD device' in j['steps'][0]['message']")" "True"
+bundle=$(pyjson "$work/sim.json" "j['bundle']")
+if [ -f "$bundle" ]; then
+    want "sim bundle: erase verified, figures measured" \
+        "$(pyjson "$bundle" "j['erase']['verify']['result'] in ('pass', 'warning'), j['results']['seq_read_mb_s'] > 0, j['results']['rand_write_iops']['4k'] > 0")" \
+        "True True True"
+else
+    fail "sim: no bundle ($bundle)"
+fi
+want "sim: the card was written (the benchmark ran)" "$(pyjson "$work/stats.json" "j['counters']['write']['requests'] > 0, j['counters']['discard']['requests'] > 0")" "True True"
+
+# A usage error inside a step is its real exit status (2), not "failed".
+run 1 $sim -p class10-2015 --size 256M -- sh -c \
+    'mmc-qualify -J --destructive --yes --any-device --erase region --size 1G --runtime 1s --suites quick \
+        --out "$0" "$MMC_SIM_DEV"' "$work/big" && cp "$out" "$work/big.json"
+want "a region past the card's end: the erase step exits 2, the rest still runs" \
+    "$(pyjson "$work/big.json" "[(s['name'], s['exit_status']) for s in j['steps'][2:]], 'runs past the end' in j['steps'][2]['message']")" \
+    "[('erase', 2), ('bench-quick', 0)] True"
+
+# Ctrl-C during the erase (a full card whose blocks take 10 ms to erase:
+# about 2.5 s for each 1 GiB chunk the erase stops between): exit 130, the
+# erase records it, no benchmark starts, and the card saw no write at all.
+$sim -p class10-2015 --size 2G --state full --block-erase 10ms --stats "$work/int-stats.json" -- sh -c '
+    mmc-qualify -J --destructive --yes --any-device --runtime 1s --suites quick,a1 --out "$0/int" "$MMC_SIM_DEV" \
+        > "$0/int.json" 2> "$0/int.err" &
+    pid=$!
+    i=0
+    while ! grep -q "erase \.\.\." "$0/int.err" && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+    sleep 0.5
+    kill -INT $pid
+    wait $pid
+    echo $? > "$0/int.rc"' "$work" >/dev/null 2>&1
+want "Ctrl-C during the erase: exit 130" "$(cat "$work/int.rc" 2>/dev/null)" "130"
+expect "Ctrl-C: stderr says no later step started" "$work/int.err" "interrupted during the erase step; no later step was started"
+want "Ctrl-C: the erase was interrupted, the benchmarks not started" \
+    "$(pyjson "$work/int.json" "[(s['name'], s['state'], s['exit_status']) for s in j['steps'][2:]]")" \
+    "[('erase', 'failed', 130), ('bench-quick', 'not started', None), ('bench-a1', 'not started', None)]"
+bundle=$(pyjson "$work/int.json" "j['bundle']")
+[ -f "$bundle" ] && want "Ctrl-C: the bundle is written, marked interrupted and partial" \
+    "$(pyjson "$bundle" "j['interrupted'], j['partial'], [s['message'] for s in j['steps']][-1]")" "True True not started: interrupted" ||
+    fail "Ctrl-C: no bundle ($bundle)"
+want "Ctrl-C: the card saw no write (no benchmark started)" "$(pyjson "$work/int-stats.json" "j['counters']['write']['requests']")" "0"
+finish

@@ -1,0 +1,97 @@
+// The bundle of a run: mmc-report's format (it reads it back), each step's
+// exit status, and the run marked interrupted and partial.
+#include "qualify/bundle.h"
+#include "report/bundle.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+
+using namespace mmc::qualify;
+namespace fs = std::filesystem;
+
+namespace {
+
+StepRecord record(const std::string& name, const std::string& tool, StepState state, std::optional<int> rc,
+                  const std::string& message = {}, json doc = nullptr)
+{
+    StepRecord r;
+    r.name = name;
+    r.tool = tool;
+    r.state = state;
+    r.exit_status = rc;
+    r.message = message;
+    r.doc = std::move(doc);
+    return r;
+}
+
+json bench_doc()
+{
+    return {{"tool", "mmc-bench"},
+            {"version", "0.1.0"},
+            {"jobs", json::array({{{"rw", "read"}, {"block_size", 4194304}, {"ios", 10}, {"mb_s", 21.5}}})}};
+}
+
+} // namespace
+
+TEST(QualifyBundle, InterruptedRunKeepsExitStatusesAndMarksItself)
+{
+    Outcome o;
+    o.interrupted = true;
+    o.interrupted_during = "erase";
+    o.steps = {record("info", "mmc-info", StepState::failed, 1, "mmcblk9: no such device"),
+               record("erase", "mmc-erase", StepState::failed, 130, "interrupted: erased offset 0 length 4194304"),
+               record("bench-quick", "mmc-bench", StepState::not_started, std::nullopt, "not started: interrupted")};
+    const auto made = make_bundle(o, {"card X", "host Y", json::object(), "2026-12-01T18:00:00Z"});
+    const json& steps = made.doc["steps"];
+    ASSERT_EQ(steps.size(), 3u);
+    EXPECT_EQ(steps[0]["exit_status"], 1);
+    EXPECT_EQ(steps[0]["message"], "exit 1: mmcblk9: no such device");
+    EXPECT_EQ(steps[0]["ok"], false);
+    EXPECT_EQ(steps[1]["exit_status"], 130);
+    EXPECT_TRUE(steps[2]["exit_status"].is_null());
+    EXPECT_EQ(steps[2]["message"], "not started: interrupted");
+    EXPECT_EQ(made.doc["interrupted"], true);
+    EXPECT_EQ(made.doc["partial"], true);
+
+    // mmc-report reads it as a bundle, with the same steps.
+    const auto back = mmc::report::from_json(made.doc);
+    EXPECT_EQ(back.card.label, "card X");
+    EXPECT_EQ(back.host.label, "host Y");
+    ASSERT_EQ(back.steps.size(), 3u);
+    EXPECT_FALSE(back.steps[1].ok);
+}
+
+TEST(QualifyBundle, CompleteRunWithResults)
+{
+    Outcome o;
+    o.steps = {record("bench-quick", "mmc-bench", StepState::ok, 0, "", bench_doc()),
+               record("geometry", "mmc-probe", StepState::skipped, std::nullopt, "mmc-probe not found")};
+    const auto made = make_bundle(o, {"", "lab", json::object(), "2026-12-01T18:00:00Z"});
+    EXPECT_EQ(made.doc["interrupted"], false);
+    EXPECT_EQ(made.doc["partial"], false);
+    EXPECT_EQ(made.doc["steps"][1]["ok"], true);
+    EXPECT_EQ(made.doc["steps"][1]["message"], "skipped: mmc-probe not found");
+    EXPECT_EQ(made.bundle.results.seq_read_mb_s.value_or(0), 21.5);
+    EXPECT_EQ(made.doc["tools"]["mmc-bench"], "0.1.0");
+}
+
+TEST(QualifyBundle, DocumentsOfToolsWithoutAPartAreKeptWhole)
+{
+    Outcome o;
+    o.steps = {record("geometry", "mmc-probe", StepState::ok, 0, "", {{"tool", "mmc-probe"}, {"au_bytes", 4194304}})};
+    const auto made = make_bundle(o, {"", "", json::object(), "2026-12-01T18:00:00Z"});
+    EXPECT_EQ(made.doc["documents"]["geometry"]["au_bytes"], 4194304);
+}
+
+TEST(QualifyBundle, WriteNeverReplacesAnExistingBundle)
+{
+    const fs::path dir = fs::temp_directory_path() / ("qualify-bundle-" + std::to_string(::getpid()));
+    Outcome o;
+    const auto made = make_bundle(o, {"card", "host", json::object(), "2026-12-01T18:00:00Z"});
+    const auto first = write_bundle(dir.string(), made).path;
+    const auto second = write_bundle(dir.string(), made).path;
+    EXPECT_NE(first, second);
+    EXPECT_NO_THROW(mmc::report::load_bundle(first));
+    EXPECT_EQ(mmc::report::load_bundle(second).card.label, "card");
+    fs::remove_all(dir);
+}

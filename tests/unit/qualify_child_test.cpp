@@ -1,0 +1,136 @@
+// Steps run as a sibling tool's child process: its exit status is the
+// step's, its stdout the document; a missing optional tool is skipped;
+// Ctrl-C is forwarded once.
+#include "qualify/child_step.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <thread>
+
+using namespace mmc::qualify;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A directory on PATH holding a fake tool, a shell script.
+struct FakeTool {
+    fs::path dir;
+    std::string old_path;
+
+    FakeTool(const std::string& name, const std::string& script)
+    {
+        dir = fs::temp_directory_path() / ("qualify-child-" + std::to_string(::getpid()));
+        fs::create_directories(dir);
+        std::ofstream(dir / name) << "#!/bin/sh\n" << script << "\n";
+        fs::permissions(dir / name, fs::perms::owner_all);
+        old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+        ::setenv("PATH", (dir.string() + ":" + old_path).c_str(), 1);
+    }
+    ~FakeTool()
+    {
+        ::setenv("PATH", old_path.c_str(), 1);
+        fs::remove_all(dir);
+    }
+};
+
+StepResult run_step(const StepSpec& spec, std::atomic<bool>& stop)
+{
+    Settings s;
+    s.device = "/dev/fake0";
+    StepContext c(s, stop);
+    return spec.run(c);
+}
+
+} // namespace
+
+TEST(QualifyChild, ExitStatusDocumentAndMessageAreTheTools)
+{
+    FakeTool t("mmc-fake", R"(echo "{\"tool\": \"mmc-fake\", \"args\": \"$*\"}"; echo "mmc-fake: $2: broken" >&2; exit 3)");
+    std::atomic<bool> stop{false};
+    const auto r = run_step(child_step("fake", "mmc-fake", with_device({"-J"}), Needs::always, WhenMissing::fail), stop);
+    EXPECT_EQ(r.exit_status, 3);
+    EXPECT_FALSE(r.skipped);
+    EXPECT_EQ(r.doc["tool"], "mmc-fake");
+    EXPECT_EQ(r.doc["args"], "-J /dev/fake0");
+    EXPECT_EQ(r.message, "mmc-fake: /dev/fake0: broken");
+}
+
+TEST(QualifyChild, WithDevicePassesAnyDeviceOnlyWhereTheToolTakesIt)
+{
+    Settings s;
+    s.device = "/dev/loop3";
+    EXPECT_EQ(with_device({"capacity", "-J"}, true)(s), (std::vector<std::string>{"capacity", "-J", "/dev/loop3"}));
+    s.any_device = true;
+    EXPECT_EQ(with_device({"capacity", "-J"}, true)(s), (std::vector<std::string>{"capacity", "-J", "--any-device", "/dev/loop3"}));
+    EXPECT_EQ(with_device({"geometry"})(s), (std::vector<std::string>{"geometry", "/dev/loop3"}));
+}
+
+TEST(QualifyChild, OkWithJson)
+{
+    FakeTool t("mmc-fake", R"(echo '{"tool": "mmc-fake"}')");
+    std::atomic<bool> stop{false};
+    const auto r = run_step(child_step("fake", "mmc-fake", with_device({}), Needs::always, WhenMissing::fail), stop);
+    EXPECT_EQ(r.exit_status, 0);
+    EXPECT_TRUE(r.message.empty());
+}
+
+TEST(QualifyChild, OutputThatIsNotJsonFailsAnOkStep)
+{
+    FakeTool t("mmc-fake", "echo not json");
+    std::atomic<bool> stop{false};
+    const auto r = run_step(child_step("fake", "mmc-fake", with_device({}), Needs::always, WhenMissing::fail), stop);
+    EXPECT_EQ(r.exit_status, 1);
+    EXPECT_NE(r.message.find("not JSON"), std::string::npos);
+}
+
+TEST(QualifyChild, MissingToolIsSkippedOrFailsAsTheTableSays)
+{
+    std::atomic<bool> stop{false};
+    const auto skip = run_step(child_step("geometry", "mmc-no-such-tool", with_device({}), Needs::always, WhenMissing::skip), stop);
+    EXPECT_TRUE(skip.skipped);
+    EXPECT_NE(skip.message.find("mmc-no-such-tool not found"), std::string::npos);
+    const auto fail = run_step(child_step("geometry", "mmc-no-such-tool", with_device({}), Needs::always, WhenMissing::fail), stop);
+    EXPECT_FALSE(fail.skipped);
+    EXPECT_EQ(fail.exit_status, 127);
+}
+
+TEST(QualifyChild, StopForwardsOneSigintAndTheToolsStatusComesBack)
+{
+    // The fake stops cleanly on SIGINT with 130, as the tools do.
+    FakeTool t("mmc-fake", "trap 'echo stopped >&2; exit 130' INT\nwhile :; do sleep 0.05; done");
+    std::atomic<bool> stop{false};
+    std::thread ctrl_c([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        stop.store(true);
+    });
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = run_step(child_step("fake", "mmc-fake", with_device({}), Needs::always, WhenMissing::fail), stop);
+    ctrl_c.join();
+    EXPECT_EQ(r.exit_status, 130);
+    EXPECT_EQ(r.message, "stopped");
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+}
+
+TEST(QualifyChild, KilledBySignalIs128PlusIt)
+{
+    FakeTool t("mmc-fake", "kill -TERM $$");
+    std::atomic<bool> stop{false};
+    const auto r = run_step(child_step("fake", "mmc-fake", with_device({}), Needs::always, WhenMissing::fail), stop);
+    EXPECT_EQ(r.exit_status, 128 + 15);
+}
+
+TEST(QualifyChild, FindsTheToolBesideTheProgramFirst)
+{
+    const fs::path dir = fs::temp_directory_path() / ("qualify-beside-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "mmc-fake") << "#!/bin/sh\n";
+    fs::permissions(dir / "mmc-fake", fs::perms::owner_all);
+    std::ofstream(dir / "mmc-qualify") << "";
+    EXPECT_EQ(find_tool("mmc-fake", (dir / "mmc-qualify").string()), (dir / "mmc-fake").string());
+    EXPECT_EQ(find_tool("sh", (dir / "mmc-qualify").string()).value_or("").substr(0, 1), "/"); // then PATH
+    EXPECT_FALSE(find_tool("mmc-no-such-tool", (dir / "mmc-qualify").string()));
+    fs::remove_all(dir);
+}

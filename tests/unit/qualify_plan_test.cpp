@@ -1,0 +1,91 @@
+// The plan: which steps of the table run, and what it says about them. A
+// plan is made without running anything (the dry run).
+#include "qualify/plan.h"
+#include "qualify/steps.h"
+
+#include <gtest/gtest.h>
+
+using namespace mmc::qualify;
+
+namespace {
+
+StepSpec fake(const std::string& name, Needs needs, int* runs)
+{
+    StepSpec s;
+    s.name = name;
+    s.tool = "fake";
+    s.needs = needs;
+    s.describe = [name](const Settings& st) { return name + " on " + st.device; };
+    s.run = [runs](StepContext&) {
+        ++*runs;
+        return StepResult{};
+    };
+    return s;
+}
+
+std::vector<std::string> names(const Plan& p)
+{
+    std::vector<std::string> n;
+    for (const auto& s : p.steps) n.push_back(s.spec.name);
+    return n;
+}
+
+} // namespace
+
+TEST(QualifyPlan, DestructiveStepsOnlyWithDestructive)
+{
+    int runs = 0;
+    const std::vector<StepSpec> table = {fake("info", Needs::always, &runs), fake("erase", Needs::destructive, &runs),
+                                         fake("bench", Needs::always, &runs)};
+    Settings s;
+    s.device = "/dev/mmcblk0";
+    const auto ro = make_plan(table, s);
+    EXPECT_EQ(names(ro), (std::vector<std::string>{"info", "bench"}));
+    EXPECT_EQ(ro.left_out, (std::vector<std::string>{"erase"}));
+    s.destructive = true;
+    const auto rw = make_plan(table, s);
+    EXPECT_EQ(names(rw), (std::vector<std::string>{"info", "erase", "bench"}));
+    EXPECT_TRUE(rw.left_out.empty());
+    EXPECT_EQ(runs, 0) << "making a plan runs no step";
+}
+
+TEST(QualifyPlan, TextAndJsonSayWhatEachStepDoes)
+{
+    int runs = 0;
+    Settings s;
+    s.device = "mmcblk1";
+    const auto p = make_plan({fake("info", Needs::always, &runs), fake("erase", Needs::destructive, &runs)}, s);
+    const auto text = plan_text(p);
+    EXPECT_NE(text.find("Plan for mmcblk1 (read-only)"), std::string::npos) << text;
+    EXPECT_NE(text.find("1. info  info on mmcblk1"), std::string::npos) << text;
+    EXPECT_NE(text.find("Not without --destructive: erase."), std::string::npos) << text;
+    const auto j = plan_json(p);
+    EXPECT_EQ(j["steps"].size(), 1u);
+    EXPECT_EQ(j["steps"][0]["what"], "info on mmcblk1");
+    EXPECT_EQ(j["left_out"][0], "erase");
+    EXPECT_EQ(runs, 0);
+}
+
+TEST(QualifyPlan, TheTableIsIdentifyBusEraseThenOneBenchStepPerSuite)
+{
+    Settings s;
+    s.device = "/nonexistent/mmcblk9";
+    s.destructive = true;
+    s.suites = {"quick", "a1"};
+    const auto p = make_plan(step_table(s), s);
+    EXPECT_EQ(names(p), (std::vector<std::string>{"info", "bus", "erase", "bench-quick", "bench-a1"}));
+    // The erase cannot be planned on a device that is not there: the plan says so rather than failing.
+    EXPECT_NE(p.steps[2].what.find("cannot plan it now"), std::string::npos) << p.steps[2].what;
+    EXPECT_NE(p.steps[3].what.find("READS AND WRITES the first 64 MiB"), std::string::npos) << p.steps[3].what;
+    s.destructive = false;
+    s.suites = default_suites(false);
+    const auto ro = make_plan(step_table(s), s);
+    EXPECT_EQ(names(ro), (std::vector<std::string>{"info", "bus", "bench-quick"}));
+    EXPECT_NE(ro.steps[2].what.find(": reads the first"), std::string::npos) << ro.steps[2].what;
+}
+
+TEST(QualifyPlan, DefaultSuites)
+{
+    EXPECT_EQ(default_suites(false), (std::vector<std::string>{"quick"}));
+    EXPECT_EQ(default_suites(true), (std::vector<std::string>{"quick", "iozone", "a1"}));
+}

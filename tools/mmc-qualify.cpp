@@ -1,0 +1,392 @@
+// mmc-qualify: the whole pipeline on one card: identify, diagnose the bus,
+// (with --destructive) erase, measure; one result bundle. Thin: options,
+// the confirmation, signals and the views here; the step table, the plan,
+// running it and the bundle in libmmc/qualify.
+#include "bench/job.h"
+#include "bench/suites.h"
+#include "cli/cli.h"
+#include "cli/confirm.h"
+#include "cli/json_out.h"
+#include "cli/progress.h"
+#include "cli/size.h"
+#include "qualify/bundle.h"
+#include "qualify/pipeline.h"
+#include "qualify/steps.h"
+#include "report/import.h"
+#include "report/load.h"
+#include "report/make_bundle.h"
+#include "report/tables.h"
+#include "report/text.h"
+#include "version.h"
+
+#include <atomic>
+#include <csignal>
+#include <ctime>
+#include <fmt/format.h>
+#include <getopt.h>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace {
+
+constexpr const char* tool = "mmc-qualify";
+
+std::atomic<bool> stop_requested{false};
+extern "C" void on_signal(int) { stop_requested.store(true); }
+
+void usage(std::FILE* to)
+{
+    fmt::print(to, R"(Usage:
+ {0} [options] DEVICE
+
+Identify, diagnose, clean and measure an SD/MMC card; write one result
+bundle and print what the card is, what the bus allows, what it measured
+and which of its claims held. DEVICE is /dev/mmcblk0, mmcblk0, mmc0 or
+mmc0:4567.
+
+Options:
+     --destructive       erase the card (verified) and run write suites;
+                         DESTROYS ALL DATA on DEVICE (asks once)
+ -y, --yes               do not ask (with --destructive)
+ -n, --dry-run           print the plan (what is read, erased, written) and stop
+ -s, --suite LIST        comma-separated mmc-bench suites, one step each
+                         (default: quick,iozone,a1 with --destructive; quick)
+     --suites LIST       the same as --suite
+ -t, --runtime TIME      time budget of each benchmark job (default 5s)
+     --size SIZE         benchmark region, from the start of the card (default 64M)
+     --erase card|region with --destructive, erase the whole card (default) or
+                         only the benchmark region (faster on big, slow cards)
+     --out DIR           where the bundle goes (default: ./mmc-results)
+     --db URL            also store the bundle in a results database (an
+                         SQLite file or postgresql://...; see mmc-report(1))
+     --host-label TEXT   the host's name in reports (default: the machine and bus mode)
+     --card-label TEXT   the card's name in reports (default: maker, product, size)
+     --any-device        allow a device that is not an MMC/SD card (tests)
+     --no-ioctl          send no card commands; registers from sysfs and debugfs
+     --sysfs-root DIR    read sysfs from DIR (default /sys; tests)
+ -J, --json              print JSON (see mmc-qualify(1))
+ -h, --help              display this help
+ -V, --version           display version
+
+Exit status: 0 when every step worked, 1 when one or more failed (the
+bundle says which, with each step's exit status), 2 on a usage error, 130
+when interrupted (the bundle is written, marked interrupted; no step is
+started after Ctrl-C).
+
+Examples:
+ {0} /dev/mmcblk0
+ {0} --dry-run --destructive mmcblk0
+ {0} --destructive --erase region --size 32M --db results.sqlite /dev/mmcblk0
+)",
+               tool);
+}
+
+struct Options {
+    mmc::qualify::Settings settings;
+    bool yes = false, dry_run = false, json = false;
+    std::string out_dir = "./mmc-results", db, host_label, card_label;
+};
+
+std::vector<std::string> parse_suites(const std::string& list)
+{
+    std::vector<std::string> suites;
+    std::istringstream in(list);
+    for (std::string s; std::getline(in, s, ',');) {
+        if (!mmc::bench::is_suite(s)) {
+            std::string names;
+            for (auto n : mmc::bench::suite_names()) names += (names.empty() ? "" : ", ") + std::string(n);
+            throw mmc::cli::UsageError(fmt::format("--suite {}: unknown suite '{}' (expected {})", list, s, names));
+        }
+        suites.push_back(s);
+    }
+    if (suites.empty()) throw mmc::cli::UsageError("--suite: expected a comma-separated list such as quick,a1");
+    return suites;
+}
+
+Options parse_options(int argc, char** argv)
+{
+    enum { destructive = 256, suites, size, erase, out, db, host_label, card_label, any_device, no_ioctl, sysfs };
+    static const option longopts[] = {
+        {"destructive", no_argument, nullptr, destructive}, {"yes", no_argument, nullptr, 'y'},
+        {"dry-run", no_argument, nullptr, 'n'},             {"suite", required_argument, nullptr, 's'},
+        {"suites", required_argument, nullptr, suites},
+        {"runtime", required_argument, nullptr, 't'},       {"size", required_argument, nullptr, size},
+        {"erase", required_argument, nullptr, erase},       {"out", required_argument, nullptr, out},
+        {"db", required_argument, nullptr, db},             {"host-label", required_argument, nullptr, host_label},
+        {"card-label", required_argument, nullptr, card_label}, {"any-device", no_argument, nullptr, any_device},
+        {"no-ioctl", no_argument, nullptr, no_ioctl},       {"sysfs-root", required_argument, nullptr, sysfs},
+        {"json", no_argument, nullptr, 'J'},                {"help", no_argument, nullptr, 'h'},
+        {"version", no_argument, nullptr, 'V'},             {nullptr, 0, nullptr, 0},
+    };
+    Options o;
+    auto& s = o.settings;
+    bool suites_given = false;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":yns:t:JhV", longopts, nullptr)) != -1) {
+        switch (c) {
+        case destructive: s.destructive = true; break;
+        case 'y': o.yes = true; break;
+        case 'n': o.dry_run = true; break;
+        case 's':
+        case suites:
+            s.suites = parse_suites(optarg);
+            suites_given = true;
+            break;
+        case 't': {
+            double t = 0;
+            try {
+                t = mmc::bench::parse_duration(optarg);
+            } catch (const std::invalid_argument& e) {
+                throw mmc::cli::UsageError(fmt::format("--runtime: {}", e.what()));
+            }
+            if (t <= 0) throw mmc::cli::UsageError("--runtime: expected a time above zero");
+            s.runtime_s = t;
+            break;
+        }
+        case size:
+            s.region_bytes = mmc::cli::size_option("--size", optarg);
+            if (s.region_bytes == 0) throw mmc::cli::UsageError("--size 0: expected a size above zero");
+            break;
+        case erase: {
+            const std::string v = optarg;
+            if (v == "card") s.erase_scope = mmc::qualify::EraseScope::card;
+            else if (v == "region") s.erase_scope = mmc::qualify::EraseScope::region;
+            else throw mmc::cli::UsageError(fmt::format("--erase {}: expected card or region", v));
+            break;
+        }
+        case out: o.out_dir = optarg; break;
+        case db: o.db = optarg; break;
+        case host_label: o.host_label = optarg; break;
+        case card_label: o.card_label = optarg; break;
+        case any_device: s.any_device = true; break;
+        case no_ioctl: s.use_ioctl = false; break;
+        case sysfs:
+            s.roots.sysfs = optarg;
+            s.roots.debugfs = s.roots.sysfs / "kernel" / "debug";
+            break;
+        case 'J': o.json = true; break;
+        case 'h': usage(stdout); std::exit(mmc::cli::ok);
+        case 'V': mmc::cli::print_version_and_exit(tool);
+        default: mmc::cli::throw_getopt_error(c, argv);
+        }
+    }
+    if (optind >= argc) throw mmc::cli::UsageError("no DEVICE given (e.g. /dev/mmcblk0)");
+    s.device = argv[optind++];
+    if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));
+    if (!suites_given) s.suites = mmc::qualify::default_suites(s.destructive);
+    return o;
+}
+
+// The first Ctrl-C stops the pipeline cleanly (the running step at its next
+// safe point, then the bundle); a second one (SA_RESETHAND) ends it at once,
+// as in mmc-bench, for a step stuck in a command.
+void install_signals()
+{
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND; // and no SA_RESTART: a read at the prompt returns
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+}
+
+std::string now_utc() { return mmc::report::iso8601_utc(static_cast<int64_t>(std::time(nullptr))); }
+
+// Asks once for the whole plan. Returns an exit status, or -1 to go on.
+int confirm_destruction(const Options& o, const mmc::qualify::Plan& plan)
+{
+    if (!o.yes && !isatty(STDIN_FILENO)) {
+        mmc::cli::error(tool, fmt::format("{}: refusing to destroy data without confirmation: stdin is not a terminal; "
+                                          "use --yes (or --dry-run to see the plan)",
+                                          o.settings.device));
+        return mmc::cli::failure;
+    }
+    const auto answer = mmc::cli::confirm(
+        fmt::format("{}This destroys the data on {} (every step marked above).", mmc::qualify::plan_text(plan), o.settings.device),
+        fmt::format("destroy data on {}", o.settings.device), o.yes);
+    if (stop_requested.load()) {
+        mmc::cli::error(tool, "interrupted before anything was done");
+        return mmc::cli::interrupted;
+    }
+    if (answer != mmc::cli::Confirmation::yes) {
+        mmc::cli::error(tool, "not confirmed; nothing was done");
+        return mmc::cli::failure;
+    }
+    return -1;
+}
+
+// The step lines on stderr, as the pipeline goes: "mmc-qualify: erase ... ok".
+// On a terminal a long step shows how far it is on the progress line, which
+// replaces the step's line until the step ends and the line is written again.
+struct StepLines {
+    mmc::cli::ProgressLine line;
+    std::string prefix; // "mmc-qualify: erase ... "
+    bool drawn = false;
+
+    void progress(const std::string& text, bool last)
+    {
+        if (!line.enabled()) return;
+        line.show(prefix + text, last);
+        drawn = true;
+    }
+    // Before anything else goes to stderr: the step's own line again.
+    void restore()
+    {
+        if (!drawn) return;
+        line.clear();
+        fmt::print(stderr, "{}", prefix);
+        drawn = false;
+    }
+};
+
+mmc::qualify::RunHooks step_lines(StepLines& lines)
+{
+    mmc::qualify::RunHooks hooks;
+    hooks.started = [&lines](const mmc::qualify::PlannedStep& s) {
+        lines.prefix = fmt::format("{}: {} ... ", tool, s.spec.name);
+        fmt::print(stderr, "{}", lines.prefix);
+        std::fflush(stderr);
+    };
+    hooks.finished = [&lines](const mmc::qualify::StepRecord& r) {
+        using mmc::qualify::StepState;
+        lines.restore();
+        if (r.state == StepState::ok) fmt::print(stderr, "ok ({:.1f} s)\n", r.seconds);
+        else if (r.state == StepState::skipped) fmt::print(stderr, "skipped: {}\n", r.message);
+        else fmt::print(stderr, "failed (exit {}){}{}\n", r.exit_status.value_or(1), r.message.empty() ? "" : ": ", r.message);
+    };
+    return hooks;
+}
+
+struct Stored {
+    bool ok = false;
+    std::string text;   // "results.sqlite: stored" or why not
+    std::string outcome; // "stored", "duplicate", "rejected", "failed"
+};
+
+Stored store_bundle(const std::string& db, const std::string& path)
+{
+    using mmc::report::Outcome;
+    try {
+        const auto store = mmc::report::open_store(db);
+        const auto summary = mmc::report::import_paths(*store, {path});
+        if (summary.items.empty()) return {false, fmt::format("{}: nothing imported", store->describe()), "failed"};
+        const auto& item = summary.items.front();
+        if (item.outcome == Outcome::rejected)
+            return {false, fmt::format("{}: rejected: {}", store->describe(), item.reason), "rejected"};
+        const bool fresh = item.outcome == Outcome::stored;
+        return {true, fmt::format("{}: {}", store->describe(), fresh ? "stored" : "already there"), fresh ? "stored" : "duplicate"};
+    } catch (const std::exception& e) {
+        return {false, e.what(), "failed"};
+    }
+}
+
+void print_summary(const Options& o, const mmc::qualify::Outcome& outcome, const std::string& bundle_path)
+{
+    fmt::print("\n== {}\n", o.settings.device);
+    for (const auto& s : outcome.steps)
+        if (!s.summary.empty() && (s.tool == "mmc-info" || s.tool == "mmc-bus")) fmt::print("{}\n", s.summary);
+    auto loaded = mmc::report::load_paths({bundle_path});
+    for (const auto& w : loaded.warnings) mmc::cli::error(tool, w);
+    if (!loaded.bundles.empty())
+        std::cout << mmc::report::text_report(mmc::report::build_report(std::move(loaded.bundles)), mmc::cli::use_color(STDOUT_FILENO));
+    fmt::print("\nBundle: {}\n", bundle_path);
+}
+
+mmc::qualify::json run_json(const Options& o, const mmc::qualify::StepContext& context, const mmc::qualify::Outcome& outcome,
+                            const std::string& bundle_path, const std::optional<Stored>& stored)
+{
+    mmc::qualify::json doc;
+    doc["tool"] = tool;
+    doc["version"] = mmc::version;
+    doc["device"] = o.settings.device;
+    doc["card"] = context.card; // null when the info step failed
+    doc["destructive"] = o.settings.destructive;
+    auto& steps = doc["steps"] = mmc::qualify::json::array();
+    for (const auto& s : outcome.steps)
+        steps.push_back({{"name", s.name},
+                         {"tool", s.tool},
+                         {"state", mmc::qualify::to_string(s.state)},
+                         {"exit_status", s.exit_status ? mmc::qualify::json(*s.exit_status) : mmc::qualify::json(nullptr)},
+                         {"message", s.message},
+                         {"seconds", s.seconds}});
+    doc["interrupted"] = outcome.interrupted;
+    doc["partial"] = !outcome.all_ok();
+    doc["bundle"] = bundle_path;
+    doc["stored"] = stored ? mmc::qualify::json{{"database", o.db}, {"outcome", stored->outcome}, {"message", stored->text}}
+                           : mmc::qualify::json(nullptr);
+    return doc;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    mmc::cli::check_stdout_at_exit(tool);
+    Options o;
+    try {
+        o = parse_options(argc, argv);
+    } catch (const mmc::cli::UsageError& e) {
+        return mmc::cli::usage_failure(tool, e.what());
+    }
+    install_signals();
+
+    const auto plan = mmc::qualify::make_plan(mmc::qualify::step_table(o.settings), o.settings);
+    if (o.dry_run) {
+        if (o.json) {
+            mmc::qualify::json doc;
+            doc["tool"] = tool;
+            doc["version"] = mmc::version;
+            doc["dry_run"] = true;
+            doc["plan"] = mmc::qualify::plan_json(plan);
+            mmc::cli::print_json(doc, tool);
+        } else {
+            fmt::print("{}Dry run: no step was run; nothing was erased or written.\n", mmc::qualify::plan_text(plan));
+        }
+        return mmc::cli::ok;
+    }
+    if (o.settings.destructive)
+        if (const int rc = confirm_destruction(o, plan); rc >= 0) return rc;
+
+    StepLines lines;
+    mmc::qualify::StepContext context(o.settings, stop_requested);
+    context.note = [&lines](const std::string& note) {
+        lines.restore();
+        fmt::print(stderr, "\n{}: {}\n{}", tool, note, lines.prefix);
+    };
+    context.progress = [&lines](const std::string& text, bool last) { lines.progress(text, last); };
+    const auto outcome = mmc::qualify::run_plan(plan, context, step_lines(lines));
+    if (outcome.interrupted)
+        mmc::cli::error(tool, fmt::format("interrupted{}; no later step was started",
+                                          outcome.interrupted_during.empty() ? "" : " during the " + outcome.interrupted_during + " step"));
+
+    std::string bundle_path;
+    try {
+        const auto made = mmc::qualify::make_bundle(
+            outcome, {o.card_label, o.host_label, mmc::report::collect_environment(), now_utc()});
+        const auto written = mmc::qualify::write_bundle(o.out_dir, made);
+        if (!written.replaced_at.empty()) fmt::print(stderr, "{}\n", mmc::cli::replaced_warning(tool, written.replaced_at));
+        bundle_path = written.path;
+    } catch (const std::exception& e) {
+        mmc::cli::error(tool, fmt::format("could not write the bundle: {}", e.what()));
+        return mmc::cli::failure;
+    }
+    std::optional<Stored> stored;
+    if (!o.db.empty()) {
+        stored = store_bundle(o.db, bundle_path);
+        if (!stored->ok) mmc::cli::error(tool, fmt::format("could not store the bundle in {} (it is still in {}): {}", o.db, bundle_path, stored->text));
+    }
+
+    if (o.json) {
+        mmc::cli::print_json(run_json(o, context, outcome, bundle_path, stored), tool);
+    } else {
+        print_summary(o, outcome, bundle_path);
+        if (stored && stored->ok) fmt::print("Stored: {}\n", stored->text);
+    }
+    if (outcome.interrupted) return mmc::cli::interrupted;
+    if (!outcome.all_ok()) {
+        mmc::cli::error(tool, "some steps failed; the bundle says which");
+        return mmc::cli::failure;
+    }
+    return stored && !stored->ok ? mmc::cli::failure : mmc::cli::ok;
+}
