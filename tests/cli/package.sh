@@ -20,7 +20,7 @@ fi
 arch=$(dpkg --print-architecture)
 version=$(sed -n 's/.*version = "\(.*\)".*/\1/p' libmmc/version.h)
 deb=build/deb/mmckit_${version}_$arch.deb
-tools=$( (for t in tools/*.cpp; do basename "$t" .cpp; done; echo mmc-qualify) | sort -u)
+tools=$(for t in tools/*.cpp; do basename "$t" .cpp; done)
 
 mkdir -p build/deb
 rm -f "$deb"
