@@ -23,14 +23,6 @@ bool is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
 std::string us(double ns) { return fmt::format("{:.1f} us", ns / 1000); }
 std::string bytes(uint64_t b) { return cli::format_bytes(b); }
 
-// A step must stand out of three things: the diff's spread where no
-// boundary is (the rows below the page), the measured spread of repeated
-// reads, and 1% of a read's time (a 1024-byte read on an SD card is
-// ~0.8 ms; a step under 8 us there is timer noise, not flash).
-struct Threshold {
-    double noise = 0; // the floor the evidence quotes
-    double value = 0;
-};
 
 } // namespace
 
@@ -70,8 +62,12 @@ Geometry analyze(const Ladder& ladder)
         for (std::size_t j = k; j < small.size() && j < k + 3; ++j) v.push_back(rows[small[j]].diff_ns());
         return median(v);
     };
-    const double measured = ladder.noise_ns.value_or(0);
-    auto threshold = [&] { return std::max({3 * base_ref, floor, 3 * measured}); };
+    // A step must stand three times above the diff where there is no
+    // boundary (the rows below the page: what no boundary looks like on
+    // this device, medians and all), and above 1% of a read's time (a
+    // 1024-byte read on an SD card is ~0.8 ms; 8 us there is timer noise).
+    // The spread of single repeated reads is larger than a row's: evidence only.
+    auto threshold = [&] { return std::max(3 * base_ref, floor); };
     for (std::size_t k = 0; k < small.size() && rows[small[k]].align <= max_page_bytes; ++k) {
         const double d = rows[small[k]].diff_ns();
         if (base_rows > 0 && d > threshold() && level_from(k) > threshold() && k + 1 < small.size()) {
@@ -88,7 +84,7 @@ Geometry analyze(const Ladder& ladder)
         for (const auto& r : rows) spread.push_back(std::abs(r.pre_ns - r.post_ns));
         base_ref = std::max(base_ref, median(spread));
     }
-    g.noise_floor_ns = std::max(base_ref, measured);
+    g.noise_floor_ns = base_ref;
     g.threshold_ns = threshold();
     const double t = g.threshold_ns;
 
@@ -153,7 +149,7 @@ Geometry analyze(const Ladder& ladder)
     g.evidence.push_back(fmt::format("{} rows from {} to {}; a read takes {}{}{}", rows.size(), bytes(rows.front().align),
                                      bytes(rows.back().align), us(read_ns),
                                      ladder.repeats ? fmt::format("; {} repeats per position, the fastest kept", ladder.repeats) : "",
-                                     ladder.noise_ns ? fmt::format("; repeat spread {}", us(*ladder.noise_ns)) : ""));
+                                     ladder.noise_ns ? fmt::format("; single reads vary by {}", us(*ladder.noise_ns)) : ""));
     return g;
 }
 
