@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "cli/confirm.h"
 #include "cli/json_out.h"
+#include "cli/progress.h"
 #include "cli/size.h"
 #include "version.h"
 
@@ -247,25 +248,6 @@ Parsed parse_options(int argc, char** argv)
     return p;
 }
 
-// Progress on stderr, one line rewritten in place, only on a terminal.
-struct ProgressLine {
-    bool on = isatty(STDERR_FILENO);
-    bool dirty = false;
-
-    void show(const std::string& text)
-    {
-        if (!on) return;
-        fmt::print(stderr, "\r\033[K{}", text);
-        std::fflush(stderr);
-        dirty = true;
-    }
-    void clear()
-    {
-        if (on && dirty) fmt::print(stderr, "\r\033[K");
-        dirty = false;
-    }
-};
-
 } // namespace
 
 int main(int argc, char** argv)
@@ -287,21 +269,21 @@ int main(int argc, char** argv)
     sigemptyset(&sa.sa_mask);
     for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
 
-    ProgressLine line;
+    mmc::cli::ProgressLine line;
     mmc::bench::SessionHooks hooks;
     hooks.stop = &stop_requested;
     hooks.confirm = [&](const std::string& question) {
         line.clear();
         return mmc::cli::confirm(question, "write to it", p.yes);
     };
-    hooks.phase = [&](const std::string& what) { line.show(what + "..."); };
+    hooks.phase = [&](const std::string& what) { line.show(what + "...", true); };
     hooks.note = [&](const std::string& note) {
         line.clear();
         fmt::print(stderr, "{}: {}\n", tool, note);
     };
     hooks.job_done = [&] { line.clear(); };
     hooks.progress = [&](std::size_t i, std::size_t n, const mmc::bench::Progress& pr) {
-        if (!line.on) return;
+        if (!line.enabled()) return;
         if (n == 0) {
             line.show(fmt::format("preparing: {:.0f}% ({} MiB)", pr.elapsed_s * 100, pr.bytes >> 20));
             return;

@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "cli/confirm.h"
 #include "cli/json_out.h"
+#include "cli/progress.h"
 #include "cli/size.h"
 #include "erase/erase.h"
 #include "out/erase_view.h"
@@ -227,34 +228,27 @@ int main(int argc, char** argv)
         std::fflush(stdout);
     }
 
-    // Progress on a terminal, at most four times a second (a serial console
-    // is slow), and always the last update.
-    const bool tty = isatty(STDERR_FILENO);
-    bool progress_shown = false;
-    double last_shown = -1;
+    // Progress on a terminal; -v adds a line per chunk, which the progress
+    // line must not overwrite.
+    mmc::cli::ProgressLine line;
     auto progress = [&](const mmc::erase::Progress& p) {
         if (o.verbose) {
-            fmt::print(stderr, "{}chunk {}/{} done: {} of {} bytes in {:.3f} s\n", progress_shown ? "\n" : "",
-                       p.chunks_done, p.chunks_total, p.done_bytes, p.total_bytes, p.seconds);
-            progress_shown = false;
+            line.clear();
+            fmt::print(stderr, "chunk {}/{} done: {} of {} bytes in {:.3f} s\n", p.chunks_done, p.chunks_total,
+                       p.done_bytes, p.total_bytes, p.seconds);
         }
-        if (tty && (p.seconds - last_shown >= 0.25 || p.done_bytes == p.total_bytes)) {
-            fmt::print(stderr, "\r{}\033[K", mmc::out::erase_progress_line(p));
-            progress_shown = true;
-            last_shown = p.seconds;
-        }
-        std::fflush(stderr);
+        line.show(mmc::out::erase_progress_line(p), p.done_bytes == p.total_bytes);
     };
 
     mmc::erase::Report report;
     try {
         report = mmc::erase::execute(prepared, progress, stop_requested);
     } catch (const std::exception& e) {
-        if (progress_shown) fmt::print(stderr, "\n");
+        line.finish();
         mmc::cli::error(tool, fmt::format("{}: {}", o.device, e.what()));
         return mmc::cli::failure;
     }
-    if (progress_shown) fmt::print(stderr, "\n");
+    line.finish();
 
     if (o.json)
         print_json(mmc::out::erase_json(prepared, &report));

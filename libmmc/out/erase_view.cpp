@@ -1,6 +1,8 @@
 #include "out/erase_view.h"
 
 #include "cli/printable.h"
+#include "cli/progress.h"
+#include "cli/size.h"
 #include "regs/units.h"
 
 #include <array>
@@ -53,27 +55,6 @@ std::string rate_text(uint64_t bytes, double seconds)
 {
     if (seconds <= 0) return "-";
     return fmt::format("{:.1f} MB/s", static_cast<double>(bytes) / seconds / 1e6);
-}
-
-// "512 KiB", "1.5 MiB", "3.2 GiB": short, for the progress line.
-std::string short_bytes(uint64_t bytes)
-{
-    static constexpr std::array<const char*, 5> unit{"bytes", "KiB", "MiB", "GiB", "TiB"};
-    double v = static_cast<double>(bytes);
-    std::size_t i = 0;
-    while (v >= 1024.0 && i + 1 < unit.size()) {
-        v /= 1024.0;
-        ++i;
-    }
-    return i == 0 ? fmt::format("{} bytes", bytes) : fmt::format("{:.{}f} {}", v, v < 10 && v != std::floor(v) ? 1 : 0, unit[i]);
-}
-
-std::string duration_text(double s)
-{
-    if (s < 60) return fmt::format("{:.0f} s", std::ceil(s));
-    const auto total = static_cast<long>(std::ceil(s));
-    if (total < 3600) return fmt::format("{}:{:02d}", total / 60, total % 60);
-    return fmt::format("{}:{:02d}:{:02d}", total / 3600, total / 60 % 60, total % 60);
 }
 
 } // namespace
@@ -160,13 +141,9 @@ std::string erase_report_text(const erase::Report& r)
 std::string erase_progress_line(const erase::Progress& p)
 {
     const double pct = p.total_bytes ? 100.0 * static_cast<double>(p.done_bytes) / static_cast<double>(p.total_bytes) : 100;
-    std::string left = "-";
-    if (p.done_bytes && p.seconds > 0 && p.total_bytes > p.done_bytes)
-        left = duration_text(p.seconds * static_cast<double>(p.total_bytes - p.done_bytes) / static_cast<double>(p.done_bytes));
-    else if (p.total_bytes <= p.done_bytes)
-        left = "0 s";
-    return fmt::format("  {} of {}  {:3.0f}%  {}  {} left", short_bytes(p.done_bytes), short_bytes(p.total_bytes), pct,
-                       rate_text(p.done_bytes, p.seconds), left);
+    return fmt::format("  {} of {}  {:3.0f}%  {}  {}", cli::format_bytes(p.done_bytes), cli::format_bytes(p.total_bytes),
+                       pct, rate_text(p.done_bytes, p.seconds),
+                       cli::eta_text(static_cast<double>(p.done_bytes), static_cast<double>(p.total_bytes), p.seconds));
 }
 
 nlohmann::ordered_json erase_json(const erase::Prepared& p, const erase::Report* r)
