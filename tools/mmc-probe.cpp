@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <fmt/format.h>
+#include <getopt.h>
 #include <string>
 #include <vector>
 
@@ -42,14 +43,29 @@ Options:
 int main(int argc, char** argv)
 {
     mmc::cli::check_stdout_at_exit(tool);
-    if (argc < 2) return mmc::cli::usage_failure(tool, "no subcommand given (geometry or capacity)");
-    const std::string sub = argv[1];
-    if (sub == "-h" || sub == "--help") {
-        usage(stdout);
-        return mmc::cli::ok;
+    // The tool's own options come before the subcommand ("+": stop at the
+    // first word that is none); each subcommand parses the rest.
+    static const option longopts[] = {
+        {"help", no_argument, nullptr, 'h'},
+        {"version", no_argument, nullptr, 'V'},
+        {nullptr, 0, nullptr, 0},
+    };
+    opterr = 0;
+    int c;
+    try {
+        while ((c = getopt_long(argc, argv, "+:hV", longopts, nullptr)) != -1) {
+            switch (c) {
+            case 'h': usage(stdout); return mmc::cli::ok;
+            case 'V': mmc::cli::print_version_and_exit(tool);
+            default: mmc::cli::throw_getopt_error(c, argv);
+            }
+        }
+    } catch (const mmc::cli::UsageError& e) {
+        return mmc::cli::usage_failure(tool, e.what());
     }
-    if (sub == "-V" || sub == "--version") mmc::cli::print_version_and_exit(tool);
-    const std::vector<std::string> rest(argv + 2, argv + argc);
+    if (optind >= argc) return mmc::cli::usage_failure(tool, "no subcommand given (geometry or capacity)");
+    const std::string sub = argv[optind];
+    const std::vector<std::string> rest(argv + optind + 1, argv + argc);
     if (sub == "geometry") return mmc::probe::run_geometry(rest);
     if (sub == "capacity") {
         mmc::cli::error(tool, "capacity: not built in this tree");
