@@ -242,7 +242,7 @@ ordered_json open_au_json(const OpenAuResult& r)
     j["trials"] = ordered_json::array();
     for (const auto& t : r.trials)
         j["trials"].push_back({{"mode", t.mode}, {"aus", t.aus}, {"offset", t.offset}, {"ns_per_write", t.ns_per_write},
-                               {"bytes_per_s", t.bytes_per_s}});
+                               {"bytes_per_s", t.bytes_per_s}, {"recheck", t.recheck}});
     j["bytes_written"] = r.bytes_written;
     j["restored"] = r.restored;
     j["notes"] = r.notes;
@@ -300,9 +300,9 @@ void print_text(const Options& o, const Device* d, const Outcome& r)
     if (r.open) {
         fmt::print("Write speed (page-sized writes, round-robin over N AUs):\n");
         for (const auto& t : r.open->trials)
-            fmt::print("  {:<12} {:>2} AU{} at {:>9}: {:>9}/s, {} per write\n", t.mode, t.aus, t.aus == 1 ? " " : "s",
+            fmt::print("  {:<12} {:>2} AU{} at {:>9}: {:>9}/s, {} per write{}\n", t.mode, t.aus, t.aus == 1 ? " " : "s",
                        cli::format_bytes(t.offset), cli::format_bytes(static_cast<uint64_t>(t.bytes_per_s)),
-                       us(t.ns_per_write));
+                       us(t.ns_per_write), t.recheck ? " (recheck)" : "");
         fmt::print("Written:     {} (test and restore); {}\n", cli::format_bytes(r.open->bytes_written),
                    r.open->restored ? "every block written back as it was" : "NOT restored: " + r.open->restore_error);
         for (const auto& n : r.open->notes) fmt::print("  note: {}\n", n);

@@ -48,35 +48,50 @@ Geometry analyze(const Ladder& ladder)
     const double read_ns = median(pre);
     const double floor = 0.01 * read_ns;
 
-    // The page: pow2 rows up to max_page_bytes, walked upwards. Rows below
-    // the first step are the baseline: their |diff| is what "no boundary"
-    // looks like on this device.
+    // The page: pow2 rows up to max_page_bytes, walked upwards. The rows
+    // below a candidate (3*2^n ones too) are the baseline: their |diff| is
+    // what "no boundary" looks like on this device. The largest of them is
+    // its measure, or the second largest from four rows on, so that one row
+    // a busy machine delayed does not hide the step (a step must still
+    // clear that row).
     std::vector<std::size_t> small; // indices of pow2 rows, ascending
     for (std::size_t i = 0; i < rows.size(); ++i)
         if (is_pow2(rows[i].align)) small.push_back(i);
-    double base_ref = 0;
-    std::size_t base_rows = 0;
-    std::optional<std::size_t> page_at; // index into `small`
     auto level_from = [&](std::size_t k) { // the median diff of up to 3 pow2 rows from small[k] up
         std::vector<double> v;
         for (std::size_t j = k; j < small.size() && j < k + 3; ++j) v.push_back(rows[small[j]].diff_ns());
         return median(v);
     };
-    // A step must stand three times above the diff where there is no
-    // boundary (the rows below the page: what no boundary looks like on
-    // this device, medians and all), and above 1% of a read's time (a
-    // 1024-byte read on an SD card is ~0.8 ms; 8 us there is timer noise).
-    // The spread of single repeated reads is larger than a row's: evidence only.
+    double base_max = 0;
+    auto baseline_below = [&](uint64_t align, std::size_t& count) {
+        std::vector<double> v;
+        for (const auto& r : rows)
+            if (r.align < align) v.push_back(std::abs(r.diff_ns()));
+        count = v.size();
+        if (v.empty()) return 0.0;
+        std::sort(v.rbegin(), v.rend());
+        base_max = v[0];
+        return v.size() >= 4 ? v[1] : v[0];
+    };
+    double base_ref = 0;
+    std::size_t base_rows = 0;
+    std::optional<std::size_t> page_at; // index into `small`
+    // A step must stand three times above the baseline, and above 1% of a
+    // read's time (a 1024-byte read on an SD card is ~0.8 ms; 8 us there is
+    // timer noise). The spread of single repeated reads is larger than a
+    // row's (medians over places): evidence only.
     auto threshold = [&] { return std::max(3 * base_ref, floor); };
-    for (std::size_t k = 0; k < small.size() && rows[small[k]].align <= max_page_bytes; ++k) {
+    for (std::size_t k = 0; k + 1 < small.size() && rows[small[k]].align <= max_page_bytes; ++k) {
+        base_ref = baseline_below(rows[small[k]].align, base_rows);
+        if (base_rows == 0) continue;
         const double d = rows[small[k]].diff_ns();
-        if (base_rows > 0 && d > threshold() && level_from(k) > threshold() && k + 1 < small.size()) {
+        const double bar = std::max(threshold(), base_max);
+        if (d > bar && level_from(k) > bar) {
             page_at = k;
             break;
         }
-        base_ref = std::max(base_ref, std::abs(d));
-        ++base_rows;
     }
+    if (!page_at) base_ref = baseline_below(max_page_bytes + 1, base_rows);
     if (base_rows == 0 || (!page_at && base_rows < 2)) {
         // No rows below a page: the only "no boundary" measure left is how
         // much two reads that cross nothing (pre, post) disagree.

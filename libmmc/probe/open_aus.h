@@ -1,9 +1,10 @@
 // How many AUs the card keeps open for writing, measured by writing (so
 // only with --destructive): page-sized writes taken round-robin over n AUs,
 // in order inside each AU ("linear") or in random order ("random"), for
-// n = 1, 2, ... until the write time jumps: past its open-AU count, every
+// n = 1, 2, ... until the write time doubles: past its open-AU count, every
 // write makes the card close (merge) one AU and open another (erase), the
-// cliff of flashbench --open-au. Then the start of the card, where some
+// cliff of flashbench --open-au. A cliff is checked a second time on other
+// pages of the same AUs before it counts. Then the start of the card, where some
 // controllers keep the FAT in a special area: the random case with one AU
 // more than the card keeps open, at the card's first AUs.
 //
@@ -55,7 +56,7 @@ struct OpenAuOptions {
     uint64_t au_bytes = 0;   // the measured AU
     uint64_t page_bytes = 0; // the measured page: the write size
     unsigned max_open = 8;   // try up to this many + 1 AUs
-    unsigned rounds = 4;     // timed writes per AU per trial (after one untimed)
+    unsigned rounds = 6;     // timed rounds per trial (after one untimed), each a write per AU and a flush
     uint64_t seed = 1;
     const std::atomic<bool>* stop = nullptr;
     std::function<void(const std::string& what)> progress;
@@ -67,6 +68,7 @@ struct OpenAuTrial {
     uint64_t offset = 0;    // the first AU's offset
     double ns_per_write = 0;
     double bytes_per_s = 0;
+    bool recheck = false;   // the second look at a cliff, on other pages of the same AUs
 };
 
 struct WritePlan {

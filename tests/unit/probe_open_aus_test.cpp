@@ -36,7 +36,7 @@ public:
 mmc::sim::Params params(uint32_t page, uint64_t au, unsigned open, uint64_t cache, mmc::sim::StartState state)
 {
     auto p = mmc::sim::default_params();
-    p.size_bytes = 512 * MiB;
+    p.size_bytes = 256 * MiB;
     p.page_bytes = page;
     p.au_bytes = au;
     p.open_aus = open;
@@ -112,4 +112,32 @@ TEST(ProbeOpenAus, StopRestoresAndSaysSo)
     EXPECT_TRUE(r.interrupted);
     EXPECT_TRUE(r.restored);
     EXPECT_TRUE(snapshot(dev, 64 * MiB) == before);
+}
+
+// A busy moment that slows one whole trial is not a cliff: the recheck on
+// other pages of the same AUs is fast again.
+TEST(ProbeOpenAus, ABusyTrialIsRecheckedNotCounted)
+{
+    struct Busy : SimWrites {
+        using SimWrites::SimWrites;
+        unsigned writes = 0;
+        double write_ns(uint64_t offset, std::span<const uint8_t> data) override
+        {
+            ++writes;
+            const double extra = writes >= 8 && writes <= 21 ? 20e6 : 0; // all of trial n = 2
+            return SimWrites::write_ns(offset, data) + extra;
+        }
+    };
+    Busy dev(params(16 * KiB, 4 * MiB, 5, 0, mmc::sim::StartState::clean));
+    OpenAuOptions o;
+    o.au_bytes = 4 * MiB;
+    o.page_bytes = 16 * KiB;
+    const auto r = measure_open_aus(dev, o);
+    ASSERT_TRUE(r.linear);
+    EXPECT_EQ(*r.linear, 5u);
+    ASSERT_FALSE(r.trials.empty());
+    EXPECT_EQ(r.trials[1].aus, 2u);
+    EXPECT_GT(r.trials[1].ns_per_write, 10e6);
+    EXPECT_TRUE(r.trials[2].recheck);
+    EXPECT_EQ(r.trials[2].aus, 2u);
 }
