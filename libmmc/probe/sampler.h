@@ -61,7 +61,8 @@ std::vector<uint64_t> ladder_aligns(uint64_t read_bytes, uint64_t max_align);
 std::vector<uint64_t> row_positions(uint64_t align, uint64_t device_size, uint32_t read_bytes, unsigned most);
 
 // Each row: per place, pre/on/post each the fastest of `repeats`; the row
-// keeps the median over places. noise_ns: the median gap between the fastest
+// keeps the fastest place (a boundary only some places cross is not the
+// row's). noise_ns: the median gap between the fastest
 // and second fastest repeat. Stops early (fewer rows) when *stop is set.
 Ladder sample_ladder(ReadTimer& device, const SampleOptions& options);
 

@@ -77,7 +77,11 @@ import sys; sys.path.insert(0, 'tests/cli')
 u = {'k': 1024, 'M': 1 << 20}
 b = lambda s: int(s[:-1]) * u[s[-1]]
 print(b('$page'), b('$au'), $open, True)")
+    before_failed=$failed
     json_eq "$name: page, AU, open AUs found; restored" "j['page_size'], j['au_size'], j['open_aus'], j['open_au_test']['restored']" "$want"
+    if [ "$failed" -ne "$before_failed" ]; then # show why
+        $PY -c "import json,sys; j=json.load(open(sys.argv[1])); print('\n'.join(j['evidence'])); [print(t) for t in j['open_au_test']['trials']]" "$out" | sed 's/^/    | /'
+    fi
     if [ "$HASH" = 1 ]; then
         if cmp -s "$work/before" "$work/after"; then pass "$name: the card reads as before"; else fail "$name: the card's data changed"; fi
     fi
