@@ -85,7 +85,10 @@ Geometry analyze(const Ladder& ladder)
         base_ref = baseline_below(rows[small[k]].align, base_rows);
         if (base_rows == 0) continue;
         const double d = rows[small[k]].diff_ns();
-        const double bar = std::max(threshold(), base_max);
+        // One row below is too thin a baseline to know the noise by: then
+        // the spread of repeated reads, when measured, stands in for it.
+        const double thin = base_rows < 2 ? 3 * ladder.noise_ns.value_or(0) : 0;
+        const double bar = std::max({threshold(), base_max, thin});
         if (d > bar && level_from(k) > bar) {
             page_at = k;
             break;
