@@ -73,7 +73,7 @@ Options:
 Examples:
  {0} geometry /dev/mmcblk0
  {0} geometry --destructive --yes /dev/mmcblk0
- flashbench -a /dev/mmcblk0 --blocksize=1024 | {0} geometry --from-flashbench -
+ flashbench -a /dev/mmcblk0 --blocksize=1024 -o /dev/null | {0} geometry --from-flashbench -
 )",
                tool);
 }
