@@ -57,10 +57,12 @@ Geometry analyze(const Ladder& ladder)
     std::vector<std::size_t> small; // indices of pow2 rows, ascending
     for (std::size_t i = 0; i < rows.size(); ++i)
         if (is_pow2(rows[i].align)) small.push_back(i);
-    auto level_from = [&](std::size_t k) { // the median diff of up to 3 pow2 rows from small[k] up
+    // The least diff of up to 3 pow2 rows from small[k] up: a page step
+    // stays up at every multiple, a noisy row does not take two others with it.
+    auto level_from = [&](std::size_t k) {
         std::vector<double> v;
         for (std::size_t j = k; j < small.size() && j < k + 3; ++j) v.push_back(rows[small[j]].diff_ns());
-        return median(v);
+        return *std::min_element(v.begin(), v.end());
     };
     double base_max = 0;
     auto baseline_below = [&](uint64_t align, std::size_t& count) {
@@ -110,7 +112,7 @@ Geometry analyze(const Ladder& ladder)
         const auto& r = rows[small[*page_at]];
         g.page_bytes = r.align;
         g.page_step_ns = level_from(*page_at);
-        g.evidence.push_back(fmt::format("page {}: reads across {} boundaries cost {} more (diff {} here, {} at the "
+        g.evidence.push_back(fmt::format("page {}: reads across {} boundaries and the next two cost at least {} more (diff {} here, {} at the "
                                          "{} rows below; threshold {})",
                                          bytes(r.align), bytes(r.align), us(*g.page_step_ns), us(r.diff_ns()),
                                          us(base_ref), base_rows, us(t)));
