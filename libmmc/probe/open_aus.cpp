@@ -33,24 +33,6 @@ double now_ns()
     throw std::system_error(errno, std::generic_category(), fmt::format("{}: {}", path, what));
 }
 
-// One bounce buffer per device, page aligned for O_DIRECT.
-struct Aligned {
-    void* p = nullptr;
-    std::size_t n = 0;
-    uint8_t* get(std::size_t bytes)
-    {
-        if (bytes > n) {
-            std::free(p);
-            p = nullptr;
-            n = 0;
-            if (posix_memalign(&p, 4096, bytes) != 0) throw std::bad_alloc();
-            n = bytes;
-        }
-        return static_cast<uint8_t*>(p);
-    }
-    ~Aligned() { std::free(p); }
-};
-thread_local Aligned bounce;
 
 uint64_t triangle(unsigned n) { return uint64_t{n} * (n + 1) / 2; }
 
@@ -82,11 +64,24 @@ BlockWriteDevice::BlockWriteDevice(const std::string& path) : path_(path)
 BlockWriteDevice::~BlockWriteDevice()
 {
     if (fd_ >= 0) ::close(fd_);
+    std::free(buf_);
+}
+
+uint8_t* BlockWriteDevice::buffer(std::size_t bytes)
+{
+    if (bytes > buf_bytes_) {
+        std::free(buf_);
+        buf_ = nullptr;
+        buf_bytes_ = 0;
+        if (posix_memalign(&buf_, 4096, bytes) != 0) throw std::bad_alloc();
+        buf_bytes_ = bytes;
+    }
+    return static_cast<uint8_t*>(buf_);
 }
 
 void BlockWriteDevice::read(uint64_t offset, std::span<uint8_t> out)
 {
-    uint8_t* b = bounce.get(out.size());
+    uint8_t* b = buffer(out.size());
     const ssize_t n = ::pread(fd_, b, out.size(), static_cast<off_t>(offset));
     if (n < 0) fail(path_, fmt::format("read at {}", offset));
     if (static_cast<std::size_t>(n) != out.size()) fail(path_, fmt::format("short read at {}", offset));
@@ -95,7 +90,7 @@ void BlockWriteDevice::read(uint64_t offset, std::span<uint8_t> out)
 
 double BlockWriteDevice::write_ns(uint64_t offset, std::span<const uint8_t> data)
 {
-    uint8_t* b = bounce.get(data.size());
+    uint8_t* b = buffer(data.size());
     std::memcpy(b, data.data(), data.size());
     const double start = now_ns();
     const ssize_t n = ::pwrite(fd_, b, data.size(), static_cast<off_t>(offset));

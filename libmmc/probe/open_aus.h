@@ -47,9 +47,12 @@ public:
     double flush_ns() override;
 
 private:
+    uint8_t* buffer(std::size_t bytes); // page aligned, for O_DIRECT; grows as needed
     std::string path_;
     int fd_ = -1;
     uint64_t size_ = 0;
+    void* buf_ = nullptr;
+    std::size_t buf_bytes_ = 0;
 };
 
 struct OpenAuOptions {
