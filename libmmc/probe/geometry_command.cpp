@@ -1,0 +1,361 @@
+#include "probe/geometry_command.h"
+#include "probe/geometry_view.h"
+
+#include "bench/safety.h"
+#include "bench/session.h"
+#include "cli/cli.h"
+#include "cli/confirm.h"
+#include "cli/input.h"
+#include "cli/json_out.h"
+#include "cli/progress.h"
+#include "cli/size.h"
+#include "dev/discovery.h"
+#include "dev/identify.h"
+#include "probe/flashbench_text.h"
+#include "probe/ladder.h"
+#include "probe/open_aus.h"
+#include "probe/register_check.h"
+#include "probe/sampler.h"
+#include "version.h"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <getopt.h>
+#include <optional>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+namespace mmc::probe {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+constexpr const char* tool = "mmc-probe";
+
+std::atomic<bool> stop_requested{false};
+extern "C" void on_stop_signal(int) { stop_requested.store(true); }
+
+void usage(std::FILE* to)
+{
+    fmt::print(to, R"(Usage:
+ {0} geometry [options] DEVICE
+ {0} geometry [options] --from-flashbench FILE|-
+
+Find a card's flash page and allocation unit (AU) from the time small reads
+take across aligned boundaries, with the evidence and a confidence, and
+cross-check them with the card's registers. Read-only unless --destructive,
+which also counts the AUs the card keeps open for writing (in order and at
+random) and looks for a special area at the card's start; every block it
+writes is read first and written back afterwards.
+
+Options:
+     --from-flashbench FILE  read the text of a flashbench -a run instead of
+                       a device ("-": standard input)
+     --repeats N       reads per place, the fastest kept (default 3)
+     --positions N     places per boundary, spread over the device (default 8)
+     --destructive     also measure open AUs and the start area (writes)
+     --max-open N      try up to N + 1 open AUs (default 8)
+ -y, --yes             do not ask before writing
+     --any-device      allow writing to a device that is not an MMC/SD card
+     --no-ioctl        send no card commands (registers from sysfs)
+     --sysfs-root DIR  read sysfs from DIR (default /sys)
+ -J, --json            print JSON (see mmc-probe(1))
+ -v, --verbose         print the ladder
+ -h, --help            display this help
+ -V, --version         display version
+
+Examples:
+ {0} geometry /dev/mmcblk0
+ {0} geometry --destructive --yes /dev/mmcblk0
+ flashbench -a /dev/mmcblk0 --blocksize=1024 -o /dev/null | {0} geometry --from-flashbench -
+)",
+               tool);
+}
+
+struct Options {
+    std::string device;
+    std::optional<std::string> flashbench;
+    unsigned repeats = 3, positions = 8, max_open = 8;
+    bool destructive = false, yes = false, any_device = false, use_ioctl = true, json = false, verbose = false;
+    dev::SysRoots roots;
+};
+
+unsigned count_option(const char* name, const char* text, unsigned lo, unsigned hi)
+{
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long v = std::strtoul(text, &end, 10);
+    if (errno || end == text || *end || v < lo || v > hi || text[0] == '-')
+        throw cli::UsageError(fmt::format("--{} {}: expected a whole number from {} to {}", name, text, lo, hi));
+    return static_cast<unsigned>(v);
+}
+
+Options parse(const std::vector<std::string>& args)
+{
+    enum { from_flashbench = 256, repeats, positions, destructive, max_open, any_device, no_ioctl, sysfs };
+    static const option longopts[] = {
+        {"from-flashbench", required_argument, nullptr, from_flashbench},
+        {"repeats", required_argument, nullptr, repeats},
+        {"positions", required_argument, nullptr, positions},
+        {"destructive", no_argument, nullptr, destructive},
+        {"max-open", required_argument, nullptr, max_open},
+        {"yes", no_argument, nullptr, 'y'},
+        {"any-device", no_argument, nullptr, any_device},
+        {"no-ioctl", no_argument, nullptr, no_ioctl},
+        {"sysfs-root", required_argument, nullptr, sysfs},
+        {"json", no_argument, nullptr, 'J'},
+        {"verbose", no_argument, nullptr, 'v'},
+        {"help", no_argument, nullptr, 'h'},
+        {"version", no_argument, nullptr, 'V'},
+        {nullptr, 0, nullptr, 0},
+    };
+    std::vector<std::string> storage{std::string(tool) + " geometry"};
+    storage.insert(storage.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& s : storage) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    const int argc = static_cast<int>(storage.size());
+
+    Options o;
+    optind = 0; // a fresh scan (0 also resets getopt's internal state)
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv.data(), ":yJvhV", longopts, nullptr)) != -1) {
+        switch (c) {
+        case from_flashbench: o.flashbench = optarg; break;
+        case repeats: o.repeats = count_option("repeats", optarg, 1, 100); break;
+        case positions: o.positions = count_option("positions", optarg, 1, 1000); break;
+        case destructive: o.destructive = true; break;
+        case max_open: o.max_open = count_option("max-open", optarg, 1, 64); break;
+        case 'y': o.yes = true; break;
+        case any_device: o.any_device = true; break;
+        case no_ioctl: o.use_ioctl = false; break;
+        case sysfs:
+            o.roots.sysfs = optarg;
+            o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
+            break;
+        case 'J': o.json = true; break;
+        case 'v': o.verbose = true; break;
+        case 'h': usage(stdout); std::exit(cli::ok);
+        case 'V': cli::print_version_and_exit(tool);
+        default: cli::throw_getopt_error(c, argv.data());
+        }
+    }
+    if (o.flashbench) {
+        if (optind < argc) throw cli::UsageError(fmt::format("unexpected argument '{}' with --from-flashbench", argv[optind]));
+        if (o.destructive) throw cli::UsageError("--destructive needs a device, not --from-flashbench");
+        return o;
+    }
+    if (optind >= argc) throw cli::UsageError("no DEVICE given (or --from-flashbench FILE)");
+    o.device = argv[optind++];
+    if (optind < argc) throw cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));
+    return o;
+}
+
+
+ProbedDevice find_device(const Options& o)
+{
+    ProbedDevice d;
+    d.path = bench::device_path_of(o.device, o.roots);
+    struct stat st{};
+    if (::stat(d.path.c_str(), &st) != 0) throw std::runtime_error(fmt::format("{}: {}", o.device, std::strerror(errno)));
+    if (!S_ISBLK(st.st_mode)) throw std::runtime_error(fmt::format("{}: not a block device", d.path));
+    std::error_code ec;
+    const fs::path sys = fs::canonical(
+        o.roots.sysfs / "dev" / "block" / fmt::format("{}:{}", major(st.st_rdev), minor(st.st_rdev)), ec);
+    if (ec) throw std::runtime_error(fmt::format("{}: not in sysfs ({})", d.path, ec.message()));
+    d.name = sys.filename().string();
+    if (fs::exists(sys / "partition", ec))
+        throw cli::UsageError(fmt::format("{} is a partition; name the whole device ({}): boundaries are counted from "
+                                          "its start",
+                                          d.path, sys.parent_path().filename().string()));
+    try {
+        const auto t = dev::resolve(d.name, o.roots);
+        if (t.card) {
+            d.card = dev::identify(*t.card, o.roots, {o.use_ioctl});
+            if (const auto v = dev::card_attr(*t.card, "preferred_erase_size")) {
+                char* end = nullptr;
+                const unsigned long long n = std::strtoull(v->c_str(), &end, 10);
+                if (end != v->c_str() && n) d.preferred_erase = n;
+            }
+        }
+    } catch (const dev::ResolveError& e) {
+        if (e.why != dev::ResolveError::Why::not_mmc) throw;
+        d.not_card = dev::explain_non_mmc(sys);
+        if (d.not_card.empty()) d.not_card = "not on an MMC host";
+    }
+    return d;
+}
+
+
+void install_signals()
+{
+    struct sigaction sa{};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGHUP, &sa, nullptr);
+}
+
+int from_flashbench(const Options& o)
+{
+    GeometryReport r;
+    r.source_file = *o.flashbench;
+    const auto start = std::chrono::steady_clock::now();
+    std::string text;
+    try {
+        text = cli::read_input(*o.flashbench, 16u << 20, "flashbench output");
+    } catch (const std::exception& e) {
+        cli::error(tool, e.what());
+        return cli::failure;
+    }
+    try {
+        auto parsed = parse_flashbench(text);
+        r.ladder = std::move(parsed.ladder);
+        r.notes = std::move(parsed.notes);
+    } catch (const FlashbenchParseError& e) {
+        cli::error(tool, fmt::format("{}: {}", *o.flashbench == "-" ? "standard input" : *o.flashbench, e.what()));
+        return cli::failure;
+    }
+    r.geometry = analyze(r.ladder);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (o.json) cli::print_json(geometry_json(nullptr, r), tool);
+    else print_geometry_text(nullptr, r, o.verbose);
+    return cli::ok;
+}
+
+// Before writing: the safety of mmc-erase, what will be overwritten, and
+// the user's yes. Returns an exit status when the test must not run.
+std::optional<int> refuse_or_confirm(const Options& o, const ProbedDevice& d, const WritePlan& plan, const Geometry& g)
+{
+    try {
+        bench::check_destructive(d.path, o.roots, o.any_device);
+    } catch (const bench::WriteRefused& e) {
+        cli::error(tool, e.hint.empty() ? e.what() : fmt::format("{}; {}", e.what(), e.hint));
+        return cli::failure;
+    }
+    if (!plan.max_trial) {
+        cli::error(tool, fmt::format("{}: too small for an open-AU test with {} AUs", d.path, cli::format_bytes(*g.au_bytes)));
+        return cli::failure;
+    }
+    const std::string what = fmt::format(
+        "The open-AU test writes {} in page-sized blocks to {} AUs of {}, between offset 0 and {}.\n"
+        "Every block is read first and written back afterwards (also after Ctrl-C); the card's wear and\n"
+        "internal layout change.",
+        cli::format_bytes(plan.bytes), plan.aus, d.path, cli::format_bytes(plan.end));
+    if (o.yes) {
+        if (!o.json) fmt::print(stderr, "{}\n", what);
+        return std::nullopt;
+    }
+    if (!isatty(STDIN_FILENO)) {
+        cli::error(tool, fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes", d.path));
+        return cli::failure;
+    }
+    const auto answer = cli::confirm(what, "write", false);
+    if (stop_requested.load()) return cli::interrupted;
+    if (answer != cli::Confirmation::yes) {
+        cli::error(tool, "not confirmed; nothing was written");
+        return cli::failure;
+    }
+    return std::nullopt;
+}
+
+std::string found(const std::optional<uint64_t>& bytes) { return bytes ? cli::format_bytes(*bytes) : "none"; }
+
+int on_device(const Options& o)
+{
+    ProbedDevice d;
+    try {
+        d = find_device(o);
+    } catch (const cli::UsageError& e) {
+        return cli::usage_failure(tool, e.what());
+    } catch (const std::exception& e) {
+        cli::error(tool, e.what());
+        return cli::failure;
+    }
+    GeometryReport r;
+    if (d.card) r.claims = claims_of(*d.card, d.preferred_erase);
+    install_signals();
+    const auto start = std::chrono::steady_clock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    cli::ProgressLine line;
+    try {
+        BlockReadTimer reader(d.path);
+        SampleOptions so;
+        so.repeats = o.repeats;
+        so.positions = o.positions;
+        so.stop = &stop_requested;
+        so.progress = [&](uint64_t done, uint64_t total) {
+            line.show(fmt::format("reading the ladder: {}/{} reads, {}", done, total,
+                                  cli::eta_text(static_cast<double>(done), static_cast<double>(total), elapsed())));
+        };
+        r.ladder = sample_ladder(reader, so);
+        line.clear();
+    } catch (const std::exception& e) {
+        line.clear();
+        cli::error(tool, e.what());
+        return cli::failure;
+    }
+    r.geometry = analyze(r.ladder);
+    r.interrupted = stop_requested.load();
+
+    if (o.destructive && !r.interrupted) {
+        if (!r.geometry.page_bytes || !r.geometry.au_bytes) {
+            cli::error(tool, fmt::format("{}: no open-AU test without a page and an AU from the ladder (found: page {}, AU {})",
+                                         d.path, found(r.geometry.page_bytes), found(r.geometry.au_bytes)));
+            return cli::failure;
+        }
+        OpenAuOptions ao;
+        ao.au_bytes = *r.geometry.au_bytes;
+        ao.page_bytes = *r.geometry.page_bytes;
+        ao.max_open = o.max_open;
+        ao.stop = &stop_requested;
+        ao.progress = [&](const std::string& what) { line.show(fmt::format("{} ({} so far)", what, cli::duration_text(elapsed()))); };
+        try {
+            BlockWriteDevice probe_dev(d.path);
+            const auto plan = plan_open_aus(probe_dev.size(), ao);
+            if (const auto refused = refuse_or_confirm(o, d, plan, r.geometry)) return *refused;
+            r.open = measure_open_aus(probe_dev, ao);
+            line.clear();
+        } catch (const std::exception& e) {
+            line.clear();
+            cli::error(tool, fmt::format("{}; the blocks written were put back unless said otherwise above", e.what()));
+            return cli::failure;
+        }
+        r.interrupted = r.interrupted || r.open->interrupted;
+    }
+    r.seconds = elapsed();
+    if (o.json) cli::print_json(geometry_json(&d, r), tool);
+    else print_geometry_text(&d, r, o.verbose);
+    if (r.open && !r.open->restored) {
+        cli::error(tool, fmt::format("{}: the blocks the test wrote could not all be written back: {}", d.path, r.open->restore_error));
+        return cli::failure;
+    }
+    if (r.interrupted) {
+        cli::error(tool, r.open ? "interrupted; every block written was put back" : "interrupted; the ladder is incomplete");
+        return cli::interrupted;
+    }
+    return cli::ok;
+}
+
+} // namespace
+
+int run_geometry(const std::vector<std::string>& args)
+{
+    Options o;
+    try {
+        o = parse(args);
+    } catch (const cli::UsageError& e) {
+        return cli::usage_failure(tool, e.what());
+    }
+    return o.flashbench ? from_flashbench(o) : on_device(o);
+}
+
+} // namespace mmc::probe

@@ -1,0 +1,97 @@
+#include "probe/register_check.h"
+
+#include "cli/size.h"
+
+#include <variant>
+
+namespace mmc::probe {
+
+namespace {
+
+std::optional<uint64_t> derived(const regs::DecodedRegister* r, std::string_view key)
+{
+    if (!r) return std::nullopt;
+    const auto* d = r->find(key);
+    if (!d) return std::nullopt;
+    if (const auto* i = std::get_if<int64_t>(&d->value); i && *i > 0) return static_cast<uint64_t>(*i);
+    return std::nullopt;
+}
+
+std::optional<uint64_t> field(const regs::DecodedRegister* r, std::string_view name)
+{
+    if (!r) return std::nullopt;
+    const auto* f = r->field(name);
+    if (!f) return std::nullopt;
+    return f->raw;
+}
+
+const char* verdict(const RegisterClaim& c, std::optional<uint64_t> au)
+{
+    if (!c.bytes || !au) return nullptr;
+    return *c.bytes == *au ? "agrees" : "differs";
+}
+
+} // namespace
+
+RegisterClaims no_card_claims()
+{
+    RegisterClaims r;
+    r.claims = {{"ssr_au_size", "SSR AU_SIZE", {}},
+                {"preferred_erase_size", "sysfs preferred_erase_size", {}},
+                {"csd_sector_size", "CSD SECTOR_SIZE", {}},
+                {"ext_csd_erase_group", "EXT_CSD HC_ERASE_GRP_SIZE", {}}};
+    return r;
+}
+
+RegisterClaims claims_of(const dev::Identified& id, std::optional<uint64_t> preferred)
+{
+    RegisterClaims r = no_card_claims();
+    r.card = true;
+    const auto& regs = id.registers;
+    const auto* csd = regs.get(regs::RegKind::csd);
+    const bool sd = id.facts.family && *id.facts.family == regs::CardFamily::sd;
+    r.claims[0].bytes = id.facts.au_bytes && *id.facts.au_bytes ? id.facts.au_bytes : std::nullopt;
+    if (preferred && *preferred) r.claims[1].bytes = preferred;
+    if (sd) {
+        r.claims[2].bytes = derived(csd, "erase_sector_bytes");
+    } else {
+        r.claims[2].label = "CSD ERASE_GRP_SIZE";
+        const auto blocks = derived(csd, "erase_group_size_blocks");
+        const auto block = derived(csd, "write_block_bytes");
+        if (blocks) r.claims[2].bytes = *blocks * (block ? *block : 512);
+        if (const auto hc = field(regs.get(regs::RegKind::ext_csd), "hc_erase_grp_size"); hc && *hc)
+            r.claims[3].bytes = *hc * 512 * 1024;
+    }
+    return r;
+}
+
+nlohmann::ordered_json cross_check_json(const RegisterClaims& r, std::optional<uint64_t> au)
+{
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (const auto& c : r.claims) {
+        if (!r.card) {
+            j[c.key] = "unknown";
+            continue;
+        }
+        nlohmann::ordered_json o;
+        o["bytes"] = c.bytes ? nlohmann::ordered_json(*c.bytes) : nlohmann::ordered_json(nullptr);
+        const char* v = verdict(c, au);
+        o["agrees"] = v ? nlohmann::ordered_json(std::string(v) == "agrees") : nlohmann::ordered_json(nullptr);
+        j[c.key] = o;
+    }
+    return j;
+}
+
+std::string cross_check_text(const RegisterClaims& r, std::optional<uint64_t> au)
+{
+    if (!r.card) return "unknown (not an MMC/SD card)";
+    std::string out;
+    for (const auto& c : r.claims) {
+        if (!c.bytes) continue;
+        const char* v = verdict(c, au);
+        out += (out.empty() ? "" : "; ") + c.label + " " + cli::format_bytes(*c.bytes) + (v ? std::string(" (") + v + ")" : "");
+    }
+    return out.empty() ? "none given by the card" : out;
+}
+
+} // namespace mmc::probe

@@ -1,0 +1,159 @@
+#include "probe/sampler.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <system_error>
+#include <time.h>
+#include <unistd.h>
+
+namespace mmc::probe {
+
+namespace {
+
+double now_ns()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+} // namespace
+
+BlockReadTimer::BlockReadTimer(const std::string& path) : path_(path)
+{
+    fd_ = ::open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+    if (fd_ < 0) throw std::system_error(errno, std::generic_category(), path);
+    unsigned long long bytes = 0;
+    int lb = 0;
+    if (ioctl(fd_, BLKGETSIZE64, &bytes) != 0 || ioctl(fd_, BLKSSZGET, &lb) != 0) {
+        const int e = errno;
+        ::close(fd_);
+        throw std::system_error(e, std::generic_category(), path + ": not a block device");
+    }
+    size_ = bytes;
+    block_ = lb > 0 ? static_cast<uint32_t>(lb) : 512;
+    // Room for the largest read the sampler makes (two blocks), page aligned.
+    if (posix_memalign(&buf_, 4096, std::max<uint32_t>(4096, 2 * block_)) != 0) {
+        ::close(fd_);
+        throw std::system_error(ENOMEM, std::generic_category(), path);
+    }
+}
+
+BlockReadTimer::~BlockReadTimer()
+{
+    if (fd_ >= 0) ::close(fd_);
+    std::free(buf_);
+}
+
+double BlockReadTimer::read_ns(uint64_t offset, uint32_t length)
+{
+    if (offset + length > size_ || length > std::max<uint32_t>(4096, 2 * block_))
+        throw std::system_error(EINVAL, std::generic_category(),
+                                fmt::format("{}: read of {} at {} is beyond the device or the buffer", path_, length, offset));
+    const double start = now_ns();
+    const ssize_t n = ::pread(fd_, buf_, length, static_cast<off_t>(offset));
+    const double end = now_ns();
+    if (n < 0) throw std::system_error(errno, std::generic_category(), fmt::format("{}: read at {}", path_, offset));
+    if (static_cast<uint32_t>(n) != length)
+        throw std::system_error(EIO, std::generic_category(), fmt::format("{}: short read at {}", path_, offset));
+    return end - start;
+}
+
+std::vector<uint64_t> ladder_aligns(uint64_t read_bytes, uint64_t max_align)
+{
+    std::vector<uint64_t> out;
+    for (uint64_t a = read_bytes; a <= max_align; a *= 2) {
+        out.push_back(a);
+        const uint64_t three = a / 2 * 3; // between a and 2a
+        if (a >= 2048 && three % read_bytes == 0 && three <= max_align) out.push_back(three);
+    }
+    return out;
+}
+
+std::vector<uint64_t> row_positions(uint64_t align, uint64_t device_size, uint32_t read_bytes, unsigned most)
+{
+    std::vector<uint64_t> out;
+    if (device_size < read_bytes || align < read_bytes || most == 0) return out;
+    const uint64_t multiples = (device_size - read_bytes) / align; // the last multiple with room for the post read
+    const uint64_t odd = (multiples + 1) / 2;                      // 1, 3, 5, ... <= multiples
+    const uint64_t n = std::min<uint64_t>(odd, most);
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t k = n == 1 ? 0 : i * (odd - 1) / (n - 1); // spread over the odd multiples
+        out.push_back(align * (2 * k + 1));
+    }
+    return out;
+}
+
+Ladder sample_ladder(ReadTimer& dev, const SampleOptions& o)
+{
+    const uint32_t rb = 2 * dev.block();
+    const uint64_t max_align = o.max_align ? o.max_align : dev.size() / 2;
+    const auto aligns = ladder_aligns(rb, max_align);
+    const unsigned repeats = std::max(1u, o.repeats);
+
+    std::vector<std::vector<uint64_t>> places;
+    uint64_t total = 0, done = 0;
+    for (uint64_t a : aligns) {
+        places.push_back(row_positions(a, dev.size(), rb, o.positions));
+        total += places.back().size() * 3 * repeats;
+    }
+
+    Ladder l;
+    l.read_bytes = rb;
+    l.repeats = repeats;
+    // [row][kind][place] -> the time of each repeat; kinds: pre, on, post.
+    // Repeats are the outer loop: a busy second (another process, udev
+    // scanning a device just attached) then spoils one repeat of a few rows,
+    // and the fastest repeat survives it, instead of all repeats of them.
+    std::vector<std::vector<std::vector<std::vector<double>>>> t(aligns.size());
+    for (std::size_t r = 0; r < aligns.size(); ++r)
+        t[r].assign(3, std::vector<std::vector<double>>(places[r].size()));
+    for (unsigned rep = 0; rep < repeats; ++rep)
+        for (std::size_t r = 0; r < aligns.size(); ++r)
+            for (int kind = 0; kind < 3; ++kind)
+                for (std::size_t p = 0; p < places[r].size(); ++p) {
+                    if (o.stop && o.stop->load()) return l;
+                    const uint64_t off = places[r][p] - rb + static_cast<uint64_t>(kind) * rb / 2;
+                    t[r][kind][p].push_back(dev.read_ns(off, rb));
+                    if (o.progress && ++done % 64 == 0) o.progress(done, total);
+                }
+    std::vector<double> gaps;
+    for (std::size_t r = 0; r < aligns.size(); ++r) {
+        if (places[r].empty()) continue;
+        LadderRow row;
+        row.align = aligns[r];
+        row.positions = static_cast<unsigned>(places[r].size());
+        double* out[3] = {&row.pre_ns, &row.on_ns, &row.post_ns};
+        for (int kind = 0; kind < 3; ++kind) {
+            std::vector<double> fastest;
+            for (auto& v : t[r][kind]) {
+                std::sort(v.begin(), v.end());
+                fastest.push_back(v[0]);
+                if (v.size() > 1) gaps.push_back(v[1] - v[0]);
+            }
+            // The fastest place: a row whose places only partly cross a
+            // boundary (4 MiB ones on a card with 12 MiB AUs: every third)
+            // reads as not crossing it; only a boundary every place
+            // crosses raises the row.
+            *out[kind] = *std::min_element(fastest.begin(), fastest.end());
+        }
+        l.rows.push_back(row);
+    }
+    if (!gaps.empty()) l.noise_ns = median(gaps);
+    if (o.progress) o.progress(total, total);
+    return l;
+}
+
+} // namespace mmc::probe

@@ -1,0 +1,69 @@
+// Measuring a read-timing ladder on a device: small O_DIRECT reads just
+// before, across and just after each candidate boundary, at several places
+// on the device, repeated with the fastest kept (the others were delayed by
+// something else). Never reads past the device's end: unlike flashbench -a,
+// which wraps its offsets around the end at large alignments, a row has only
+// the positions that fit.
+#pragma once
+
+#include "probe/ladder.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace mmc::probe {
+
+// The seam to the device: a real block device, or the flash model in tests.
+class ReadTimer {
+public:
+    virtual ~ReadTimer() = default;
+    virtual uint64_t size() const = 0;          // bytes
+    virtual uint32_t block() const = 0;         // logical block: reads are whole, aligned blocks
+    virtual double read_ns(uint64_t offset, uint32_t length) = 0; // throws std::system_error
+};
+
+// A block device opened read-only with O_DIRECT, timed on CLOCK_MONOTONIC.
+class BlockReadTimer : public ReadTimer {
+public:
+    explicit BlockReadTimer(const std::string& path); // throws std::system_error naming the path
+    ~BlockReadTimer() override;
+    BlockReadTimer(const BlockReadTimer&) = delete;
+    BlockReadTimer& operator=(const BlockReadTimer&) = delete;
+    uint64_t size() const override { return size_; }
+    uint32_t block() const override { return block_; }
+    double read_ns(uint64_t offset, uint32_t length) override;
+
+private:
+    std::string path_;
+    int fd_ = -1;
+    uint64_t size_ = 0;
+    uint32_t block_ = 512;
+    void* buf_ = nullptr;
+};
+
+struct SampleOptions {
+    unsigned repeats = 3;   // reads per place, the fastest kept
+    unsigned positions = 8; // places per row, at most (odd multiples of the row's alignment)
+    uint64_t max_align = 0; // 0: half the device
+    const std::atomic<bool>* stop = nullptr;
+    std::function<void(uint64_t done, uint64_t total)> progress;
+};
+
+// The rows tested, in order: powers of two from twice the read size (two
+// logical blocks) and 3*2^n from 3 KiB, up to max_align.
+std::vector<uint64_t> ladder_aligns(uint64_t read_bytes, uint64_t max_align);
+
+// The places a row's reads are made: odd multiples of `align` (so a row
+// crosses boundaries of `align` but not of 2*align), spread over the
+// device, each with room for the post read before the end.
+std::vector<uint64_t> row_positions(uint64_t align, uint64_t device_size, uint32_t read_bytes, unsigned most);
+
+// Each row: per place, pre/on/post each the fastest of `repeats`; the row
+// keeps the fastest place (a boundary only some places cross is not the
+// row's). noise_ns: the median gap between the fastest
+// and second fastest repeat. Stops early (fewer rows) when *stop is set.
+Ladder sample_ladder(ReadTimer& device, const SampleOptions& options);
+
+} // namespace mmc::probe

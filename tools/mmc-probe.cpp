@@ -1,0 +1,75 @@
+// mmc-probe: what the card really is, measured. A thin dispatcher: each
+// subcommand's main lives in libmmc/probe (geometry_command.h; capacity is
+// wired in by the lead from the probe-cap work).
+#include "cli/cli.h"
+#include "probe/geometry_command.h"
+#include "version.h"
+
+#include <cstring>
+#include <fmt/format.h>
+#include <getopt.h>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr const char* tool = "mmc-probe";
+
+void usage(std::FILE* to)
+{
+    fmt::print(to, R"(Usage:
+ {0} geometry [options] DEVICE
+ {0} geometry [options] --from-flashbench FILE|-
+ {0} capacity [options] DEVICE
+ {0} -h|--help|-V|--version
+
+Measure what an SD, microSD or eMMC card's registers cannot be trusted to
+say: its flash geometry (page, allocation unit, open AUs) and its real
+capacity. "{0} SUBCOMMAND --help" lists a subcommand's options.
+
+Subcommands:
+ geometry   page and AU size from read timing; open AUs with --destructive
+ capacity   the fake-capacity probe
+
+Options:
+ -h, --help     display this help
+ -V, --version  display version
+)",
+               tool);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    mmc::cli::check_stdout_at_exit(tool);
+    // The tool's own options come before the subcommand ("+": stop at the
+    // first word that is none); each subcommand parses the rest.
+    static const option longopts[] = {
+        {"help", no_argument, nullptr, 'h'},
+        {"version", no_argument, nullptr, 'V'},
+        {nullptr, 0, nullptr, 0},
+    };
+    opterr = 0;
+    int c;
+    try {
+        while ((c = getopt_long(argc, argv, "+:hV", longopts, nullptr)) != -1) {
+            switch (c) {
+            case 'h': usage(stdout); return mmc::cli::ok;
+            case 'V': mmc::cli::print_version_and_exit(tool);
+            default: mmc::cli::throw_getopt_error(c, argv);
+            }
+        }
+    } catch (const mmc::cli::UsageError& e) {
+        return mmc::cli::usage_failure(tool, e.what());
+    }
+    if (optind >= argc) return mmc::cli::usage_failure(tool, "no subcommand given (geometry or capacity)");
+    const std::string sub = argv[optind];
+    const std::vector<std::string> rest(argv + optind + 1, argv + argc);
+    if (sub == "geometry") return mmc::probe::run_geometry(rest);
+    if (sub == "capacity") {
+        mmc::cli::error(tool, "capacity: not built in this tree");
+        return mmc::cli::failure;
+    }
+    return mmc::cli::usage_failure(tool, fmt::format("unknown subcommand '{}'; expected geometry or capacity", sub));
+}
