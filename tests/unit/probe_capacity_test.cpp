@@ -22,20 +22,21 @@ constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
 // The probe's BlockIo over a simulated card (512-byte blocks).
 class SimBlocks : public probe::BlockIo {
 public:
-    explicit SimBlocks(sim::Card& c) : card_(c) {}
-    uint64_t block_count() const override { return card_.size_bytes() / 512; }
-    uint32_t block_size() const override { return 512; }
-    void read(uint64_t block, std::span<uint8_t> out) override { card_.read(block * 512, out, card_.idle_at()); }
+    explicit SimBlocks(sim::Card& c, uint32_t block_size = 512) : card_(c), bs_(block_size) {}
+    uint64_t block_count() const override { return card_.size_bytes() / bs_; }
+    uint32_t block_size() const override { return bs_; }
+    void read(uint64_t block, std::span<uint8_t> out) override { card_.read(block * bs_, out, card_.idle_at()); }
     void write(uint64_t block, std::span<const uint8_t> data) override
     {
         if (fail_after_ && written_ >= *fail_after_) throw std::runtime_error("injected write error");
-        written_ += data.size() / 512;
-        card_.write(block * 512, data, card_.idle_at());
+        written_ += data.size() / bs_;
+        card_.write(block * bs_, data, card_.idle_at());
     }
     std::optional<uint64_t> fail_after_;
 
 private:
     sim::Card& card_;
+    uint32_t bs_;
     uint64_t written_ = 0;
 };
 
@@ -253,4 +254,46 @@ TEST(ProbeCapacityPlan, RefusesTinyDevicesAndStatesItsBounds)
     EXPECT_LT(p.typical_blocks_written, 100u);
     o.max_cache_bytes = MiB;
     EXPECT_EQ(probe::plan_capacity(256 * MiB / 512, 512, o).cache_check_blocks, 2048u);
+}
+
+TEST(ProbeCapacitySweep, TheEndOfStorageAnywhereWithAnyCacheIsFoundToTheBlock)
+{
+    // Real sizes from just past the anchor to near the top, page multiples
+    // (the simulator's granularity) that are not powers of two; caches none,
+    // strict and not; two salts and read orders each.
+    const uint64_t page = 16 * KiB;
+    for (uint64_t real : {MiB + page, 5 * MiB + 3 * page, 64 * MiB + 7 * page, 128 * MiB, 201 * MiB + page, 250 * MiB})
+        for (int cache = 0; cache < 3; ++cache)
+            for (uint64_t seed : {1, 2}) {
+                Fake f{"sweep", sim::Fake::limbo, real, 0, cache ? 256 * KiB : 0, cache == 1, Verdict::limbo, real};
+                sim::Card card(params(f));
+                SimBlocks io(card);
+                probe::CapacityOptions o;
+                o.seed = seed;
+                const auto r = probe::probe_capacity(io, o);
+                const auto what = ::testing::Message() << "real " << real << " cache " << cache << " seed " << seed;
+                ASSERT_TRUE(r.verdict.has_value()) << what;
+                EXPECT_EQ(*r.verdict, Verdict::limbo) << what;
+                EXPECT_EQ(r.usable_bytes, real) << what;
+                EXPECT_FALSE(r.usable_is_lower_bound) << what;
+            }
+}
+
+TEST(ProbeCapacitySweep, FourKiBBlocks)
+{
+    // F3's "good, 4KB-block" drive, and a limbo one: usable to the 4 KiB block.
+    for (const Fake& f : {matrix[0], matrix[2], matrix[5], matrix[9]}) {
+        const sim::Params p = params(f);
+        sim::Card card(p);
+        const uint64_t before = digest(card, storage(p));
+        SimBlocks io(card, 4096);
+        probe::CapacityOptions o;
+        o.seed = 5;
+        const auto r = probe::probe_capacity(io, o);
+        ASSERT_TRUE(r.verdict.has_value()) << f.name;
+        EXPECT_EQ(*r.verdict, f.verdict) << f.name;
+        EXPECT_EQ(r.usable_bytes, f.usable) << f.name;
+        EXPECT_EQ(r.blocks_written * 4096, card.counters().writes.bytes) << f.name;
+        EXPECT_EQ(digest(card, storage(p)), before) << f.name;
+    }
 }
