@@ -29,7 +29,7 @@ namespace {
 
 constexpr uint64_t MiB = uint64_t{1} << 20;
 constexpr uint64_t stamp_magic = 0x6d6d632d70726f62; // "mmc-prob"
-constexpr uint64_t chunk_blocks_max = 256;            // in-place rewrites: 128 KiB per request at 512 B
+constexpr uint64_t chunk_bytes_max = MiB;             // in-place rewrites: at most 1 MiB per request
 constexpr uint64_t probe_bytes_per_round = 2 * MiB;   // copies of one search round, at most
 
 uint64_t mix(uint64_t& state)
@@ -205,7 +205,7 @@ private:
         uint64_t end = first + count;
         while (end > first) {
             check_stop();
-            const uint64_t n = std::min(chunk_blocks_max, end - first);
+            const uint64_t n = std::min(std::max<uint64_t>(1, chunk_bytes_max / bs_), end - first);
             const uint64_t at = end - n;
             chunk.resize(n * bs_);
             read(at, chunk);
