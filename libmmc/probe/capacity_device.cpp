@@ -62,7 +62,9 @@ void DeviceBlocks::read(uint64_t block, std::span<uint8_t> out)
 {
     uint8_t* buf = bounce(out.size());
     const off_t at = static_cast<off_t>(block * block_size_);
-    const ssize_t n = ::pread(fd_, buf, out.size(), at);
+    ssize_t n;
+    do n = ::pread(fd_, buf, out.size(), at); // Ctrl-C's handler has no SA_RESTART
+    while (n < 0 && errno == EINTR);
     if (n < 0) throw os_error(path_, fmt::format("read of block {}", block));
     if (static_cast<std::size_t>(n) != out.size())
         throw std::runtime_error(fmt::format("{}: short read at block {}", path_, block));
@@ -74,7 +76,9 @@ void DeviceBlocks::write(uint64_t block, std::span<const uint8_t> data)
     uint8_t* buf = bounce(data.size());
     std::memcpy(buf, data.data(), data.size());
     const off_t at = static_cast<off_t>(block * block_size_);
-    const ssize_t n = ::pwrite(fd_, buf, data.size(), at);
+    ssize_t n;
+    do n = ::pwrite(fd_, buf, data.size(), at);
+    while (n < 0 && errno == EINTR);
     if (n < 0) throw os_error(path_, fmt::format("write of block {}", block));
     if (static_cast<std::size_t>(n) != data.size())
         throw std::runtime_error(fmt::format("{}: short write at block {}", path_, block));
