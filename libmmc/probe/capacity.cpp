@@ -242,6 +242,10 @@ private:
     void probe()
     {
         const uint64_t top = n_ - 1;
+        const uint64_t anchor = plan_.anchor;
+        // The anchor is stamped first, so that the cache check below, which
+        // goes on until the cache has let go of a later stamp, flushes it too.
+        stamp(anchor);
         // 1. The cache: is the last block limbo, and how many limbo writes
         //    does it take to lose its stamp?
         stamp(top);
@@ -260,11 +264,8 @@ private:
         }
         cache_blocks_ = top_bad ? rewritten : 0;
 
-        // 2. The wrap, from the anchor (which must hold its stamp through a flush).
-        const uint64_t anchor = plan_.anchor;
+        // 2. The wrap, from the anchor, which must have kept its stamp.
         report("wrap", 0, 1);
-        stamp(anchor);
-        flush();
         if (!holds_own_stamp(anchor)) {
             r_.verdict = Verdict::bad;
             r_.usable_bytes = 0;
@@ -382,7 +383,7 @@ CapacityPlan plan_capacity(uint64_t block_count, uint32_t block_size, const Capa
     const uint64_t gap = block_count - p.anchor;
     const auto [rounds, probes] = search_bound(gap, p.cache_check_blocks, per_probe, cap);
     const uint64_t fixed = 2 * per_probe; // the last block and the anchor
-    p.max_blocks_written = fixed + p.cache_check_blocks * (2 + rounds) + probes * per_probe;
+    p.max_blocks_written = fixed + p.cache_check_blocks * (1 + rounds) + probes * per_probe;
     p.typical_blocks_written = fixed + search_bound(gap, 0, per_probe, cap).second * per_probe;
     p.max_backup_blocks = o.destructive ? 0 : 2 + probes;
     return p;

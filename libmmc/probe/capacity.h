@@ -9,13 +9,14 @@
 //   bad: nothing stores (U = 0).
 //
 // The method (F3's facts, our own search; see man mmc-probe, CAPACITY):
-//  1. cache: a stamp at the last block, then the blocks below it rewritten in
-//     place (read, write the same bytes back: no copy needed) until the stamp
+//  1. cache: stamps at the anchor (the first block after 1 MiB; nothing
+//     below it is written, so a partition table survives a crash) and at
+//     the last block, then the blocks below the last rewritten in place
+//     (read, write the same bytes back: no copy needed) until its stamp
 //     reads back wrong. The count is the limbo cache (0: wrong at once);
 //     when the bound passes first, the last block is storage (or an alias).
-//  2. wrap: a stamp at the anchor (the first block after 1 MiB; nothing below
-//     it is written, so a partition table survives a crash), the cache
-//     flushed, then the anchor's stamp looked for at anchor + 2^k.
+//  2. wrap: the anchor, flushed by step 1, must have kept its stamp (else
+//     bad); then its stamp is looked for at anchor + 2^k.
 //  3. search for U between the anchor and the first known-bad block, in
 //     rounds: stamps at k evenly spaced blocks, the cache flushed (the same
 //     in-place rewrite), the stamps read back in random order. k balances the
