@@ -297,3 +297,22 @@ TEST(ProbeCapacitySweep, FourKiBBlocks)
         EXPECT_EQ(digest(card, storage(p)), before) << f.name;
     }
 }
+
+TEST(ProbeCapacitySweep, AnEndWithinTheCacheOfTheTopIsALowerBoundAndSaysSo)
+{
+    // 32 blocks more limbo than the 1 MiB cache: the check's step overshoots
+    // it, so the flush area reaches into storage and the probes stop below
+    // it. The answer errs on the safe side and is flagged.
+    const uint64_t real = 256 * MiB - (MiB + 16 * KiB);
+    Fake f{"corner", sim::Fake::limbo, real, 0, MiB, false, Verdict::limbo, real};
+    sim::Card card(params(f));
+    SimBlocks io(card);
+    probe::CapacityOptions o;
+    o.seed = 9;
+    const auto r = probe::probe_capacity(io, o);
+    ASSERT_TRUE(r.verdict.has_value());
+    EXPECT_EQ(*r.verdict, Verdict::limbo);
+    EXPECT_TRUE(r.usable_is_lower_bound);
+    EXPECT_LE(r.usable_bytes, real);
+    EXPECT_GE(r.usable_bytes + *r.cache_bytes, real);
+}
