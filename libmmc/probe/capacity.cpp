@@ -71,9 +71,11 @@ std::optional<uint64_t> stamp_of(std::span<const uint8_t> in, uint64_t salt)
 uint64_t max_probes_per_round(uint32_t block_size) { return std::max<uint64_t>(1, probe_bytes_per_round / block_size); }
 
 // Probes per search round over `gap` candidate blocks when each round also
-// costs `flush` rewrites: the k that minimises rounds * (writes per round).
-// No cache: 1, a binary search, the fewest writes.
-uint64_t probes_per_round(uint64_t gap, uint64_t flush, uint64_t writes_per_probe, uint64_t cap)
+// costs a flush of `flush` blocks rewritten in sequence and each probe costs
+// `probe_cost` such blocks (its stamp, read-back and restore, scattered): the
+// k that minimises rounds * (cost per round). No cache: 1, a binary search,
+// the fewest writes.
+uint64_t probes_per_round(uint64_t gap, uint64_t flush, long double probe_cost, uint64_t cap)
 {
     if (flush == 0 || gap <= 1) return 1;
     uint64_t best_k = 1;
@@ -83,7 +85,7 @@ uint64_t probes_per_round(uint64_t gap, uint64_t flush, uint64_t writes_per_prob
         k = std::max<uint64_t>(k, 1);
         while (std::pow(static_cast<long double>(k + 1), rounds) < static_cast<long double>(gap + 1)) ++k;
         if (k > cap) continue;
-        const long double cost = static_cast<long double>(rounds) * (k * writes_per_probe + flush);
+        const long double cost = static_cast<long double>(rounds) * (k * probe_cost + flush);
         if (best_cost < 0 || cost < best_cost) {
             best_cost = cost;
             best_k = k;
@@ -93,12 +95,12 @@ uint64_t probes_per_round(uint64_t gap, uint64_t flush, uint64_t writes_per_prob
     return best_cost < 0 ? cap : best_k;
 }
 
-// Worst case of the search: rounds and probes with a flush of `flush` blocks.
-std::pair<uint64_t, uint64_t> search_bound(uint64_t gap, uint64_t flush, uint64_t writes_per_probe, uint64_t cap)
+// The search's rounds and probes with a flush of `flush` blocks.
+std::pair<uint64_t, uint64_t> search_bound(uint64_t gap, uint64_t flush, long double probe_cost, uint64_t cap)
 {
     uint64_t rounds = 0, probes = 0;
     while (gap >= 1) {
-        const uint64_t k = std::min(probes_per_round(gap, flush, writes_per_probe, cap), gap);
+        const uint64_t k = std::min(probes_per_round(gap, flush, probe_cost, cap), gap);
         ++rounds;
         probes += k;
         gap = gap / (k + 1); // the widest interval left between two probes
@@ -106,6 +108,12 @@ std::pair<uint64_t, uint64_t> search_bound(uint64_t gap, uint64_t flush, uint64_
     }
     return {rounds, probes};
 }
+
+// What one probe costs, in blocks rewritten in sequence, is measured (a
+// scattered single-block write can cost a card a merge of its AU); until it
+// is, and whatever is measured, it lies in [min_weight, max_weight] times
+// the blocks the probe writes.
+constexpr long double min_weight = 1, first_weight = 16, max_weight = 256;
 
 struct Interrupted {};
 
@@ -223,6 +231,11 @@ private:
         if (cache_blocks_) rewrite(n_ - 1 - cache_blocks_, cache_blocks_);
     }
 
+    static double now()
+    {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    }
+
     void restore()
     {
         if (o_.destructive) return;
@@ -254,6 +267,7 @@ private:
         const uint64_t bound = plan_.cache_check_blocks;
         uint64_t next_check = std::min<uint64_t>(64, bound);
         report("cache", 0, bound);
+        const double run_start = now();
         while (!top_bad && rewritten < bound) {
             const uint64_t n = next_check - rewritten;
             rewrite(top - rewritten - n, n);
@@ -263,6 +277,8 @@ private:
             next_check = std::min(bound, rewritten + std::max<uint64_t>(64, rewritten / 16));
         }
         cache_blocks_ = top_bad ? rewritten : 0;
+        // Seconds per block rewritten in sequence: the unit of the search's costs.
+        const double per_block = rewritten ? std::max(1e-9, (now() - run_start) / rewritten) : 1e-9;
 
         // 2. The wrap, from the anchor, which must have kept its stamp.
         report("wrap", 0, 1);
@@ -303,12 +319,14 @@ private:
         bool found_bad = false;
         const uint64_t per_probe = o_.destructive ? 1 : 2;
         const uint64_t cap = max_probes_per_round(bs_);
-        const uint64_t total_rounds = search_bound(limit - lo - 1, cache_blocks_, per_probe, cap).first;
+        long double weight = first_weight;
+        uint64_t total_rounds = search_bound(limit - lo - 1, cache_blocks_, weight * per_probe, cap).first;
         uint64_t round = 0;
         while (first_bad - lo > 1) {
             report("search", round, std::max(total_rounds, round + 1));
+            const double round_start = now();
             const uint64_t span = first_bad - lo;
-            const uint64_t k = std::min(probes_per_round(span - 1, cache_blocks_, per_probe, cap), span - 1);
+            const uint64_t k = std::min(probes_per_round(span - 1, cache_blocks_, weight * per_probe, cap), span - 1);
             std::vector<uint64_t> probes;
             for (uint64_t i = 1; i <= k; ++i) {
                 // i * span / (k + 1), exactly and without overflow
@@ -333,6 +351,14 @@ private:
             }
             lo = new_lo;
             ++round;
+            if (cache_blocks_) {
+                // The round's time beyond its flush, per probe, in flushed blocks
+                // (a restore costs about what the stamp did).
+                const double probes_s = std::max(0.0, now() - round_start - cache_blocks_ * per_block);
+                const long double w = probes_s / probes.size() / per_block / per_probe;
+                weight = std::clamp<long double>(w, min_weight, max_weight);
+                total_rounds = round + search_bound(first_bad - lo - 1, cache_blocks_, weight * per_probe, cap).first;
+            }
         }
         report("search", round, round);
         uint64_t usable = first_bad;
@@ -381,11 +407,17 @@ CapacityPlan plan_capacity(uint64_t block_count, uint32_t block_size, const Capa
     const uint64_t per_probe = o.destructive ? 1 : 2;
     const uint64_t cap = max_probes_per_round(block_size);
     const uint64_t gap = block_count - p.anchor;
-    const auto [rounds, probes] = search_bound(gap, p.cache_check_blocks, per_probe, cap);
     const uint64_t fixed = 2 * per_probe; // the last block and the anchor
-    p.max_blocks_written = fixed + p.cache_check_blocks * (1 + rounds) + probes * per_probe;
+    // The worst case over every probe cost the search may measure.
+    uint64_t most_written = 0, most_probes = 0;
+    for (long double w = min_weight; w <= max_weight; w *= 1.125L) {
+        const auto [rounds, probes] = search_bound(gap, p.cache_check_blocks, w * per_probe, cap);
+        most_written = std::max(most_written, p.cache_check_blocks * (1 + rounds) + probes * per_probe);
+        most_probes = std::max(most_probes, probes);
+    }
+    p.max_blocks_written = fixed + most_written;
     p.typical_blocks_written = fixed + search_bound(gap, 0, per_probe, cap).second * per_probe;
-    p.max_backup_blocks = o.destructive ? 0 : 2 + probes;
+    p.max_backup_blocks = o.destructive ? 0 : 2 + most_probes;
     return p;
 }
 
