@@ -20,8 +20,8 @@
 //  3. search for U between the anchor and the first known-bad block, in
 //     rounds: stamps at k evenly spaced blocks, the cache flushed (the same
 //     in-place rewrite), the stamps read back in random order. k balances the
-//     flush's cost against the number of rounds: 1 (a binary search) when
-//     there is no cache.
+//     flush's cost against the number of rounds, a probe weighed by its
+//     measured cost: 1 (a binary search) when there is no cache.
 // Every block the probe stamps is copied (in memory: a few hundred blocks,
 // at most max_backup_blocks) just before its first write and written back
 // at the end, newest first, so that aliases come back right; Ctrl-C
