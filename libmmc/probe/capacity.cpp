@@ -205,8 +205,7 @@ private:
     // storage keeps its bytes, so nothing needs a copy. A block reading as
     // one of this run's stamps is a cache slot or an alias of a stamped
     // block: writing the stamp back would keep it alive, so it is zeroed
-    // (an alias's original is among the copies). Returns how many blocks
-    // held the stamp of `watch`, and the distance of the last one.
+    // (an alias's original is among the copies).
     void rewrite(uint64_t first, uint64_t count)
     {
         std::vector<uint8_t> chunk;
