@@ -1,7 +1,8 @@
 // mmc-probe: what the card really is, measured. A thin dispatcher: each
-// subcommand's main lives in libmmc/probe (geometry_command.h; capacity is
-// wired in by the lead from the probe-cap work).
+// subcommand's main lives in libmmc/probe (geometry_command.h,
+// capacity_command.h).
 #include "cli/cli.h"
+#include "probe/capacity_command.h"
 #include "probe/geometry_command.h"
 #include "version.h"
 
@@ -67,9 +68,6 @@ int main(int argc, char** argv)
     const std::string sub = argv[optind];
     const std::vector<std::string> rest(argv + optind + 1, argv + argc);
     if (sub == "geometry") return mmc::probe::run_geometry(rest);
-    if (sub == "capacity") {
-        mmc::cli::error(tool, "capacity: not built in this tree");
-        return mmc::cli::failure;
-    }
+    if (sub == "capacity") return mmc::probe::run_capacity(argc - optind, argv + optind);
     return mmc::cli::usage_failure(tool, fmt::format("unknown subcommand '{}'; expected geometry or capacity", sub));
 }

@@ -220,14 +220,14 @@ void validate(const Params& p)
         if (p.real_size_bytes && p.real_size_bytes != p.size_bytes)
             fail("real-size: only a fake card (--fake) has less storage than it announces");
         if (p.module_bytes) fail("module: only wraparound and chain fakes wrap addresses");
-        if (p.strict_cache) fail("strict-cache: only limbo and chain fakes have a limbo cache");
+        if (p.strict_cache) fail("strict-cache: only limbo, chain and bad fakes have a limbo cache");
         return;
     }
     if (p.fake == Fake::bad) {
         // F3's "bad": no storage at all.
         if (p.real_size_bytes) fail("real-size: a bad fake stores nothing (leave real-size out)");
         if (p.module_bytes) fail("module: only wraparound and chain fakes wrap addresses");
-        if (p.strict_cache) fail("strict-cache: only limbo and chain fakes have a limbo cache");
+        // A strict cache is allowed: F3's "devil drive I" is bad with one.
         return;
     }
     if (p.real_size_bytes == 0) fail(fmt::format("real-size: a {} fake needs the size it really has", to_string(p.fake)));
@@ -236,7 +236,7 @@ void validate(const Params& p)
     if (p.module_bytes && p.fake != Fake::wraparound && p.fake != Fake::chain)
         fail("module: only wraparound and chain fakes wrap addresses");
     if (p.strict_cache && p.fake != Fake::limbo && p.fake != Fake::chain)
-        fail("strict-cache: only limbo and chain fakes have a limbo cache");
+        fail("strict-cache: only limbo, chain and bad fakes have a limbo cache");
     const uint64_t module = wrap_module(p);
     if (module % p.page_bytes) fail(fmt::format("module: {} bytes is not a whole number of {}-byte pages", module, p.page_bytes));
     // F3's classification: a module at or below the real size is a

@@ -1,0 +1,281 @@
+#include "probe/capacity_command.h"
+
+#include "cli/cli.h"
+#include "cli/confirm.h"
+#include "cli/json_out.h"
+#include "cli/progress.h"
+#include "cli/size.h"
+#include "dev/block_safety.h"
+#include "erase/device.h"
+#include "probe/capacity.h"
+#include "probe/capacity_device.h"
+#include "probe/capacity_view.h"
+#include "version.h"
+
+#include <atomic>
+#include <csignal>
+#include <fmt/format.h>
+#include <getopt.h>
+#include <unistd.h>
+
+namespace mmc::probe {
+
+namespace {
+
+constexpr const char* tool = "mmc-probe";
+
+std::atomic<bool> stop_requested{false};
+
+extern "C" void on_stop_signal(int) { stop_requested.store(true); }
+
+void usage(std::FILE* to)
+{
+    fmt::print(to, R"(Usage:
+ {0} capacity [options] DEVICE
+
+Find out whether a card's announced capacity is real: writes stamps to as
+few blocks as it can, reads them back in random order and names the fake:
+good, limbo, wraparound, chain or bad, with the usable size exact to the
+block. Every block it stamps is copied first and written back at the end
+(and on Ctrl-C) unless --destructive. DEVICE is a whole card: /dev/mmcblk0,
+mmcblk0, mmc0, mmc0:4567; any block device with --any-device.
+
+Options:
+     --destructive     keep no copies and restore nothing (fewer writes)
+     --max-cache SIZE  the largest cache a fake is assumed to have
+                       (default 1G; the check stops at 1/16 of the card)
+ -y, --yes             do not ask for confirmation
+ -n, --dry-run         print what would be written and touch nothing
+     --any-device      allow a block device that is not an MMC/SD card
+     --seed N          the stamps' salt and read order (default: random)
+ -J, --json            print JSON (see mmc-probe(1), CAPACITY)
+     --sysfs-root DIR  read sysfs from DIR (default /sys)
+ -h, --help            display this help
+ -V, --version         display version
+
+Exit status: 0 good, 10 limbo, 11 wraparound, 12 chain, 13 bad,
+1 failure, 2 usage error, 130 interrupted (the card restored).
+
+Examples:
+ {0} capacity --dry-run /dev/mmcblk0
+ {0} capacity --yes /dev/mmcblk0
+)",
+               tool);
+}
+
+struct Options {
+    std::string device;
+    CapacityOptions probe;
+    bool yes = false, dry_run = false, json = false, any_device = false;
+    dev::SysRoots roots;
+    dev::SafetyRoots safety;
+};
+
+Options parse(int argc, char** argv)
+{
+    enum { destructive = 256, max_cache, any_device, seed, sysfs };
+    static const option longopts[] = {
+        {"destructive", no_argument, nullptr, destructive}, {"max-cache", required_argument, nullptr, max_cache},
+        {"yes", no_argument, nullptr, 'y'},                 {"dry-run", no_argument, nullptr, 'n'},
+        {"any-device", no_argument, nullptr, any_device},   {"seed", required_argument, nullptr, seed},
+        {"json", no_argument, nullptr, 'J'},                {"sysfs-root", required_argument, nullptr, sysfs},
+        {"help", no_argument, nullptr, 'h'},                {"version", no_argument, nullptr, 'V'},
+        {nullptr, 0, nullptr, 0},
+    };
+    Options o;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":ynJhV", longopts, nullptr)) != -1) {
+        switch (c) {
+        case destructive: o.probe.destructive = true; break;
+        case max_cache:
+            o.probe.max_cache_bytes = cli::size_option("--max-cache", optarg);
+            if (o.probe.max_cache_bytes == 0) throw cli::UsageError("--max-cache 0: the check needs at least one block");
+            break;
+        case 'y': o.yes = true; break;
+        case 'n': o.dry_run = true; break;
+        case any_device: o.any_device = true; break;
+        case seed:
+            try {
+                std::size_t used = 0;
+                o.probe.seed = std::stoull(optarg, &used, 0);
+                if (used != std::string(optarg).size()) throw std::invalid_argument("trailing text");
+            } catch (const std::exception&) {
+                throw cli::UsageError(fmt::format("--seed '{}': expected a number", optarg));
+            }
+            break;
+        case 'J': o.json = true; break;
+        case sysfs:
+            o.roots.sysfs = optarg;
+            o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
+            o.safety.sysfs = optarg;
+            break;
+        case 'h': usage(stdout); std::exit(cli::ok);
+        case 'V': cli::print_version_and_exit(tool);
+        default: cli::throw_getopt_error(c, argv);
+        }
+    }
+    if (optind >= argc) throw cli::UsageError("capacity: no DEVICE given");
+    o.device = argv[optind++];
+    if (optind < argc) throw cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));
+    return o;
+}
+
+void install_signals()
+{
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; // no SA_RESTART: the prompt's read returns
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGHUP, &sa, nullptr);
+}
+
+void print_json(const nlohmann::ordered_json& body)
+{
+    nlohmann::ordered_json doc;
+    doc["tool"] = tool;
+    doc["version"] = mmc::version;
+    doc["command"] = "capacity";
+    doc.update(body);
+    cli::print_json(doc, tool);
+}
+
+std::string progress_text(const CapacityProgress& p, double elapsed_in_phase)
+{
+    if (p.phase == "cache")
+        return fmt::format("cache check: {}/{} blocks rewritten in place, {}", p.done, p.total,
+                           cli::eta_text(static_cast<double>(p.done), static_cast<double>(p.total), elapsed_in_phase));
+    if (p.phase == "wrap") return "wrap check: looking for the anchor's stamp at powers of two";
+    if (p.phase == "search")
+        return fmt::format("search: round {} of about {}, {} blocks written, {}", p.done + 1, p.total, p.blocks_written,
+                           cli::eta_text(static_cast<double>(p.done), static_cast<double>(p.total), elapsed_in_phase));
+    return fmt::format("restoring: {}/{} blocks written back", p.done, p.total);
+}
+
+} // namespace
+
+int run_capacity(int argc, char** argv)
+{
+    Options o;
+    try {
+        o = parse(argc, argv);
+    } catch (const cli::UsageError& e) {
+        return cli::usage_failure(tool, e.what());
+    }
+
+    erase::Target t;
+    try {
+        t = erase::find_target(o.device, {o.roots, o.any_device, true});
+    } catch (const erase::TargetError& e) {
+        if (e.why == erase::TargetError::Why::not_mmc)
+            cli::error(tool, fmt::format("{}: {}; use --any-device to probe it anyway", o.device, e.what()));
+        else
+            cli::error(tool, fmt::format("{}: {}", o.device, e.what()));
+        return cli::failure;
+    }
+    if (t.is_partition) {
+        cli::error(tool, fmt::format("{}: a partition; the capacity is the whole card's: probe {}", t.path, t.disk_path));
+        return cli::usage;
+    }
+    if (const auto problems = dev::check_safety(t.name, o.safety); !problems.empty()) {
+        std::string list;
+        for (const auto& p : problems) list += (list.empty() ? "" : "; ") + p.what;
+        cli::error(tool, fmt::format("{}: refusing to write: {}", t.path, list));
+        return cli::failure;
+    }
+    const CapacityTarget target{t.path, t.card, t.not_mmc};
+
+    std::unique_ptr<DeviceBlocks> io;
+    CapacityPlan plan;
+    try {
+        io = std::make_unique<DeviceBlocks>(t.path);
+        plan = plan_capacity(io->block_count(), io->block_size(), o.probe);
+    } catch (const std::exception& e) {
+        cli::error(tool, e.what());
+        return cli::failure;
+    }
+
+    if (o.dry_run) {
+        if (o.json) {
+            nlohmann::ordered_json j;
+            j["device"] = t.path;
+            j["card"] = t.card ? nlohmann::ordered_json(dev::identity_json(*t.card)) : nlohmann::ordered_json(nullptr);
+            j["dry_run"] = true;
+            j["block_size"] = plan.block_size;
+            j["announced_bytes"] = plan.block_count * plan.block_size;
+            j["max_blocks_written"] = plan.max_blocks_written;
+            j["typical_blocks_written"] = plan.typical_blocks_written;
+            j["max_backup_blocks"] = plan.max_backup_blocks;
+            print_json(j);
+        } else {
+            fmt::print("{}Dry run: nothing was written.\n", plan_text(target, plan, o.probe.destructive));
+        }
+        return cli::ok;
+    }
+
+    install_signals();
+    if (!o.yes) {
+        if (!isatty(STDIN_FILENO)) {
+            cli::error(tool, fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes "
+                                         "(or --dry-run to see what would be written)",
+                                         t.path));
+            return cli::failure;
+        }
+        const auto question = fmt::format("{}This writes to {}{}.", plan_text(target, plan, o.probe.destructive), t.path,
+                                          o.probe.destructive ? " and leaves the stamps there" : " and puts every block back");
+        const bool yes = cli::confirm(question, "probe", false) == cli::Confirmation::yes;
+        if (stop_requested.load()) {
+            fmt::print(stderr, "\n");
+            cli::error(tool, "interrupted before anything was written");
+            return cli::interrupted;
+        }
+        if (!yes) {
+            cli::error(tool, "not confirmed; nothing was written");
+            return cli::failure;
+        }
+    } else if (!o.json) {
+        fmt::print("{}\n", plan_text(target, plan, o.probe.destructive));
+        std::fflush(stdout);
+    }
+
+    cli::ProgressLine line;
+    std::string phase;
+    auto phase_start = std::chrono::steady_clock::now();
+    o.probe.stop = &stop_requested;
+    o.probe.progress = [&](const CapacityProgress& p) {
+        if (p.phase != phase) {
+            phase = p.phase;
+            phase_start = std::chrono::steady_clock::now();
+        }
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - phase_start).count();
+        line.show(progress_text(p, elapsed));
+    };
+
+    CapacityResult r;
+    try {
+        r = probe_capacity(*io, o.probe);
+    } catch (const std::exception& e) {
+        line.clear();
+        cli::error(tool, fmt::format("{}: {}", t.path, e.what()));
+        return cli::failure;
+    }
+    line.clear();
+
+    if (o.json)
+        print_json(result_json(target, r, io->block_size(), o.probe.destructive));
+    else
+        fmt::print("{}", result_text(target, r, io->block_size()));
+    if (r.interrupted) {
+        cli::error(tool, fmt::format("interrupted: {}", r.restored ? fmt::format("the {} stamped blocks were written back; "
+                                                                                  "{} is as it was",
+                                                                                  r.blocks_backed_up, t.path)
+                                                                    : "--destructive: the stamps written so far stay"));
+        return cli::interrupted;
+    }
+    return exit_status(*r.verdict);
+}
+
+} // namespace mmc::probe

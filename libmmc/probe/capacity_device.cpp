@@ -1,0 +1,87 @@
+#include "probe/capacity_device.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <linux/fs.h>
+#include <stdexcept>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+namespace mmc::probe {
+
+namespace {
+
+std::runtime_error os_error(const std::string& path, const std::string& what)
+{
+    return std::runtime_error(fmt::format("{}: {}: {}", path, what, std::strerror(errno)));
+}
+
+} // namespace
+
+DeviceBlocks::DeviceBlocks(const std::string& path) : path_(path)
+{
+    fd_ = ::open(path.c_str(), O_RDWR | O_EXCL | O_DIRECT | O_CLOEXEC);
+    if (fd_ < 0) {
+        if (errno == EBUSY) throw std::runtime_error(fmt::format("{}: in use (mounted or opened exclusively elsewhere)", path));
+        throw os_error(path, "cannot open");
+    }
+    int logical = 0;
+    uint64_t bytes = 0;
+    if (::ioctl(fd_, BLKSSZGET, &logical) != 0 || ::ioctl(fd_, BLKGETSIZE64, &bytes) != 0) {
+        const auto e = os_error(path, "not a block device (BLKSSZGET/BLKGETSIZE64)");
+        ::close(fd_);
+        throw e;
+    }
+    block_size_ = static_cast<uint32_t>(logical);
+    blocks_ = bytes / block_size_;
+}
+
+DeviceBlocks::~DeviceBlocks()
+{
+    if (fd_ >= 0) ::close(fd_);
+    std::free(bounce_);
+}
+
+uint8_t* DeviceBlocks::bounce(std::size_t bytes)
+{
+    if (bytes > bounce_size_) {
+        std::free(bounce_);
+        bounce_ = nullptr;
+        void* p = nullptr;
+        if (::posix_memalign(&p, 4096, bytes) != 0) throw std::runtime_error("out of memory for an I/O buffer");
+        bounce_ = static_cast<uint8_t*>(p);
+        bounce_size_ = bytes;
+    }
+    return bounce_;
+}
+
+void DeviceBlocks::read(uint64_t block, std::span<uint8_t> out)
+{
+    uint8_t* buf = bounce(out.size());
+    const off_t at = static_cast<off_t>(block * block_size_);
+    ssize_t n;
+    do n = ::pread(fd_, buf, out.size(), at); // Ctrl-C's handler has no SA_RESTART
+    while (n < 0 && errno == EINTR);
+    if (n < 0) throw os_error(path_, fmt::format("read of block {}", block));
+    if (static_cast<std::size_t>(n) != out.size())
+        throw std::runtime_error(fmt::format("{}: short read at block {}", path_, block));
+    std::memcpy(out.data(), buf, out.size());
+}
+
+void DeviceBlocks::write(uint64_t block, std::span<const uint8_t> data)
+{
+    uint8_t* buf = bounce(data.size());
+    std::memcpy(buf, data.data(), data.size());
+    const off_t at = static_cast<off_t>(block * block_size_);
+    ssize_t n;
+    do n = ::pwrite(fd_, buf, data.size(), at);
+    while (n < 0 && errno == EINTR);
+    if (n < 0) throw os_error(path_, fmt::format("write of block {}", block));
+    if (static_cast<std::size_t>(n) != data.size())
+        throw std::runtime_error(fmt::format("{}: short write at block {}", path_, block));
+}
+
+} // namespace mmc::probe

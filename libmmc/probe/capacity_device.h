@@ -1,0 +1,36 @@
+// The capacity probe's BlockIo on a real block device: opened exclusively
+// (O_EXCL: no mounted filesystem, no other exclusive user) and with O_DIRECT,
+// so every read asks the device, never the page cache. Blocks are the
+// device's logical blocks (BLKSSZGET).
+#pragma once
+
+#include "probe/capacity.h"
+
+#include <string>
+
+namespace mmc::probe {
+
+class DeviceBlocks : public BlockIo {
+public:
+    // Throws std::runtime_error naming the path and the reason.
+    explicit DeviceBlocks(const std::string& path);
+    ~DeviceBlocks() override;
+    DeviceBlocks(const DeviceBlocks&) = delete;
+    DeviceBlocks& operator=(const DeviceBlocks&) = delete;
+
+    uint64_t block_count() const override { return blocks_; }
+    uint32_t block_size() const override { return block_size_; }
+    void read(uint64_t block, std::span<uint8_t> out) override;
+    void write(uint64_t block, std::span<const uint8_t> data) override;
+
+private:
+    std::string path_;
+    int fd_ = -1;
+    uint32_t block_size_ = 512;
+    uint64_t blocks_ = 0;
+    uint8_t* bounce_ = nullptr; // aligned for O_DIRECT
+    std::size_t bounce_size_ = 0;
+    uint8_t* bounce(std::size_t bytes);
+};
+
+} // namespace mmc::probe

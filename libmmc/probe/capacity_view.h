@@ -1,0 +1,34 @@
+// What mmc-probe capacity shows: the plan before it touches anything, the
+// result as aligned text or JSON (documented in man mmc-probe, CAPACITY),
+// and the command that limits the partition table to the usable storage.
+#pragma once
+
+#include "dev/identify.h"
+#include "probe/capacity.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace mmc::probe {
+
+struct CapacityTarget {
+    std::string path;                    // "/dev/mmcblk0"
+    std::optional<dev::Identity> card;   // none: not an MMC/SD card (--any-device)
+    std::string not_mmc;                 // why not, when not
+};
+
+// The block-device command that makes one partition of exactly the usable
+// storage from 1 MiB on (a new DOS table, FAT32 LBA type), or empty when
+// there is nothing to shrink (good) or nothing usable past 1 MiB.
+std::string shrink_command(const std::string& path, const CapacityResult&, uint32_t block_size);
+
+std::string plan_text(const CapacityTarget&, const CapacityPlan&, bool destructive);
+std::string result_text(const CapacityTarget&, const CapacityResult&, uint32_t block_size);
+nlohmann::ordered_json result_json(const CapacityTarget&, const CapacityResult&, uint32_t block_size,
+                                   bool destructive);
+
+// The one mapping from a verdict to the exit status (man mmc-probe, EXIT STATUS).
+int exit_status(Verdict);
+
+} // namespace mmc::probe
