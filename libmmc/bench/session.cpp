@@ -131,9 +131,9 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
     const bool state_suite = !o.custom && o.suite == "state";
     const PreconditionMethod precondition =
         o.precondition.value_or(state_suite ? PreconditionMethod::fragment : PreconditionMethod::none);
+    if (on_file && state_suite) throw SessionUsage("--suite state erases its region: it needs a raw device, not --file");
     if (on_file && precondition != PreconditionMethod::none)
         throw SessionUsage("--precondition applies to a raw device; a test file is written once when it is created");
-    if (on_file && state_suite) throw SessionUsage("--suite state erases its region: it needs a raw device, not --file");
 
     // --- the target's identity ------------------------------------------
     std::string path;
