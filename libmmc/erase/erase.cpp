@@ -142,11 +142,12 @@ Prepared prepare(const std::string& device, const Range& range, Method method, c
         p.partial = partial_aus(p.plan, t.start);
         if (p.partial.count)
             p.warnings.push_back(fmt::format(
-                "the range leaves {} partial AU{} at its edges: {} bytes of it ({} before the first whole {} AU, {} after "
-                "the last) are {}, and those AUs are not restored to the clean state: their next write still copies "
+                "the range leaves {} partial AU{} at its edges: {} of it ({} before the first whole {} AU, {} after "
+                "the last) {} {}, and those AUs are not restored to the clean state: their next write still copies "
                 "their old data. Align --offset and --length to {} to clean every AU the range touches",
-                p.partial.count, p.partial.count > 1 ? "s" : "", p.partial.bytes, p.plan.head.extent.length,
-                regs::bytes_text(p.unit.bytes), p.plan.tail.extent.length,
+                p.partial.count, p.partial.count > 1 ? "s" : "", regs::bytes_text(p.partial.bytes),
+                regs::bytes_text(p.plan.head.extent.length), regs::bytes_text(p.unit.bytes),
+                regs::bytes_text(p.plan.tail.extent.length), p.partial.bytes == 1 ? "is" : "are",
                 options.zero_unaligned ? "zeroed (written, not erased)" : "left alone", regs::bytes_text(p.unit.bytes)));
     }
     for (const Edge* e : {&p.plan.head, &p.plan.tail}) {
