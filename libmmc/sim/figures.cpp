@@ -175,7 +175,8 @@ Figures modelled_figures(const Params& p)
         q.seq_write_mb_s_fragmented = sequential_write_mb_s_after_discard(p, StartState::fragmented, rq, 0, 0);
         q.seq_write_mb_s_fragmented_erased = sequential_write_mb_s_after_discard(p, StartState::fragmented, rq, 0, 4 * au);
         q.seq_write_mb_s_fragmented_erased_half_au =
-            sequential_write_mb_s_after_discard(p, StartState::fragmented, rq, static_cast<int64_t>(au / 2), 4 * au);
+            // mmc-erase of four AUs shifted by half an AU discards the three whole AUs inside.
+            sequential_write_mb_s_after_discard(p, StartState::fragmented, rq, static_cast<int64_t>(au), 3 * au);
         q.rand_write_iops_first_clean = random_write_iops_first(p, StartState::clean, 4096, premise_random_writes);
         q.rand_write_iops_first_full = random_write_iops_first(p, StartState::full, 4096, premise_random_writes);
         q.rand_write_iops_first_fragmented = random_write_iops_first(p, StartState::fragmented, 4096, premise_random_writes);

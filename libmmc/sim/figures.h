@@ -48,7 +48,8 @@ struct Figures {
     struct Premise {
         double seq_write_mb_s_clean = 0, seq_write_mb_s_full = 0, seq_write_mb_s_fragmented = 0;
         double seq_write_mb_s_fragmented_erased = 0;          // after a discard of the four AUs, aligned
-        double seq_write_mb_s_fragmented_erased_half_au = 0;  // after one shifted by half an AU
+        double seq_write_mb_s_fragmented_erased_half_au = 0;  // after one shifted by half an AU: mmc-erase
+                                                              // discards the three whole AUs inside it
         double rand_write_iops_first_clean = 0, rand_write_iops_first_full = 0, rand_write_iops_first_fragmented = 0;
     } premise;
 };
