@@ -41,7 +41,7 @@ json_eq "latency percentiles in order" \
     "(lambda l: l['min'] <= l['p50'] <= l['p90'] <= l['p99'] <= l['p999'] <= l['max'])(j['jobs'][0]['lat_us'])" "True"
 json_eq "calibration: clock, null target; not pinned by default" \
     "j['calibration']['clock']['cost_ns'] > 0, j['calibration']['null_target'][0]['per_io_us'] > 0, j['host']['pinned_cpu'], j['calibration']['pin_error']" \
-    "True True None not asked (--cpu N pins)"
+    "True True None not asked; --cpu N pins"
 json_eq "a file is not a card: no card, no bus" "j['card'], j['bus']" "None None"
 run 0 $bench -J --cpu 0 --file "$dir" --size 8M --rw randread --runtime 0.2s --warmup 0 &&
     json_eq "--cpu 0 pins" "j['host']['pinned_cpu'], j['calibration']['pin_error']" "0 None"
