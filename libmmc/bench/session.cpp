@@ -165,7 +165,7 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
     SuiteOptions so = o.suite_options;
     if (o.au_bytes) so.au_bytes = *o.au_bytes;
     else if (card && card->claims.au_bytes) so.au_bytes = card->claims.au_bytes;
-    else if (!on_file && (o.suite == "class" && !o.custom))
+    else if (!on_file && ((o.suite == "class" && !o.custom) || state_suite || precondition == PreconditionMethod::fragment))
         rep.notes.push_back(fmt::format("the card's AU is unknown; {} MiB assumed (--au sets it)", so.au_bytes >> 20));
     if (rep.context.queueing.cq_enabled == true)
         so.queue_depth = card && card->claims.cq_depth > 0 ? std::min(32, card->claims.cq_depth) : 32;
