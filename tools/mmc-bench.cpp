@@ -40,6 +40,9 @@ Suites (default: quick):
                          iozone  4k/512k/16M sequential, 1k/4k/16k random, QD1
                          a1, a2  4k random IOPS and sustained write vs A1/A2
                          class   per-AU sequential write vs C/U/V classes
+                         state   sequential and 4k random write used, then
+                                 after an erase of the region: what erasing
+                                 buys (needs --destructive)
 
 One custom job instead (fio's terms):
      --rw MODE           read, write, randread or randwrite
@@ -55,11 +58,13 @@ Common options:
      --warmup TIME       run this long first and discard it (default 1s)
      --ci PCT            stop a job once its 95% confidence interval is within
                          +-PCT of the mean (default 2; 0 runs the whole budget)
-     --precondition M    none (default), erase (discard the region) or fill
-                         (write the region sequentially first)
+     --precondition M    none (default), erase (discard the region), fill
+                         (write the region sequentially first) or fragment
+                         (4k writes scattered over every AU of the region: a
+                         used card; the state suite's default)
      --au SIZE           allocation unit for alignment and the class suite
                          (default: the card's, else 4M)
-     --cpu N             pin to CPU N (default: the CPU it starts on)
+     --cpu N             pin to CPU N (default: not pinned)
  -f, --file PATH         measure a test file created at PATH (or in the
                          directory PATH) on a mounted filesystem; it is
                          removed when the run ends, even on Ctrl-C
@@ -78,6 +83,7 @@ a refusal or a run stopped early (partial results), 2 on a usage error.
 Examples:
  {0} /dev/mmcblk0
  {0} --suite a1 --destructive /dev/mmcblk0
+ {0} --suite state --destructive --size 128M /dev/mmcblk0
  {0} --rw randread --bs 4k --iodepth 32 --ioengine io_uring --runtime 10s mmcblk0
  {0} --file /media/card --suite iozone
 )",
@@ -202,7 +208,7 @@ Parsed parse_options(int argc, char** argv)
         }
         case opt_precondition: {
             const auto m = parse_precondition(optarg);
-            if (!m) throw mmc::cli::UsageError(fmt::format("--precondition {}: expected none, erase or fill", optarg));
+            if (!m) throw mmc::cli::UsageError(fmt::format("--precondition {}: expected none, erase, fill or fragment", optarg));
             s.precondition = *m;
             break;
         }
@@ -229,7 +235,7 @@ Parsed parse_options(int argc, char** argv)
     if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));
     if (s.device.empty() && !s.file) throw mmc::cli::UsageError("no DEVICE and no --file PATH given");
     if (!s.device.empty() && s.file) throw mmc::cli::UsageError("give a DEVICE or --file PATH, not both");
-    if (s.file && s.precondition != mmc::bench::PreconditionMethod::none)
+    if (s.file && s.precondition && *s.precondition != mmc::bench::PreconditionMethod::none)
         throw mmc::cli::UsageError("--precondition applies to a raw device; a test file is written once when it is created");
     if (custom_detail && !have_custom) throw mmc::cli::UsageError("--bs, --iodepth, --ioengine and --number-ios describe a custom job: add --rw");
     if (have_custom && suite_given) throw mmc::cli::UsageError("give a --suite or a custom job (--rw), not both");

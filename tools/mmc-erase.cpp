@@ -50,6 +50,10 @@ Options:
  -l, --length SIZE     length of the range (default: to the end)
      --zero-unaligned  zero the head and tail outside whole erase units
                        (default: leave them alone)
+     --au SIZE         the card's allocation unit, for cards whose registers
+                       give none (default: the SD status's AU_SIZE); a method
+                       that erases aligns to whole AUs, the only ones it
+                       restores to the clean state
      --chunk SIZE      at most SIZE bytes per chunk (default: what the device
                        allows, bounded so Ctrl-C is prompt)
      --verify[=MODE]   read the range back and check it: sampled (default)
@@ -67,6 +71,7 @@ Options:
 Examples:
  {0} --dry-run /dev/mmcblk0
  {0} --method erase --offset 16M --length 64M --verify /dev/mmcblk0
+ {0} --any-device --au 4M --offset 4M --length 64M /dev/loop0
  {0} --yes --method discard mmcblk0p2
 )",
                tool);
@@ -82,11 +87,12 @@ struct Options {
 
 Options parse_options(int argc, char** argv)
 {
-    enum { zero_unaligned = 256, chunk, verify, any_device, no_ioctl, sysfs };
+    enum { zero_unaligned = 256, chunk, verify, any_device, no_ioctl, sysfs, au };
     static const option longopts[] = {
         {"method", required_argument, nullptr, 'm'},      {"offset", required_argument, nullptr, 'o'},
         {"length", required_argument, nullptr, 'l'},      {"zero-unaligned", no_argument, nullptr, zero_unaligned},
         {"chunk", required_argument, nullptr, chunk},     {"verify", optional_argument, nullptr, verify},
+        {"au", required_argument, nullptr, au},
         {"yes", no_argument, nullptr, 'y'},               {"dry-run", no_argument, nullptr, 'n'},
         {"any-device", no_argument, nullptr, any_device}, {"no-ioctl", no_argument, nullptr, no_ioctl},
         {"json", no_argument, nullptr, 'J'},              {"verbose", no_argument, nullptr, 'v'},
@@ -115,6 +121,12 @@ Options parse_options(int argc, char** argv)
             o.lib.max_chunk = mmc::cli::size_option("--chunk", optarg);
             if (o.lib.max_chunk == 0) throw mmc::cli::UsageError("--chunk 0: a chunk must hold at least one byte");
             break;
+        case au: {
+            const uint64_t bytes = mmc::cli::size_option("--au", optarg);
+            if (bytes < 512 || bytes % 512) throw mmc::cli::UsageError(fmt::format("--au {}: expected a multiple of 512", optarg));
+            o.lib.au_bytes = bytes;
+            break;
+        }
         case verify: {
             const std::string v = optarg ? optarg : "sampled";
             if (v == "sampled") o.lib.verify = mmc::erase::VerifyMode::sampled;

@@ -44,9 +44,12 @@ CpuPlacement pin_to_cpu(std::optional<int> cpu)
 {
     CpuPlacement p;
     p.cpus_online = static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN));
-    const int want = cpu ? *cpu : ::sched_getcpu();
-    if (want < 0) {
-        p.pin_error = std::strerror(errno);
+    // Not pinned unless asked: a run pinned to the CPU it started on cannot
+    // move off it when a neighbour makes that CPU busy, and then measures the
+    // neighbour as much as the card (fio does not pin by default either).
+    const int want = cpu ? *cpu : -1;
+    if (!cpu) {
+        p.pin_error = "not asked; --cpu N pins";
     } else {
         cpu_set_t set;
         CPU_ZERO(&set);

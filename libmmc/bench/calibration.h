@@ -35,8 +35,8 @@ struct CpuPlacement {
     int cpus_online = 0;
 };
 
-// Pins the calling thread to `cpu` (default: the CPU it runs on now) and
-// reads what bears on timing there.
+// Pins the calling thread to `cpu` and reads what bears on timing there;
+// nothing: leaves the scheduler free to place it (pin_error says so).
 CpuPlacement pin_to_cpu(std::optional<int> cpu);
 
 } // namespace mmc::bench

@@ -51,6 +51,7 @@ struct Job {
     double ci_target_pct = 2;        // stop once the 95% CI is within +-this (0: use the whole budget)
     uint64_t unit_bytes = 0;         // sequential jobs: time each unit of this size (the AU)
     bool one_pass = false;           // cover the region once (ios = region / block size)
+    bool erase_first = false;        // the state suite: erase the run's region before this job
 
     bool writes() const { return rw.direction == Direction::write; }
 };

@@ -1,6 +1,7 @@
 #include "bench/report.h"
 
 #include "bench/stats.h"
+#include "bench/suites.h"
 #include "cli/printable.h"
 #include "version.h"
 
@@ -95,6 +96,42 @@ json claims_json(const CardInfo& c)
             {"cq_depth", k.cq_depth}};
 }
 
+json precondition_json(const PreconditionResult& p)
+{
+    json j = {{"method", std::string(to_string(p.method))},
+              {"how", p.how},
+              {"region", {{"offset", p.region.offset}, {"length", p.region.length}}},
+              {"seconds", round_to(p.seconds, 3)},
+              {"mb_s", p.method == PreconditionMethod::fill ? json(round_to(p.mb_s, 3)) : json(nullptr)},
+              {"partial", p.partial}};
+    if (p.method == PreconditionMethod::fragment) j["fragment"] = {{"writes", p.writes}, {"aus", p.aus}, {"passes", p.passes}};
+    if (p.partial) j["error"] = p.error;
+    return j;
+}
+
+Outcomes outcomes_of(const RunReport& r)
+{
+    Outcomes oc;
+    for (const auto& j : r.jobs) oc.ran[j.job.name] = &j;
+    for (const auto& s : r.skipped) oc.skipped[s.job] = s.why;
+    return oc;
+}
+
+// Both states of the state suite and what erasing bought.
+json state_json(const RunReport& r)
+{
+    const auto f = state_figures(outcomes_of(r));
+    auto fig = [](const Measured& m, int digits) { return m.value ? json(round_to(*m.value, digits)) : json(nullptr); };
+    return {{"used", {{"precondition", precondition_json(r.precondition)},
+                      {"seq_write_mb_s", fig(f.seq_used_mb_s, 3)},
+                      {"rand_write_iops", fig(f.rand_used_iops, 1)}}},
+            {"erased", {{"erase", r.state_erase ? precondition_json(*r.state_erase) : json(nullptr)},
+                        {"seq_write_mb_s", fig(f.seq_erased_mb_s, 3)},
+                        {"rand_write_iops", fig(f.rand_erased_iops, 1)}}},
+            {"gain", {{"seq_write", opt_round(f.seq_gain(), 3)}, {"rand_write", opt_round(f.rand_gain(), 3)}}},
+            {"summary", state_line(f)}};
+}
+
 } // namespace
 
 std::string latency_text(double ns)
@@ -153,13 +190,7 @@ json report_json(const RunReport& r)
                    {"pinned_cpu", opt(r.cpu.cpu)},
                    {"governor", opt(r.cpu.governor)}};
     doc["kernel"] = r.kernel;
-    const auto& p = r.precondition;
-    doc["precondition"] = {{"method", std::string(to_string(p.method))},
-                           {"how", p.how},
-                           {"region", {{"offset", p.region.offset}, {"length", p.region.length}}},
-                           {"seconds", round_to(p.seconds, 3)},
-                           {"mb_s", p.method == PreconditionMethod::fill ? json(round_to(p.mb_s, 3)) : json(nullptr)},
-                           {"partial", p.partial}};
+    doc["precondition"] = precondition_json(r.precondition);
     json nulls = json::array();
     for (const auto& n : r.null_target)
         nulls.push_back({{"runner", n.runner},
@@ -193,6 +224,7 @@ json report_json(const RunReport& r)
                             {"why", v.why},
                             {"bus_ceiling_mb_s", opt_round(v.bus_ceiling_mb_s, 1)}});
     doc["verdicts"] = verdicts;
+    if (r.suite == "state") doc["state"] = state_json(r);
     doc["notes"] = r.notes;
     doc["partial"] = r.partial;
     if (r.partial) doc["partial_why"] = r.partial_why;
@@ -243,7 +275,13 @@ std::string report_text(const RunReport& r, bool color)
         out += fmt::format("Card:         none ({})\n", r.context.not_card_why);
     }
     if (const auto& b = r.context.bus) {
-        std::string clock = b->clock_hz ? fmt::format(" at {:.0f} MHz", static_cast<double>(*b->clock_hz) / 1e6) : "";
+        // The clock the data moves at, as mmc-bus shows it: ios "actual clock".
+        auto mhz = [](uint64_t hz) { return fmt::format("{:g} MHz", static_cast<double>(hz) / 1e6); };
+        std::string clock;
+        if (b->actual_clock_hz && b->clock_hz && *b->actual_clock_hz != *b->clock_hz)
+            clock = fmt::format(" at {} ({} asked)", mhz(*b->actual_clock_hz), mhz(*b->clock_hz));
+        else if (b->actual_clock_hz) clock = " at " + mhz(*b->actual_clock_hz);
+        else if (b->clock_hz) clock = fmt::format(" at {} (asked; no actual clock reported)", mhz(*b->clock_hz));
         std::string width = b->bus_width_bits ? fmt::format(", {}-bit", *b->bus_width_bits) : "";
         out += fmt::format("Bus:          {} {}{}{}; ceiling {}\n", b->host, b->mode.empty() ? "mode unknown" : b->mode, width, clock,
                            b->ceiling_mb_s ? fmt::format("{:.0f} MB/s", *b->ceiling_mb_s) : "unknown (" + b->ceiling_why + ")");
@@ -259,7 +297,12 @@ std::string report_text(const RunReport& r, bool color)
                        p.method == PreconditionMethod::none ? " (as found)"
                        : p.method == PreconditionMethod::fill
                            ? fmt::format(" ({} in {:.1f} s, {:.1f} MB/s)", bytes_text(p.region.length), p.seconds, p.mb_s)
+                       : p.method == PreconditionMethod::fragment
+                           ? fmt::format(" ({} in {:.1f} s)", p.how, p.seconds)
                            : fmt::format(" ({} of {} in {:.1f} s)", p.how, bytes_text(p.region.length), p.seconds));
+    if (const auto& e = r.state_erase)
+        out += fmt::format("              then erased between the states ({} of {} in {:.1f} s{})\n", e->how,
+                           bytes_text(e->region.length), e->seconds, e->partial ? ", stopped: " + e->error : "");
     std::string nulls;
     for (const auto& n : r.null_target)
         nulls += fmt::format("; {} QD{} {:.2f} us/IO", n.runner, n.iodepth, n.per_io_us);
@@ -286,10 +329,14 @@ std::string report_text(const RunReport& r, bool color)
     }
     for (const auto& s : r.skipped) out += fmt::format("{:<24} skipped: {}\n", s.job, s.why);
     if (r.suite == "iozone") out += "\n" + iozone_table(r);
+    if (r.suite == "state") out += "\nErasing bought: " + state_line(state_figures(outcomes_of(r))) + "\n";
     if (const auto& b = r.context.bus; b && b->ceiling_mb_s) {
         double best = 0;
         for (const auto& j : r.jobs) best = std::max(best, j.mb_s);
-        if (best > 0)
+        BusCeiling bus{b->mode, b->ceiling_mb_s, b->actual_clock_hz ? b->actual_clock_hz : b->clock_hz, b->controller};
+        if (best > 0 && above_ceiling(best, bus))
+            out += fmt::format("\nBest throughput {}.\n", above_ceiling_why(best, bus));
+        else if (best > 0)
             out += fmt::format("\nBest throughput {:.2f} MB/s is {:.0f}% of the {} bus ceiling ({:.0f} MB/s){}.\n", best,
                                best / *b->ceiling_mb_s * 100, b->mode, *b->ceiling_mb_s,
                                best >= bus_limited_share * *b->ceiling_mb_s ? ": the bus is the limit" : "");

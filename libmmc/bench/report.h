@@ -40,6 +40,7 @@ struct RunReport {
     std::string hostname;
     CpuPlacement cpu;
     PreconditionResult precondition;
+    std::optional<PreconditionResult> state_erase; // the state suite's erase between its two states
     ClockCalibration clock;
     std::vector<NullTargetCalibration> null_target;
     double ci_target_pct = 2;

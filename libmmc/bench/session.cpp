@@ -131,7 +131,11 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
         if (hooks.note) hooks.note(s);
     };
     const bool on_file = o.file.has_value();
-    if (on_file && o.precondition != PreconditionMethod::none)
+    const bool state_suite = !o.custom && o.suite == "state";
+    const PreconditionMethod precondition =
+        o.precondition.value_or(state_suite ? PreconditionMethod::fragment : PreconditionMethod::none);
+    if (on_file && state_suite) throw SessionUsage("--suite state erases its region: it needs a raw device, not --file");
+    if (on_file && precondition != PreconditionMethod::none)
         throw SessionUsage("--precondition applies to a raw device; a test file is written once when it is created");
 
     // --- the target's identity ------------------------------------------
@@ -164,7 +168,7 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
     SuiteOptions so = o.suite_options;
     if (o.au_bytes) so.au_bytes = *o.au_bytes;
     else if (card && card->claims.au_bytes) so.au_bytes = card->claims.au_bytes;
-    else if (!on_file && (o.suite == "class" && !o.custom))
+    else if (!on_file && ((o.suite == "class" && !o.custom) || state_suite || precondition == PreconditionMethod::fragment))
         rep.notes.push_back(fmt::format("the card's AU is unknown; {} MiB assumed (--au sets it)", so.au_bytes >> 20));
     if (rep.context.queueing.cq_enabled == true)
         so.queue_depth = card && card->claims.cq_depth > 0 ? std::min(32, card->claims.cq_depth) : 32;
@@ -184,13 +188,16 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
     }
 
     // --- who may write -----------------------------------------------------
-    const bool precondition_writes = o.precondition != PreconditionMethod::none;
+    const bool precondition_writes = precondition != PreconditionMethod::none;
     bool any_write = precondition_writes;
     for (const auto& j : jobs) any_write = any_write || j.writes();
     if (!on_file && any_write && !o.destructive) {
+        if (state_suite)
+            throw SessionRefused(fmt::format("{}: the state suite writes to and erases its region, destroying the data there", path),
+                                 "add --destructive to allow it");
         if (o.custom || precondition_writes)
             throw SessionRefused(fmt::format("{}: {} destroys the data on it", path,
-                                             precondition_writes ? fmt::format("--precondition {}", to_string(o.precondition))
+                                             precondition_writes ? fmt::format("--precondition {}", to_string(precondition))
                                                                  : std::string("a write test")),
                                  "add --destructive to allow it");
         std::vector<Job> kept;
@@ -266,7 +273,7 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
     // --- calibration -----------------------------------------------------------
     phase("calibrating");
     rep.cpu = pin_to_cpu(o.cpu);
-    if (!rep.cpu.cpu) note("not pinned to a CPU: " + rep.cpu.pin_error);
+    if (o.cpu && !rep.cpu.cpu) note("not pinned to a CPU: " + rep.cpu.pin_error);
     MonotonicClock clock;
     rep.clock = calibrate_clock(clock);
     rep.ci_target_pct = o.custom ? o.custom->ci_target_pct : o.suite_options.ci_target_pct.value_or(2);
@@ -287,28 +294,31 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
         for (const auto& r : regions) lo = std::min(lo, r.offset), hi = std::max(hi, r.offset + r.length);
         all = {lo, hi - lo};
     }
-    rep.precondition.method = o.precondition;
+    rep.precondition.method = precondition;
     rep.precondition.region = all;
-    if (o.precondition != PreconditionMethod::none && all.length) {
-        phase(fmt::format("precondition: {} of {} MiB", to_string(o.precondition), all.length >> 20));
-        PreconditionControl pc;
-        pc.clock = &clock;
-        pc.stop = hooks.stop;
-        pc.any_device = o.any_device;
-        pc.roots = o.roots;
-        pc.progress = byte_progress(hooks);
-        if (o.precondition == PreconditionMethod::fill) {
-            rep.precondition = fill_region(*target, all, pc);
-        } else {
-            // libmmc/erase opens the device exclusively itself: let go of it meanwhile.
-            target.reset();
-            rep.precondition = erase_region(path, all, pc);
-            target.emplace(Target::open_block(path, true));
-        }
+    PreconditionControl pc;
+    pc.clock = &clock;
+    pc.stop = hooks.stop;
+    pc.any_device = o.any_device;
+    pc.roots = o.roots;
+    pc.au_bytes = o.au_bytes;
+    pc.progress = byte_progress(hooks);
+    // libmmc/erase opens the device exclusively itself: let go of it meanwhile.
+    auto erase_all = [&] {
+        target.reset();
+        auto r = erase_region(path, all, pc);
+        target.emplace(Target::open_block(path, true));
+        return r;
+    };
+    if (precondition != PreconditionMethod::none && all.length) {
+        phase(fmt::format("precondition: {} of {} MiB", to_string(precondition), all.length >> 20));
+        if (precondition == PreconditionMethod::fill) rep.precondition = fill_region(*target, all, pc);
+        else if (precondition == PreconditionMethod::fragment) rep.precondition = fragment_region(*target, all, so.au_bytes, pc);
+        else rep.precondition = erase_all();
         if (hooks.job_done) hooks.job_done();
         if (rep.precondition.partial) {
             rep.partial = true;
-            rep.partial_why = fmt::format("precondition {} stopped: {}", to_string(o.precondition), rep.precondition.error);
+            rep.partial_why = fmt::format("precondition {} stopped: {}", to_string(precondition), rep.precondition.error);
         }
     } else {
         rep.precondition.how = "as found";
@@ -332,6 +342,16 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
             rep.partial = true;
             rep.partial_why = "interrupted";
             break;
+        }
+        if (j.erase_first && all.length) {
+            phase(fmt::format("erasing {} MiB between the states", all.length >> 20));
+            rep.state_erase = erase_all();
+            if (hooks.job_done) hooks.job_done();
+            if (rep.state_erase->partial) {
+                rep.partial = true;
+                rep.partial_why = fmt::format("the erase between the states stopped: {}", rep.state_erase->error);
+                break;
+            }
         }
         if (hooks.progress)
             rc.on_progress = [&, i](const Progress& p) { hooks.progress(i + 1, runnable.size(), p); };
@@ -382,6 +402,8 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
         if (const auto& b = rep.context.bus) {
             f.bus.mode = b->mode;
             f.bus.ceiling_mb_s = b->ceiling_mb_s;
+            f.bus.clock_hz = b->actual_clock_hz ? b->actual_clock_hz : b->clock_hz;
+            f.bus.controller = b->controller;
         }
         f.host = rep.context.queueing;
         rep.verdicts = suite_verdicts(o.suite, oc, f);

@@ -24,10 +24,11 @@ struct SessionOptions {
     std::string suite = "quick";        // a suite, or "custom" with `custom`
     std::optional<Job> custom;
     SuiteOptions suite_options;         // runtime, warm-up, CI, offset, length overrides
-    PreconditionMethod precondition = PreconditionMethod::none;
+    // nothing: the suite's own (fragment for the state suite, else none).
+    std::optional<PreconditionMethod> precondition;
     bool destructive = false;
     bool any_device = false;
-    std::optional<int> cpu;
+    std::optional<int> cpu;             // --cpu: pin there; nothing: let the scheduler place the run
     std::optional<uint64_t> au_bytes;   // --au: override the AU
     uint64_t file_bytes = 256u << 20;   // test file size when --size is not given
     dev::SysRoots roots;

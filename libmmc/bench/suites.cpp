@@ -8,7 +8,7 @@ namespace mmc::bench {
 
 namespace {
 
-constexpr std::array<std::string_view, 5> names{"quick", "iozone", "a1", "a2", "class"};
+constexpr std::array<std::string_view, 6> names{"quick", "iozone", "a1", "a2", "class", "state"};
 constexpr uint32_t KiB = 1024, MiB = 1024 * 1024;
 
 Job make(Rw rw, uint32_t bs, double runtime, double warmup, std::string suffix = {})
@@ -74,6 +74,34 @@ std::vector<Job> suite_jobs(std::string_view suite, const SuiteOptions& o)
         j.one_pass = true;
         if (!o.length) j.length = uint64_t{o.class_aus} * o.au_bytes;
         jobs.push_back(j);
+    } else if (suite == "state") {
+        // Two halves of whole AUs: the sequential write covers its half once
+        // (a second pass would meet the state it made itself), the random
+        // writes stay in theirs. No warm-up: it would change the state
+        // being measured. The erase between the states covers both halves.
+        const uint64_t au = std::max<uint64_t>(o.au_bytes, 1);
+        const uint64_t base = (o.offset.value_or(0) + au - 1) / au * au;
+        const uint64_t total = o.length ? *o.length / au * au : 2 * uint64_t{o.state_aus} * au;
+        const uint64_t half = total / 2 / au * au;
+        if (half == 0)
+            throw std::invalid_argument(fmt::format("the state suite needs a region of at least two whole AUs ({} bytes each)", au));
+        for (const char* state : {"-used", "-erased"}) {
+            Job seq = make(seqwrite, 512 * KiB, 120, 0, state);
+            seq.ci_target_pct = 0;
+            seq.one_pass = true;
+            seq.offset = base;
+            seq.length = half;
+            seq.erase_first = std::string_view(state) == "-erased";
+            Job rnd = make(randwrite, 4 * KiB, 10, 0, state);
+            rnd.ci_target_pct = 0;
+            rnd.offset = base + half;
+            rnd.length = half;
+            jobs.push_back(seq);
+            jobs.push_back(rnd);
+        }
+        for (auto& j : jobs)
+            if (o.runtime_s && !j.one_pass) j.runtime_s = *o.runtime_s;
+        return jobs;
     } else {
         std::string list;
         for (auto n : names) list += (list.empty() ? "" : ", ") + std::string(n);
@@ -177,6 +205,43 @@ void speed_claims(std::vector<Verdict>& out, const Outcomes& o, const SuiteFacts
 }
 
 } // namespace
+
+std::optional<double> StateFigures::seq_gain() const
+{
+    if (!seq_used_mb_s.value || !seq_erased_mb_s.value || *seq_used_mb_s.value <= 0) return std::nullopt;
+    return *seq_erased_mb_s.value / *seq_used_mb_s.value;
+}
+
+std::optional<double> StateFigures::rand_gain() const
+{
+    if (!rand_used_iops.value || !rand_erased_iops.value || *rand_used_iops.value <= 0) return std::nullopt;
+    return *rand_erased_iops.value / *rand_used_iops.value;
+}
+
+StateFigures state_figures(const Outcomes& o)
+{
+    return {o.mb_s(std::string(state_seq_used)), o.mb_s(std::string(state_seq_erased)),
+            o.iops(std::string(state_rand_used)), o.iops(std::string(state_rand_erased))};
+}
+
+namespace {
+
+std::string state_part(const char* what, const Measured& used, const Measured& erased, std::optional<double> gain,
+                       const char* unit, int digits)
+{
+    if (!used.value) return fmt::format("{}: no used-state figure ({})", what, used.missing_why);
+    if (!erased.value) return fmt::format("{}: no figure after the erase ({})", what, erased.missing_why);
+    return fmt::format("{} {:.{}f} \u2192 {:.{}f} {} after erase ({})", what, *used.value, digits, *erased.value, digits, unit,
+                       gain ? fmt::format("\u00d7{:.2f}", *gain) : std::string("no gain: nothing measured in the used state"));
+}
+
+} // namespace
+
+std::string state_line(const StateFigures& f)
+{
+    return state_part("sequential write", f.seq_used_mb_s, f.seq_erased_mb_s, f.seq_gain(), "MB/s", 2) + "; " +
+           state_part("4 KiB random write", f.rand_used_iops, f.rand_erased_iops, f.rand_gain(), "IOPS", 1);
+}
 
 std::vector<Verdict> suite_verdicts(std::string_view suite, const Outcomes& o, const SuiteFacts& f)
 {

@@ -8,6 +8,9 @@
 //           against A1 (1500/500 IOPS, 10 MB/s) and A2 (4000/2000, 10 MB/s)
 //   class   sequential 512 KiB writes across whole AUs: per-AU speed against
 //           the speed class, UHS grade and video class
+//   state   what erasing buys: sequential 512 KiB write (one pass over its
+//           half of the region) and 4 KiB random write (over the other half)
+//           in the used state, then the region erased and both again
 #pragma once
 
 #include "bench/job.h"
@@ -34,6 +37,7 @@ struct SuiteOptions {
     std::optional<uint64_t> length;
     uint64_t au_bytes = 4u << 20;       // the card's AU (class suite)
     unsigned class_aus = 8;             // AUs the class suite writes when no length is given
+    unsigned state_aus = 8;             // AUs of each half of the state suite's region when no length is given
     unsigned queue_depth = 0;           // a2: also run QD-N io_uring jobs (the host queues commands)
 };
 
@@ -57,6 +61,21 @@ struct SuiteFacts {
     BusCeiling bus;
     HostQueueing host;
 };
+
+// The state suite's figures: each job's figure in the used state and after
+// the erase, and what erasing bought (erased / used).
+inline constexpr std::string_view state_seq_used = "seqwrite-512k-used", state_seq_erased = "seqwrite-512k-erased",
+                                  state_rand_used = "randwrite-4k-used", state_rand_erased = "randwrite-4k-erased";
+struct StateFigures {
+    Measured seq_used_mb_s, seq_erased_mb_s;
+    Measured rand_used_iops, rand_erased_iops;
+    std::optional<double> seq_gain() const;
+    std::optional<double> rand_gain() const;
+};
+StateFigures state_figures(const Outcomes& outcomes);
+// One line: "sequential write 4.10 -> 9.80 MB/s after erase (x2.39); 4 KiB
+// random write 4.5 -> 120.0 IOPS (x26.67)", or why a figure is missing.
+std::string state_line(const StateFigures& figures);
 
 std::vector<Verdict> suite_verdicts(std::string_view suite, const Outcomes& outcomes, const SuiteFacts& facts);
 

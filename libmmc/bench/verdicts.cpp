@@ -17,6 +17,13 @@ std::string ceiling_text(const BusCeiling& bus)
     return fmt::format("{} bus ceiling {:.0f} MB/s", bus.mode.empty() ? "the" : "the " + bus.mode, *bus.ceiling_mb_s);
 }
 
+// QEMU's PCI vendor (Red Hat, 1b36) or its name: an emulated controller.
+bool emulated(const std::string& controller)
+{
+    return controller.find("1b36:") != std::string::npos || controller.find("QEMU") != std::string::npos ||
+           controller.find("qemu") != std::string::npos;
+}
+
 Verdict judge(const std::string& claim, double required, const Measured& m, const std::string& unit,
               double mb_per_unit, const BusCeiling& bus)
 {
@@ -32,6 +39,11 @@ Verdict judge(const std::string& claim, double required, const Measured& m, cons
         return v;
     }
     const double got = *m.value;
+    if (above_ceiling(got * mb_per_unit, bus)) {
+        v.result = "not-applicable";
+        v.why = fmt::format("measured {}: {}; no verdict", number(got, unit), above_ceiling_why(got * mb_per_unit, bus));
+        return v;
+    }
     if (got >= required) {
         v.result = "pass";
         v.why = fmt::format("measured {} meets the required {}", number(got, unit), number(required, unit));
@@ -61,6 +73,23 @@ Verdict judge(const std::string& claim, double required, const Measured& m, cons
 }
 
 } // namespace
+
+bool above_ceiling(double mb_s, const BusCeiling& bus) { return bus.ceiling_mb_s && mb_s > *bus.ceiling_mb_s; }
+
+std::string above_ceiling_why(double mb_s, const BusCeiling& bus)
+{
+    const std::string clock = bus.clock_hz ? fmt::format(" at {:g} MHz", static_cast<double>(*bus.clock_hz) / 1e6) : "";
+    std::string s = fmt::format("{:.2f} MB/s is {:.0f}% of {} ({:.0f} MB/s{}), more than the bus can carry, so the figure is "
+                                "not the card's: ",
+                                mb_s, mb_s / *bus.ceiling_mb_s * 100, bus.mode.empty() ? "the bus ceiling" : "the " + bus.mode + " bus ceiling",
+                                *bus.ceiling_mb_s, clock);
+    if (emulated(bus.controller))
+        return s + fmt::format("the controller is emulated ({}), and an emulator moves the data at the host's speed whatever "
+                               "clock it reports",
+                               bus.controller);
+    return s + "likely the reported clock is not the one the data moves at (a driver that misreports it), or the "
+               "measurement is wrong (a cache between the benchmark and the card)";
+}
 
 std::vector<std::pair<std::string, double>> CardClaims::speed_claims() const
 {

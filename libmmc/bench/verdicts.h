@@ -32,7 +32,19 @@ struct CardClaims {
 struct BusCeiling {
     std::string mode;                    // "HS", "SDR104"
     std::optional<double> ceiling_mb_s;  // 10^6 bytes per second
+    std::optional<uint64_t> clock_hz;    // the clock it rests on: ios "actual clock" where reported
+    std::string controller;              // "sdhci-pci (PCI 1b36:0007 at 0000:00:04.0)"
 };
+
+// A figure above the bus ceiling cannot be the card's: data does not move
+// faster than the bus. Either the clock the ceiling rests on is not the one
+// the data moves at (an emulated controller, a driver that misreports it) or
+// the measurement is wrong (a cache between the benchmark and the card).
+bool above_ceiling(double mb_s, const BusCeiling& bus);
+// Which is likely, in words: "... is 121% of the HS bus ceiling (13 MB/s at
+// 26 MHz): the controller is QEMU's emulated SDHCI ...". Never "the bus is
+// the limit".
+std::string above_ceiling_why(double mb_s, const BusCeiling& bus);
 
 // Whether the host lets the card work with its cache and command queue: an
 // A2 card needs both to show A2 speed. nothing: could not be told.

@@ -107,6 +107,25 @@ Prepared prepare(const std::string& device, const Range& range, Method method, c
     }
     const Method m = p.selection.method;
     p.unit = erase_unit(m, caps);
+    // Only whole AUs come back clean (the card erases or unmaps an AU as one
+    // block): a method that erases aligns to the AU, from the SD status or
+    // --au, when the AU is a whole number of the method's own unit.
+    std::optional<EraseUnit> au;
+    if (options.au_bytes) au = EraseUnit{*options.au_bytes, "--au"};
+    else if (caps.family == Family::sd && caps.au_bytes) au = EraseUnit{caps.au_bytes, "SSR AU_SIZE"};
+    if (options.au_bytes && caps.family == Family::sd && caps.au_bytes && caps.au_bytes != *options.au_bytes)
+        p.warnings.push_back(fmt::format("--au {} overrides the SSR's AU_SIZE ({})", regs::bytes_text(*options.au_bytes),
+                                         regs::bytes_text(caps.au_bytes)));
+    if (au && restores_clean(m)) {
+        if (au->bytes % p.unit.bytes == 0) {
+            p.unit = *au;
+            p.au_aligned = true;
+        } else {
+            p.warnings.push_back(fmt::format("the AU ({}, from {}) is not a whole number of {}'s {}-byte unit ({}): "
+                                             "aligned to that unit, not to the AU",
+                                             regs::bytes_text(au->bytes), au->source, to_string(m), p.unit.bytes, p.unit.source));
+        }
+    }
     uint64_t limit = chunk_limit(m, caps);
     if (options.max_chunk) limit = limit ? std::min(limit, options.max_chunk) : options.max_chunk;
     p.plan = make_plan({t.size, t.start, range, p.unit.bytes, caps.logical_block, limit, options.zero_unaligned});
@@ -120,8 +139,20 @@ Prepared prepare(const std::string& device, const Range& range, Method method, c
     p.outcome = expected_outcome(m, caps);
     p.command = describe(m, caps);
     p.contents = dev::volumes_in_range(t.disk, t.start + p.plan.range.offset, p.plan.range.length, options.roots);
+    if (p.au_aligned) {
+        p.partial = partial_aus(p.plan, t.start);
+        if (p.partial.count)
+            p.warnings.push_back(fmt::format(
+                "the range leaves {} partial AU{} at its edges: {} of it ({} before the first whole {} AU, {} after "
+                "the last) {} {}, and those AUs are not restored to the clean state: their next write still copies "
+                "their old data. Align --offset and --length to {} to clean every AU the range touches",
+                p.partial.count, p.partial.count > 1 ? "s" : "", regs::bytes_text(p.partial.bytes),
+                regs::bytes_text(p.plan.head.extent.length), regs::bytes_text(p.unit.bytes),
+                regs::bytes_text(p.plan.tail.extent.length), p.partial.bytes == 1 ? "is" : "are",
+                options.zero_unaligned ? "zeroed (written, not erased)" : "left alone", regs::bytes_text(p.unit.bytes)));
+    }
     for (const Edge* e : {&p.plan.head, &p.plan.tail}) {
-        if (e->action != EdgeAction::left_alone) continue;
+        if (p.au_aligned || e->action != EdgeAction::left_alone) continue;
         p.warnings.push_back(fmt::format("{} {} bytes at offset {} lie outside whole {} erase units and are left alone "
                                          "(--zero-unaligned zeroes them)",
                                          e == &p.plan.head ? "the first" : "the last", e->extent.length,

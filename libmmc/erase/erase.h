@@ -26,6 +26,7 @@ struct Options {
     bool any_device = false;     // accept a block device that is not on an MMC host
     bool use_ioctl = true;       // card commands for registers and raw methods
     uint64_t max_chunk = 0;      // at most this many bytes per chunk (0: the method's own bound)
+    std::optional<uint64_t> au_bytes; // the AU (--au): for cards whose registers give none, or to override them
     VerifyMode verify = VerifyMode::none;
     dev::SysRoots roots;         // sysfs, debugfs, /dev
     dev::SafetyRoots safety; // /proc and sysfs for the safety checks
@@ -45,6 +46,8 @@ struct Prepared {
     Selection selection;  // the method and why
     EraseUnit unit;
     Plan plan;
+    bool au_aligned = false; // the plan's unit is the AU: whole AUs come back clean
+    PartialAus partial;      // with au_aligned: what the edges leave unclean
     Outcome outcome;      // what the erased range should read back as
     std::string command;  // "BLKDISCARD", "CMD32/CMD33 CMD38 ERASE (0x0), block addresses"
     std::vector<std::string> warnings;

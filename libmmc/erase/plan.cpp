@@ -121,4 +121,33 @@ Plan make_plan(const PlanInput& in)
     return p;
 }
 
+bool restores_clean(Method m)
+{
+    return m != Method::automatic && m != Method::zeroout && m != Method::fule;
+}
+
+PartialAus partial_aus(const Plan& plan, uint64_t device_start)
+{
+    PartialAus r;
+    const uint64_t unit = plan.erase_unit;
+    if (!unit) return r;
+    std::optional<uint64_t> head_au, tail_au;
+    if (!plan.head.extent.empty()) {
+        head_au = (device_start + plan.head.extent.offset) / unit;
+        r.bytes += plan.head.extent.length;
+    }
+    if (!plan.tail.extent.empty()) {
+        tail_au = (device_start + plan.tail.extent.offset) / unit;
+        r.bytes += plan.tail.extent.length;
+    }
+    if (head_au) ++r.count;
+    if (tail_au && tail_au != head_au) ++r.count;
+    // A range inside one AU that is all head may also end in the next AU.
+    if (plan.aligned.empty() && !plan.head.extent.empty()) {
+        const uint64_t last_au = (device_start + plan.head.extent.end() - 1) / unit;
+        if (last_au != *head_au) ++r.count;
+    }
+    return r;
+}
+
 } // namespace mmc::erase

@@ -88,6 +88,21 @@ struct PlanError : std::invalid_argument {
 
 Plan make_plan(const PlanInput& in);
 
+// Whether a method leaves the flash it covers erased (discarded, trimmed,
+// erased): then aligning to the AU decides which AUs come back clean. Not
+// zeroout (it writes) nor FULE (the whole user area at once).
+bool restores_clean(Method m);
+
+// The cost of a plan's edges when its unit is the AU: the AUs the request
+// touches without covering them whole, and the bytes of the request inside
+// them, which the erase leaves as they were (not restored to the clean
+// state; their next write still merges the AU's old data).
+struct PartialAus {
+    unsigned count = 0;   // 0, 1 or 2 (one AU holding both edges counts once)
+    uint64_t bytes = 0;   // of the request, in those AUs
+};
+PartialAus partial_aus(const Plan& plan, uint64_t device_start = 0);
+
 // The chunk size for a unit and a bound: the largest multiple of unit not
 // above max_chunk, at least one unit (max_chunk 0: unbounded, returns 0).
 uint64_t chunk_size(uint64_t unit, uint64_t max_chunk);

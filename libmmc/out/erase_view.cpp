@@ -181,6 +181,8 @@ nlohmann::ordered_json erase_json(const erase::Prepared& p, const erase::Report*
                    {"aligned_length", plan.aligned.length},
                    {"erase_unit", plan.erase_unit},
                    {"erase_unit_source", p.unit.source},
+                   {"au_aligned", p.au_aligned},
+                   {"partial_aus", {{"count", p.partial.count}, {"bytes", p.partial.bytes}}},
                    {"chunk_bytes", plan.chunk_bytes},
                    {"head", edge_json(plan.head)},
                    {"tail", edge_json(plan.tail)},

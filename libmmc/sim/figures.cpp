@@ -50,6 +50,17 @@ public:
         }
         return ns;
     }
+    // A discard of whole pages (partial pages are left): the FTL's cost.
+    uint64_t discard(uint64_t offset, uint64_t length)
+    {
+        uint64_t ns = 0;
+        for (uint64_t at = offset; at < offset + length;) {
+            const uint64_t n = std::min(offset + length - at, (at / p_.au_bytes + 1) * p_.au_bytes - at);
+            ns += ftl_.discard(at, n, counters_, [](uint64_t) {});
+            at += n;
+        }
+        return ns;
+    }
 
 private:
     static Params with_state(Params p, StartState s)
@@ -116,6 +127,33 @@ double random_write_iops(const Params& p, uint64_t span, uint64_t block)
     return per_second(writes, ns);
 }
 
+double sequential_write_mb_s_after_discard(const Params& p, StartState s, uint64_t block, int64_t discard_offset,
+                                           uint64_t discard_length)
+{
+    const uint64_t length = std::min(area(p, block), 4 * p.au_bytes) / block * block;
+    if (length == 0) throw std::invalid_argument("figures: no whole block in the measured area");
+    Writer w(p, s);
+    if (discard_length) {
+        const int64_t at = static_cast<int64_t>(first_offset(p)) + discard_offset;
+        if (at < 0 || static_cast<uint64_t>(at) + discard_length > usable(p))
+            throw std::invalid_argument("figures: the discard lies outside the card's storage");
+        w.discard(static_cast<uint64_t>(at), discard_length);
+    }
+    uint64_t ns = 0;
+    for (uint64_t off = 0; off < length; off += block) ns += w.write(first_offset(p) + off, block);
+    return mb_s(length, ns);
+}
+
+double random_write_iops_first(const Params& p, StartState s, uint64_t block, uint64_t writes)
+{
+    const uint64_t span = area(p, block);
+    Writer w(p, s);
+    std::mt19937_64 rng(p.seed);
+    uint64_t ns = 0;
+    for (uint64_t i = 0; i < writes; ++i) ns += w.write(random_offset(rng, first_offset(p), span, block), block);
+    return per_second(writes, ns);
+}
+
 Figures modelled_figures(const Params& p)
 {
     validate(p);
@@ -129,6 +167,20 @@ Figures modelled_figures(const Params& p)
     f.rand_read_iops = random_read_iops(p, 4096);
     f.rand_write_iops_open_aus = random_write_iops(p, uint64_t{p.open_aus} * p.au_bytes, 4096);
     f.rand_write_iops_card = random_write_iops(p, p.size_bytes, 4096);
+    auto& q = f.premise;
+    const uint64_t rq = premise_request_bytes, au = p.au_bytes;
+    if (area(p, 4096) >= 5 * au && au % rq == 0) { // four AUs and the half-AU shift fit
+        q.seq_write_mb_s_clean = sequential_write_mb_s_after_discard(p, StartState::clean, rq, 0, 0);
+        q.seq_write_mb_s_full = sequential_write_mb_s_after_discard(p, StartState::full, rq, 0, 0);
+        q.seq_write_mb_s_fragmented = sequential_write_mb_s_after_discard(p, StartState::fragmented, rq, 0, 0);
+        q.seq_write_mb_s_fragmented_erased = sequential_write_mb_s_after_discard(p, StartState::fragmented, rq, 0, 4 * au);
+        q.seq_write_mb_s_fragmented_erased_half_au =
+            // mmc-erase of four AUs shifted by half an AU discards the three whole AUs inside.
+            sequential_write_mb_s_after_discard(p, StartState::fragmented, rq, static_cast<int64_t>(au), 3 * au);
+        q.rand_write_iops_first_clean = random_write_iops_first(p, StartState::clean, 4096, premise_random_writes);
+        q.rand_write_iops_first_full = random_write_iops_first(p, StartState::full, 4096, premise_random_writes);
+        q.rand_write_iops_first_fragmented = random_write_iops_first(p, StartState::fragmented, 4096, premise_random_writes);
+    }
     return f;
 }
 
@@ -141,7 +193,18 @@ nlohmann::json to_json(const Figures& f)
             {"seq_write_mb_s_fragmented", r(f.seq_write_mb_s_fragmented)},
             {"rand_read_iops", r(f.rand_read_iops)},
             {"rand_write_iops_open_aus", r(f.rand_write_iops_open_aus)},
-            {"rand_write_iops_card", r(f.rand_write_iops_card)}};
+            {"rand_write_iops_card", r(f.rand_write_iops_card)},
+            {"premise",
+             {{"request_bytes", premise_request_bytes},
+              {"seq_write_mb_s_clean", r(f.premise.seq_write_mb_s_clean)},
+              {"seq_write_mb_s_full", r(f.premise.seq_write_mb_s_full)},
+              {"seq_write_mb_s_fragmented", r(f.premise.seq_write_mb_s_fragmented)},
+              {"seq_write_mb_s_fragmented_erased", r(f.premise.seq_write_mb_s_fragmented_erased)},
+              {"seq_write_mb_s_fragmented_erased_half_au", r(f.premise.seq_write_mb_s_fragmented_erased_half_au)},
+              {"random_writes", premise_random_writes},
+              {"rand_write_iops_first_clean", r(f.premise.rand_write_iops_first_clean)},
+              {"rand_write_iops_first_full", r(f.premise.rand_write_iops_first_full)},
+              {"rand_write_iops_first_fragmented", r(f.premise.rand_write_iops_first_fragmented)}}}};
 }
 
 } // namespace mmc::sim

@@ -22,6 +22,17 @@ double random_read_iops(const Params&, uint64_t block);
 // steady state (every open AU's log filled and merged more than once).
 double random_write_iops(const Params&, uint64_t span, uint64_t block);
 
+// The premise measured (what erasing buys): figures from a starting state
+// with no warm-up, as a benchmark meets a card it has just been given.
+// Sequential writes of `block` bytes over four whole AUs from the first
+// measured AU, after a discard of [discard_offset, + discard_length) (both
+// relative to that AU; length 0: none) made on the card in state `s`.
+double sequential_write_mb_s_after_discard(const Params&, StartState, uint64_t block, int64_t discard_offset,
+                                           uint64_t discard_length);
+// The first `writes` random `block`-byte writes over the whole measured
+// area, from state `s`: IOPS over them.
+double random_write_iops_first(const Params&, StartState, uint64_t block, uint64_t writes);
+
 struct Figures {
     double seq_read_mb_s = 0;             // 1 MiB reads
     double seq_write_mb_s_clean = 0;      // 1 MiB writes over whole AUs, from each starting state
@@ -30,7 +41,20 @@ struct Figures {
     double rand_read_iops = 0;            // 4 KiB reads
     double rand_write_iops_open_aus = 0;  // 4 KiB writes over as many AUs as the card keeps open
     double rand_write_iops_card = 0;      // 4 KiB writes over the whole card: the collapse
+
+    // The premise, at the request size the host chain delivers (the
+    // loop/FUSE chain of mmc-sim splits larger writes into 512 KiB ones,
+    // which may then arrive out of order): see premise_request_bytes.
+    struct Premise {
+        double seq_write_mb_s_clean = 0, seq_write_mb_s_full = 0, seq_write_mb_s_fragmented = 0;
+        double seq_write_mb_s_fragmented_erased = 0;          // after a discard of the four AUs, aligned
+        double seq_write_mb_s_fragmented_erased_half_au = 0;  // after one shifted by half an AU: mmc-erase
+                                                              // discards the three whole AUs inside it
+        double rand_write_iops_first_clean = 0, rand_write_iops_first_full = 0, rand_write_iops_first_fragmented = 0;
+    } premise;
 };
+inline constexpr uint64_t premise_request_bytes = 512 * 1024;
+inline constexpr uint64_t premise_random_writes = 16;
 
 // All of the above at once. A bad fake (no storage) has none: all zero.
 Figures modelled_figures(const Params&);

@@ -12,7 +12,7 @@ expect "--help lists fio's job options" "$out" "--rw MODE"
 run 0 $bench --version && expect "--version" "$out" "mmc-bench from mmckit [0-9]"
 
 run 2 $bench && expect "no target" "$err" "no DEVICE and no --file PATH given"
-run 2 $bench --suite fast /dev/null && expect "unknown suite lists them" "$err" "unknown suite \(expected quick, iozone, a1, a2, class\)"
+run 2 $bench --suite fast /dev/null && expect "unknown suite lists them" "$err" "unknown suite \(expected quick, iozone, a1, a2, class, state\)"
 run 2 $bench --rw randrw /dev/null && expect "bad --rw" "$err" "--rw randrw: expected read, write, randread or randwrite"
 run 2 $bench --rw read --bs 1000 /dev/null && expect "bad --bs" "$err" "--bs 1000: expected a multiple of 512 from 512 to 16M"
 run 2 $bench --rw read --bs 32M /dev/null && expect "--bs above 16M" "$err" "--bs 32M"
@@ -22,7 +22,7 @@ run 2 $bench --rw read --ioengine libaio /dev/null && expect "bad --ioengine" "$
 run 2 $bench --bs 4k /dev/null && expect "job options need --rw" "$err" "add --rw"
 run 2 $bench --suite a1 --rw read /dev/null && expect "suite or job, not both" "$err" "not both"
 run 2 $bench --runtime soon /dev/null && expect "bad --runtime" "$err" "--runtime: 'soon'"
-run 2 $bench --precondition trim /dev/null && expect "bad --precondition" "$err" "expected none, erase or fill"
+run 2 $bench --precondition trim /dev/null && expect "bad --precondition" "$err" "expected none, erase, fill or fragment"
 run 2 $bench --file /tmp /dev/null && expect "device and --file" "$err" "not both"
 run 2 $bench --file /tmp --precondition fill && expect "--precondition is for raw devices" "$err" "applies to a raw device"
 run 2 $bench --bogus /dev/null && expect "unknown option" "$err" "unknown option '--bogus'"
@@ -39,10 +39,13 @@ run 0 $bench -J --file "$dir" --size 8M --rw randread --bs 4k --runtime 0.3s --w
         "mmc-bench file 8388608 randread-4k True False"
 json_eq "latency percentiles in order" \
     "(lambda l: l['min'] <= l['p50'] <= l['p90'] <= l['p99'] <= l['p999'] <= l['max'])(j['jobs'][0]['lat_us'])" "True"
-json_eq "calibration: clock, null target, pinning" \
-    "j['calibration']['clock']['cost_ns'] > 0, j['calibration']['null_target'][0]['per_io_us'] > 0, j['host']['pinned_cpu'] is not None" \
-    "True True True"
+json_eq "calibration: clock, null target; not pinned by default" \
+    "j['calibration']['clock']['cost_ns'] > 0, j['calibration']['null_target'][0]['per_io_us'] > 0, j['host']['pinned_cpu'], j['calibration']['pin_error']" \
+    "True True None not asked; --cpu N pins"
 json_eq "a file is not a card: no card, no bus" "j['card'], j['bus']" "None None"
+run 0 $bench -J --cpu 0 --file "$dir" --size 8M --rw randread --runtime 0.2s --warmup 0 &&
+    json_eq "--cpu 0 pins" "j['host']['pinned_cpu'], j['calibration']['pin_error']" "0 None"
+run 2 $bench --file /tmp --suite state && expect "state suite needs a raw device" "$err" "--suite state erases its region: it needs a raw device"
 [ -z "$(ls -A "$dir")" ] && pass "test file removed afterwards" || fail "left in $dir: $(ls -A "$dir")"
 run 0 $bench -J --file "$dir" --size 8M --rw write --bs 1M --number-ios 8 --runtime 10s --warmup 0 &&
     json_eq "--number-ios: exactly that many I/Os" "j['jobs'][0]['ios'], j['jobs'][0]['stop_reason']" "8 ios"
@@ -84,6 +87,11 @@ if [ "$(id -u)" -eq 0 ] && loop=$(losetup -f --show "$(truncate -s 64M "$dir/dis
             "fill 8388608 True"
     run 0 $bench -J --destructive --any-device --yes --precondition erase --size 8M --rw randread --runtime 0.2s --warmup 0 "$loop" &&
         json_eq "precondition erase recorded" "j['precondition']['method'], j['precondition']['how']" "erase BLKDISCARD"
+    run 0 $bench -J --destructive --any-device --yes --precondition fragment --au 4M --size 32M --rw randread --runtime 0.2s --warmup 0 "$loop" &&
+        json_eq "precondition fragment recorded: 2 writes in each of 8 AUs" \
+            "j['precondition']['method'], j['precondition']['fragment'], j['precondition']['partial']" \
+            "fragment {'writes': 16, 'aus': 8, 'passes': 2} False"
+    run 1 $bench --suite state --any-device "$loop" && expect "state suite needs --destructive" "$err" "writes to and erases its region.*add --destructive"
     run 2 $bench --rw read --offset 64M --runtime 0.2s "$loop" && expect "offset beyond the end" "$err" "beyond the end"
     if command -v mkfs.ext4 >/dev/null && mkfs.ext4 -q "$loop" 2>/dev/null && mkdir -p "$dir/mnt" && mount "$loop" "$dir/mnt" 2>/dev/null; then
         run 1 $bench --destructive --any-device --yes --rw write --runtime 0.3s "$loop" &&
@@ -97,6 +105,38 @@ if [ "$(id -u)" -eq 0 ] && loop=$(losetup -f --show "$(truncate -s 64M "$dir/dis
     losetup -d "$loop"
 else
     skip "loop device tests: need root and a free loop device"
+fi
+# On a simulated card (mmc-sim): the state suite shows what erasing buys, and
+# every request mmc-bench counts is one the card counted. Counters and orders
+# of magnitude only: timing on this shared machine is noisy.
+sim=build/bin/mmc-sim
+if [ "$(id -u)" -eq 0 ] && command -v nbdfuse >/dev/null && command -v nbdkit >/dev/null && [ -e /dev/fuse ] && [ -e /dev/loop-control ]; then
+    # 48 MiB: two halves of 6 AUs, one more than the 5 the card keeps open.
+    $sim -p class10-2015 --size 256M --state full --stats "$dir/stats.json" -- \
+        sh -c "$bench -J -y --any-device --destructive --suite state --au 4M --size 48M --runtime 2s \"\$MMC_SIM_DEV\"" >"$out" 2>"$err"
+    rc=$?
+    [ $rc -eq 0 ] && pass "sim: state suite ran" || { fail "sim: state suite exit $rc"; sed 's/^/    | /' "$err" | head -5; }
+    json_eq "sim: used state by fragment, then erased by discard" \
+        "j['state']['used']['precondition']['fragment'], j['state']['erased']['erase']['how'], j['state']['erased']['erase']['region']['length']" \
+        "{'writes': 24, 'aus': 12, 'passes': 2} BLKDISCARD 50331648"
+    json_eq "sim: erasing bought sequential (>1.1x) and random write speed (>2x)" \
+        "j['state']['gain']['seq_write'] > 1.1, j['state']['gain']['rand_write'] > 2, 'after erase' in j['state']['summary']" "True True True"
+    cp "$out" "$dir/state.json"
+    if [ -s "$dir/stats.json" ]; then
+        python3 - "$dir/state.json" "$dir/stats.json" >"$out" 2>&1 <<'PY'
+import json, sys
+b, s = (json.load(open(f)) for f in sys.argv[1:3])
+c = s["counters"]
+writes = b["precondition"]["fragment"]["writes"] + sum(j["ios"] + j["warmup"]["ios"] for j in b["jobs"])
+wbytes = b["precondition"]["fragment"]["writes"] * 4096 + sum(j["bytes"] + j["warmup"]["ios"] * j["block_size"] for j in b["jobs"])
+print(writes == c["write"]["requests"], wbytes == c["write"]["bytes"], c["discard"]["bytes"], c["erases"] > 0, c["merges"] > 0)
+PY
+        expect "sim: every write mmc-bench made is one the card counted, and one discard of the region" "$out" "^True True 50331648 True True$"
+    else
+        fail "sim: no --stats file"
+    fi
+else
+    skip "simulated card tests (need root, nbdkit, nbdfuse, /dev/fuse and loop)"
 fi
 rm -rf "$dir"
 

@@ -269,3 +269,25 @@ TEST(BenchVerdicts, QuickSuiteJudgesOnlyWhatTheCardClaims)
     EXPECT_EQ(v[2].result, "pass");
     EXPECT_TRUE(suite_verdicts("iozone", o, f).empty());
 }
+
+TEST(BenchVerdicts, AFigureAboveTheBusCeilingIsNeverTheBusLimit)
+{
+    // The lab's emulated card: 15.68 MB/s measured on HS at an actual 26 MHz.
+    BusCeiling lab{"HS", 13, 26'000'000, "sdhci-pci (PCI 1b36:0007 at 0000:00:04.0)"};
+    auto v = judge_mb_s("speed class C10", 10, m(15.68), lab);
+    EXPECT_EQ(v.result, "not-applicable");
+    EXPECT_EQ(v.why.find("the bus is the limit"), std::string::npos) << v.why;
+    EXPECT_NE(v.why.find("121% of the HS bus ceiling (13 MB/s at 26 MHz)"), std::string::npos) << v.why;
+    EXPECT_NE(v.why.find("emulated"), std::string::npos) << v.why;
+    // A real controller: the clock or the measurement is suspect, said as such.
+    BusCeiling real{"HS", 25, 50'000'000, "sdhci-pci (PCI 1217:8620 at 0000:03:00.0)"};
+    v = judge_iops("A1 random read 4 KiB QD1", 1500, 4096, m(7000), real); // 28.7 MB/s on a 25 MB/s bus
+    EXPECT_EQ(v.result, "not-applicable");
+    EXPECT_NE(v.why.find("reported clock is not the one the data moves at"), std::string::npos) << v.why;
+    EXPECT_NE(v.why.find("measurement is wrong"), std::string::npos) << v.why;
+    // At the ceiling or below it, the old verdicts stand.
+    EXPECT_EQ(judge_mb_s("x", 10, m(12.9), lab).result, "pass");
+    EXPECT_FALSE(above_ceiling(13, lab));
+    EXPECT_TRUE(above_ceiling(13.01, lab));
+    EXPECT_FALSE(above_ceiling(1e6, unknown_bus));
+}

@@ -134,3 +134,35 @@ TEST(ErasePlan, MethodNamesRoundTrip)
     EXPECT_TRUE(is_raw(Method::sanitize));
     EXPECT_FALSE(is_raw(Method::automatic));
 }
+
+TEST(ErasePlan, PartialAusAtTheEdgesAndTheirCost)
+{
+    constexpr uint64_t MiB = 1 << 20;
+    // Misaligned by half an AU: a partial AU at each end, 4 MiB of the request left unclean.
+    auto p = make_plan({64 * MiB, 0, {2 * MiB, 16 * MiB}, 4 * MiB, 512, 0, false});
+    auto c = partial_aus(p);
+    EXPECT_EQ(c.count, 2u);
+    EXPECT_EQ(c.bytes, 4 * MiB);
+    EXPECT_EQ(p.aligned.length, 12 * MiB);
+    // Aligned: nothing left.
+    c = partial_aus(make_plan({64 * MiB, 0, {4 * MiB, 16 * MiB}, 4 * MiB, 512, 0, false}));
+    EXPECT_EQ(c.count, 0u);
+    EXPECT_EQ(c.bytes, 0u);
+    // Inside one AU: one partial AU; straddling two without a whole one: two.
+    EXPECT_EQ(partial_aus(make_plan({64 * MiB, 0, {1 * MiB, 2 * MiB}, 4 * MiB, 512, 0, false})).count, 1u);
+    c = partial_aus(make_plan({64 * MiB, 0, {3 * MiB, 2 * MiB}, 4 * MiB, 512, 0, false}));
+    EXPECT_EQ(c.count, 2u);
+    EXPECT_EQ(c.bytes, 2 * MiB);
+    // On a partition starting 1 MiB into the disk, AUs are the disk's.
+    c = partial_aus(make_plan({64 * MiB, 1 * MiB, {3 * MiB, 8 * MiB}, 4 * MiB, 512, 0, false}), 1 * MiB);
+    EXPECT_EQ(c.count, 0u);
+}
+
+TEST(ErasePlan, OnlyMethodsThatEraseRestoreCleanAus)
+{
+    EXPECT_TRUE(restores_clean(Method::discard));
+    EXPECT_TRUE(restores_clean(Method::erase));
+    EXPECT_TRUE(restores_clean(Method::trim));
+    EXPECT_FALSE(restores_clean(Method::zeroout));
+    EXPECT_FALSE(restores_clean(Method::fule));
+}
