@@ -83,19 +83,8 @@ import json,sys
 print(sum(j['rw'] == 'randread' for f in sys.argv[1:] for j in json.load(open(f))['jobs']))" $d/bench-iozone.json $d/bench-a1.json)
     [ "$got" = "$want" ] && pass "$name: the bench jobs are rows ($want randread)" || fail "$name: randread jobs: $got, expected $want"
 
-    # The demo's bundles (make demo), in a database of their own.
-    case $db in
-    postgres*) skip "$name: the demo's bundles are compared on SQLite" ;;
-    *)
-        if ls build/demo/results/*.json >/dev/null 2>&1; then
-            run 0 $rep --db "$tmp/demo.sqlite" --import build/demo/results && {
-                $rep -J build/demo/results >"$tmp/demo.json" 2>/dev/null
-                run 0 $rep -J --db "$tmp/demo.sqlite" && same "$name: the demo's report from the database = from build/demo/results" "$tmp/demo.json" "$out"
-            }
-        else
-            skip "$name: no demo bundles in build/demo/results (make demo)"
-        fi ;;
-    esac
+    # The demo's bundles (the lab's mmc-qualify runs) are compared in
+    # tests/lab/mmc-qualify.sh, where the lab writes them.
 
     # Filters.
     run 0 $rep -J --db "$db" --host odroid && json_eq "$name: --host odroid" "len(j['bundles'])" 9
