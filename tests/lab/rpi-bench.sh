@@ -1,6 +1,6 @@
 #!/bin/sh
 # mmc-bench's quick suite in the Raspberry Pi lab, on the Pi's own SD host:
-# read-only, then with writes on a 2 MiB region. Speeds under emulation say
+# read-only, then with writes on a 4 MiB region. Speeds under emulation say
 # nothing about a real Pi; the checks are that every job ran, moved data and
 # reported its figures, and that the card is the one on sdhost-bcm2835.
 cd "$(dirname "$0")/../.." || exit 1
