@@ -215,3 +215,9 @@ $(eval $(call cross_build,arm64,aarch64-linux-gnu,ARM64))
 .PHONY: lab-emmc
 lab-emmc: cross-armhf
 	scripts/sdlab --card emmc --boot-partitions --shell
+
+# The Raspberry Pi lab: a shell on QEMU's Raspberry Pi 3B with the card on the
+# Pi's own SD host (sdhost-bcm2835) and the arm64 cross-built tools on PATH.
+.PHONY: lab-rpi
+lab-rpi: cross-arm64
+	scripts/sdlab --board rpi3 --shell

@@ -84,6 +84,7 @@ struct Side {
     std::vector<std::string> tries;
     std::vector<std::string> evidence; // what decided the owner
     std::string would_decide;          // when the owner is "unknown"
+    bool hard_limit = false;           // the SoC table says no setting raises its best mode
 };
 
 // A reason the ceiling is below the best possible.
@@ -95,6 +96,7 @@ struct Shortfall {
     std::string mechanism;             // "mode", "clock", "bus width", "signal voltage"
     std::vector<std::string> evidence; // what decided the owner
     std::string would_decide;          // when the owner is "unknown"
+    bool hard_limit = false;           // no setting raises it: the SoC's own limit
 };
 
 std::string trimmed_number(double v, int decimals)
@@ -272,6 +274,16 @@ Host host_modes(const Evidence& e, const Family& f, const std::vector<std::strin
         const auto& name = use_caps ? flag.cap : flag.dt_flag;
         if (!name.empty() && (use_caps ? contains(caps, name) : dt->has(name))) h.side.modes |= f.bit(flag.mode);
     }
+    // A controller whose driver takes its modes from the hardware (the Pi 4's
+    // EMMC2 names no sd-uhs-* in its device tree and runs DDR50) offers what
+    // the SoC table says, whatever the device tree lists.
+    const SocLimit* hw = !use_caps ? soc_limit(*dt) : nullptr;
+    if (const std::string_view hw_best = hw ? f.pick(hw->best_mode) : std::string_view{};
+        hw && hw->modes_from_hardware && !hw_best.empty()) {
+        for (int i = 0; i <= f.index(hw_best); ++i) h.side.modes |= 1u << i;
+        if (!(f.bit(hw_best) & f.low_voltage())) h.side.modes &= ~f.low_voltage();
+        h.side.owner = "host";
+    }
     if (is_mmc) {
         // HS400 runs on 8 bits only (mmc_select_hs400), enhanced strobe only with HS400.
         const bool eight = use_caps ? contains(caps, "8_BIT_DATA") : !dt->bus_width || *dt->bus_width == 8;
@@ -400,6 +412,15 @@ void describe_host(Host& h, const Evidence& e, const Family& f, const std::vecto
     own_host_stop(h, e, f, best);
     const bool dt = e.dt.has_value();
     const bool board = s.owner == "board";
+    // A controller the SoC table explains in a board user's words (the
+    // Raspberry Pi hosts): that explanation, and what to do instead.
+    if (const SocLimit* soc = dt ? soc_limit(*e.dt) : nullptr;
+        soc && s.owner == "host" && f.pick(soc->best_mode) == best && !soc->why.empty()) {
+        s.why = fmt::format("{} limits the bus to {}: {}", soc->controller, best, soc->why);
+        s.hard_limit = soc->best_mode_is_limit;
+        if (!soc->instead.empty()) s.tries.push_back(std::string(soc->instead));
+        return;
+    }
     if (h.source == HostSource::caps && !is_mmc) {
         if (best == "legacy")
             s.why = "the host offers neither SD high speed nor UHS (caps has no SD_HIGHSPEED or UHS_* bits)";
@@ -667,6 +688,10 @@ Shortfall fallback(const Evidence& e, const Family& f, std::string_view mode, st
     } else {
         s.text += at_3v3 && needs_1v8 ? " at 3.30 V: the switch to 1.8 V signalling did not happen"
                                        : ": the kernel fell back to a lower mode";
+        // What is known to hold this board's host below its best (a Raspberry
+        // Pi's kernel command line, for one).
+        if (const SocLimit* soc = e.dt ? soc_limit(*e.dt) : nullptr; soc && !soc->below_best_hint.empty())
+            s.tries.push_back(std::string(soc->below_best_hint));
         s.would_decide = e.log ? "the kernel log names no tuning, switch or CRC failure for this host; the log from the card's "
                                  "insertion (dmesg after a re-plug) would"
                                : "the kernel log (--dmesg FILE, or live as root): a tuning, voltage-switch or CRC failure there "
@@ -736,7 +761,7 @@ void mode_shortfalls(const Evidence& e, const Family& f, std::string_view mode, 
     if (host_best == mode)
         out.push_back({host.owner, std::max(1.0, f.ceiling(card_best) / here), host.why, host.tries,
                        host_info.no_1_8_v || host_info.regulator_3v3 ? "signal voltage" : "mode", evidence_of(host),
-                       host.would_decide});
+                       host.would_decide, host.hard_limit});
     else if (host.known && !host.why.empty())
         info.push_back({"info", host.why});
     if (card_best == mode)
@@ -860,6 +885,9 @@ Diagnosis diagnose(const Evidence& e)
     // card's registers cannot.
     std::stable_sort(shortfalls.begin(), shortfalls.end(), [](const Shortfall& a, const Shortfall& b) {
         if (a.gain != b.gain) return a.gain > b.gain;
+        // A SoC's own limit (the Pi 3's sdhost) is as fixed as a card's
+        // registers, and it holds for every card: it names the tie.
+        if (a.gain < negligible_gain && a.hard_limit != b.hard_limit) return a.hard_limit;
         const bool a_card = a.owner == "card", b_card = b.owner == "card";
         return a_card != b_card && a.gain < negligible_gain ? a_card : owner_rank(a.owner) < owner_rank(b.owner);
     });

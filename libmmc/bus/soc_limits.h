@@ -20,6 +20,19 @@ struct SocLimit {
     std::string_view best_mode;   // best modes the controller supports, one per family: "SDR104 HS200"; "" not known
     int max_bus_width = 0;        // data lines the controller has; 0 when not known
     std::string_view source;      // where the figures come from
+    // The driver takes the controller's modes from the hardware (the SDHCI
+    // capability register, or fixed in the driver), so a device tree without
+    // sd-uhs-* properties does not stop it below best_mode.
+    bool modes_from_hardware = false;
+    // best_mode is the controller's own limit: no device-tree or driver
+    // setting raises it, so a card that stops at the same mode is not the cause.
+    bool best_mode_is_limit = false;
+    // Why the controller stops at best_mode, in the words a user of the board
+    // needs ("" when the source says it all), and what to try instead.
+    std::string_view why;
+    std::string_view instead;
+    // What to check when the bus runs below best_mode on this board.
+    std::string_view below_best_hint;
 };
 
 // The row for the node's most specific compatible in the table (a row for its
