@@ -26,7 +26,7 @@ constexpr const char* tool = "mmc-probe";
 
 std::atomic<bool> stop_requested{false};
 
-extern "C" void on_stop_signal(int) { stop_requested.store(true); }
+extern "C" void on_capacity_stop_signal(int) { stop_requested.store(true); }
 
 void usage(std::FILE* to)
 {
@@ -125,7 +125,7 @@ Options parse(int argc, char** argv)
 void install_signals()
 {
     struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
+    sa.sa_handler = on_capacity_stop_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = 0; // no SA_RESTART: the prompt's read returns
     sigaction(SIGINT, &sa, nullptr);

@@ -39,7 +39,7 @@ using nlohmann::ordered_json;
 constexpr const char* tool = "mmc-probe";
 
 std::atomic<bool> stop_requested{false};
-extern "C" void on_stop_signal(int) { stop_requested.store(true); }
+extern "C" void on_geometry_stop_signal(int) { stop_requested.store(true); }
 
 void usage(std::FILE* to)
 {
@@ -197,7 +197,7 @@ ProbedDevice find_device(const Options& o)
 void install_signals()
 {
     struct sigaction sa{};
-    sa.sa_handler = on_stop_signal;
+    sa.sa_handler = on_geometry_stop_signal;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);

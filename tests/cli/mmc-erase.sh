@@ -140,7 +140,7 @@ run 0 $erase --any-device -y -J $loop &&
     json_eq "auto on a loop device is discard, whole device" "j['plan']['method'], j['erased']['length'], j['card']" "discard 67108864 None"
 check "auto whole device: all zero" $loop 0 $((64 * MiB)) zero
 json_eq "JSON carries the documented keys" "sorted(j.keys())" \
-    "['card', 'chunks', 'device', 'dry_run', 'erased', 'error', 'interrupted', 'notes', 'plan', 'summary', 'target', 'tool', 'verify', 'version', 'warnings']"
+    "['card', 'chunks', 'contents', 'device', 'dry_run', 'erased', 'error', 'interrupted', 'notes', 'plan', 'summary', 'target', 'tool', 'verify', 'version', 'warnings']"
 json_eq "summary: method, bytes, chunks, time, throughput" \
     "j['summary']['method'], j['summary']['bytes'], j['summary']['chunks'], j['summary']['seconds'] > 0, j['summary']['bytes_per_second'] > 0" \
     "discard 67108864 1 True True"

@@ -37,7 +37,9 @@ TEST(BenchFragment, EveryOtherAuIsWrittenBetweenTwoWritesToOne)
     std::map<uint64_t, std::size_t> last;
     for (std::size_t i = 0; i < plan.offsets.size(); ++i) {
         const uint64_t au = plan.offsets[i] / (4 * MiB);
-        if (auto it = last.find(au); it != last.end()) EXPECT_EQ(i - it->second, plan.aus) << "AU " << au;
+        if (auto it = last.find(au); it != last.end()) {
+            EXPECT_EQ(i - it->second, plan.aus) << "AU " << au;
+        }
         last[au] = i;
     }
 }

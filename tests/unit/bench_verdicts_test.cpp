@@ -7,8 +7,8 @@ using namespace mmc::bench;
 
 namespace {
 
-const BusCeiling sdr104{"SDR104", 104};
-const BusCeiling hs{"HS", 25};
+const BusCeiling sdr104{"SDR104", 104, {}, {}};
+const BusCeiling hs{"HS", 25, {}, {}};
 const BusCeiling unknown_bus{};
 
 Measured m(double v) { return {v, {}}; }
@@ -52,11 +52,11 @@ TEST(BenchVerdicts, MeasuredAtTheCeilingIsBusLimited)
 {
     // 44 MB/s of a 50 MB/s DDR50 bus (88%) against a 48 MB/s requirement:
     // the protocol's overhead, not the card, keeps it short.
-    const auto v = judge_mb_s("a 48 MB/s claim", 48, m(44), BusCeiling{"DDR50", 50});
+    const auto v = judge_mb_s("a 48 MB/s claim", 48, m(44), BusCeiling{"DDR50", 50, {}, {}});
     EXPECT_EQ(v.result, "not-applicable");
     EXPECT_NE(v.why.find("the bus, not the card"), std::string::npos) << v.why;
     // Far below the ceiling the card is to blame.
-    EXPECT_EQ(judge_mb_s("speed class C10", 10, m(4), BusCeiling{"DDR50", 50}).result, "fail");
+    EXPECT_EQ(judge_mb_s("speed class C10", 10, m(4), BusCeiling{"DDR50", 50, {}, {}}).result, "fail");
     // Passing near the ceiling is still a pass.
     EXPECT_EQ(judge_mb_s("speed class C10", 10, m(24), hs).result, "pass");
 }
@@ -66,7 +66,7 @@ TEST(BenchVerdicts, IopsConvertToBytesForTheBusCheck)
     // 4000 x 4 KiB = 16.4 MB/s fits in HS: a slow card fails.
     EXPECT_EQ(judge_iops("A2 random read", 4000, 4096, m(1200), hs).result, "fail");
     // On a 12.5 MB/s legacy bus the same requirement cannot be met.
-    const auto v = judge_iops("A2 random read", 4000, 4096, m(2900), BusCeiling{"legacy", 12.5});
+    const auto v = judge_iops("A2 random read", 4000, 4096, m(2900), BusCeiling{"legacy", 12.5, {}, {}});
     EXPECT_EQ(v.result, "not-applicable");
     EXPECT_EQ(v.unit, "IOPS");
 }

@@ -618,7 +618,9 @@ TEST(DoctorCorpus, VerdictNamesTheThreadsCauseNeverTheWrongSide)
             EXPECT_FALSE(d.would_decide.empty()) << "unknown must say what would decide";
         } else {
             EXPECT_EQ(d.limit, cause) << "names the wrong side";
-            if (d.limit != "not storage" && d.limit != "powered off") EXPECT_FALSE(d.decided_by.empty());
+            if (d.limit != "not storage" && d.limit != "powered off") {
+                EXPECT_FALSE(d.decided_by.empty());
+            }
             if (e.contains("dt_fragment")) ++named;
         }
     }

@@ -45,8 +45,9 @@ TEST(ProbeRegisterCheck, SdCardClaimsAgreeOrDiffer)
     EXPECT_EQ(cross_check_json(r, 8u << 20)["preferred_erase_size"]["agrees"], false);
     EXPECT_TRUE(cross_check_json(r, std::nullopt)["preferred_erase_size"]["agrees"].is_null());
     EXPECT_TRUE(j["ext_csd_erase_group"]["bytes"].is_null());
-    if (const auto& csd = claim(r, "csd_sector_size"); csd.bytes)
+    if (const auto& csd = claim(r, "csd_sector_size"); csd.bytes) {
         EXPECT_EQ(j["csd_sector_size"]["bytes"], *csd.bytes);
+    }
 }
 
 TEST(ProbeRegisterCheck, EmmcHasAnEraseGroup)
