@@ -9,8 +9,10 @@ tools/checkusage.sh is the model), checked from each tool's own getopt table:
 - a short letter means the same long option in every tool.
 
 Prints one "  ok"/"  FAIL" line per check and a summary line last."""
+import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -86,6 +88,17 @@ for source in sorted(f for f in os.listdir(plugin_dir) if f.endswith(".cpp")) if
 for letter, names in sorted(letters.items()):
     check(f"-{letter} means one thing in every tool", len(names) == 1,
           "; ".join(f"--{n} in {', '.join(t)}" for n, t in sorted(names.items())))
+
+# Every man page formats without a groff warning (lintian reports them as
+# groff-message: a line starting with "." or "'" is a request, for one).
+if shutil.which("groff"):
+    for page in sorted(glob.glob(os.path.join(top, "man", "*.[1-8]"))):
+        run = subprocess.run(["groff", "-man", "-ww", "-z", page], capture_output=True, text=True,
+                             env=dict(os.environ, LC_ALL="C"))
+        check(f"{os.path.basename(page)}: groff -ww formats it without a warning", run.returncode == 0 and not run.stderr.strip(),
+              run.stderr.strip()[:200])
+else:
+    check("groff is installed (make deps) to check the man pages", False)
 
 print(f"conventions: {results['passed']} passed, {results['failed']} failed, 0 skipped")
 sys.exit(1 if results["failed"] else 0)
