@@ -22,7 +22,7 @@ run 2 $probe geometry --repeats 0 /dev/null && expect "bad --repeats" "$err" "--
 run 2 $probe geometry --from-flashbench x --destructive && expect "--destructive needs a device" "$err" "--destructive needs a device"
 run 2 $probe geometry --bogus && expect "unknown option" "$err" "unknown option '--bogus'"
 run 0 $probe geometry --help && expect "geometry --help" "$out" "--from-flashbench FILE"
-run 1 $probe capacity /dev/null && expect "capacity not here yet" "$err" "capacity: not built in this tree"
+run 1 $probe capacity /dev/null && expect "the dispatcher hands capacity its own arguments" "$err" "/dev/null: not a block device"
 run 1 $probe geometry /nonexistent && expect "missing device" "$err" "mmc-probe: /nonexistent: No such file"
 run 1 $probe geometry /dev/null && expect "not a block device" "$err" "/dev/null: not a block device"
 
