@@ -1,44 +1,47 @@
 #include "bench/quick_read.h"
 
+#include "bench/clock.h"
+#include "bench/engines/engine.h"
+#include "bench/job.h"
+#include "bench/runner.h"
+#include "bench/target.h"
+
 #include <cerrno>
-#include <chrono>
-#include <cstdlib>
-#include <fcntl.h>
-#include <linux/fs.h>
-#include <memory>
-#include <sys/ioctl.h>
 #include <system_error>
-#include <unistd.h>
 
 namespace mmc::bench {
 
+// One sequential read job through the benchmark's own target, engine and
+// job loop (psync, O_DIRECT): mmc-bus --measure and mmc-bench's seqread
+// count bytes and time the same way, so they cannot disagree about one read.
 QuickRead quick_read(const std::string& device, double max_seconds, uint32_t block_bytes, uint64_t max_bytes)
 {
-    const int fd = ::open(device.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
-    if (fd < 0) throw std::system_error(errno, std::generic_category(), device);
-    std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* p) { ::close(*p); delete p; });
+    const Target target = Target::open_block(device, false);
+    if (max_bytes == 0 || max_bytes > target.size()) max_bytes = target.size();
 
-    uint64_t size = 0;
-    if (::ioctl(fd, BLKGETSIZE64, &size) < 0) size = static_cast<uint64_t>(::lseek(fd, 0, SEEK_END));
-    if (max_bytes == 0 || max_bytes > size) max_bytes = size;
+    Job job;
+    job.name = "quick-seqread";
+    job.rw = Rw{Pattern::sequential, Direction::read};
+    job.block_size = block_bytes;
+    job.runtime_s = max_seconds;
+    job.warmup_s = 0;       // a glance at the bus, not a calibrated figure
+    job.ci_target_pct = 0;  // the whole budget
+    auto engine = make_engine("psync", target.fd(), 1, block_bytes);
+    MonotonicClock clock;
+    RunControl control;
+    control.clock = &clock;
+    const Region region{0, max_bytes - max_bytes % block_bytes};
+    if (region.length == 0) throw std::system_error(EINVAL, std::generic_category(), device + ": smaller than one read");
+    job.ios = region.length / block_bytes; // at most the region once, as --measure promises
+    const JobResult r = run_job(*engine, job, region, control);
+    if (!r.error.empty() && r.bytes == 0)
+        throw std::system_error(r.error_errno ? r.error_errno : EIO, std::generic_category(), device + ": read: " + r.error);
 
-    void* raw = nullptr;
-    if (posix_memalign(&raw, 4096, block_bytes) != 0) throw std::bad_alloc();
-    std::unique_ptr<void, void (*)(void*)> buffer(raw, std::free);
-
-    using clock = std::chrono::steady_clock;
-    const auto start = clock::now();
-    const auto deadline = start + std::chrono::duration<double>(max_seconds);
-    QuickRead r;
-    while (r.bytes + block_bytes <= max_bytes && clock::now() < deadline) {
-        const ssize_t n = ::pread(fd, raw, block_bytes, static_cast<off_t>(r.bytes));
-        if (n < 0) throw std::system_error(errno, std::generic_category(), device + ": read");
-        if (n == 0) break;
-        r.bytes += static_cast<uint64_t>(n);
-    }
-    r.seconds = std::chrono::duration<double>(clock::now() - start).count();
-    r.mb_s = r.seconds > 0 ? static_cast<double>(r.bytes) / r.seconds / 1e6 : 0;
-    return r;
+    QuickRead q;
+    q.bytes = r.bytes;
+    q.seconds = r.seconds;
+    q.mb_s = r.mb_s;
+    return q;
 }
 
 } // namespace mmc::bench
