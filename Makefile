@@ -25,7 +25,7 @@ UNIT     := $(BUILD)/tests/unit_tests
 # The nbdkit plugin over the flash model: a shared object, so it and the few
 # libmmc sources it needs are compiled again with -fPIC, apart from libmmc.a.
 PLUGIN     := $(BUILD)/lib/nbdkit-mmcsim-plugin.so
-PLUGIN_SRC := tools/plugin/nbdkit-mmcsim-plugin.cpp $(wildcard libmmc/sim/*.cpp) libmmc/cli/size.cpp libmmc/simserve/card_file.cpp
+PLUGIN_SRC := tools/nbdkit-mmcsim-plugin/nbdkit-mmcsim-plugin.cpp $(wildcard libmmc/sim/*.cpp) libmmc/cli/size.cpp libmmc/simserve/card_file.cpp
 PLUGIN_OBJ := $(PLUGIN_SRC:%.cpp=$(BUILD)/pic/%.o)
 
 .PHONY: all check unit deps fuzz clean

@@ -1,7 +1,7 @@
 // mmc-sim: a simulated card with a known flash translation layer, served as
 // a block device on this machine for the length of one command. Thin:
 // options here; the model in libmmc/sim, card files and the serving chain in
-// libmmc/simserve, the server itself in tools/plugin/.
+// libmmc/simserve, the server itself in tools/nbdkit-mmcsim-plugin/.
 #include "cli/cli.h"
 #include "sim/params.h"
 #include "simserve/card_file.h"

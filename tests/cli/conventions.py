@@ -71,16 +71,18 @@ for tool in tools:
         if letter:
             letters.setdefault(letter, {}).setdefault(name, []).append(tool)
 
-# Plugins (tools/plugin/*.cpp) have a man page of their own that names every
-# key their config callback takes.
-plugin_dir = os.path.join(top, "tools", "plugin")
-for source in sorted(f for f in os.listdir(plugin_dir) if f.endswith(".cpp")) if os.path.isdir(plugin_dir) else []:
-    name = source[:-4]
+# Plugins live in a directory of their own under tools/ (tools/NAME/NAME.cpp,
+# built apart from the tools): each has man/NAME.1, which names every key its
+# config callback takes.
+tools_dir = os.path.join(top, "tools")
+for name in sorted(d for d in os.listdir(tools_dir) if os.path.isdir(os.path.join(tools_dir, d))):
     page = os.path.join(top, "man", name + ".1")
-    check(f"{name}: has man/{name}.1", os.path.exists(page))
-    if not os.path.exists(page):
+    check(f"tools/{name}: has man/{name}.1", os.path.exists(page))
+    source = os.path.join(tools_dir, name, name + ".cpp")
+    check(f"tools/{name}: its source is {name}/{name}.cpp", os.path.exists(source))
+    if not os.path.exists(page) or not os.path.exists(source):
         continue
-    text = open(os.path.join(plugin_dir, source), encoding="utf-8").read()
+    text = open(source, encoding="utf-8").read()
     man = open(page, encoding="utf-8").read().replace("\\-", "-")
     for key in re.findall(r'k == "([a-z-]+)"', text):
         check(f"{name}: {key}= in its man page", f"{key}=" in man)
