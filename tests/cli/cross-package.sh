@@ -20,6 +20,7 @@ done
 check_arch() {
     local arch=$1 qemu=$2 machine=$3 started deb root
     started=$(date +%s)
+    mkdir -p build/deb
     deb=build/deb/mmckit_${version}_$arch.deb
     if ! make -s "deb-$arch" >"build/deb/test-$arch.log" 2>&1; then
         fail "make deb-$arch failed (build/deb/test-$arch.log)"; tail -n 15 "build/deb/test-$arch.log" | sed 's/^/    | /'

@@ -13,6 +13,7 @@ suite segv.sh 'echo "  ok   a"; kill -SEGV $$'
 suite silent.sh 'echo "  ok   a"'
 suite liar.sh 'echo "liar: 3 passed, 0 failed, 0 skipped"; exit 1'
 suite failing.sh 'echo "failing: 1 passed, 2 failed, 0 skipped"; exit 1'
+suite why.sh 'echo "  FAIL the page: got 8192"; echo "    | evidence 1"; echo "  ok   next"; echo "why: 1 passed, 1 failed, 0 skipped"; exit 1'
 # A GoogleTest binary that dies halfway, before its summary.
 suite unit_tests 'echo "[==========] Running 5 tests from 1 test suite."; kill -SEGV $$'
 
@@ -27,4 +28,14 @@ run 1 "$top/tests/run-all" "$tmp/unit_tests" && expect "a crashed unit binary fa
 run 1 "$top/tests/run-all" "$tmp/good.sh" "$tmp/failing.sh" "$tmp/segv.sh" "$tmp/good.sh" &&
     expect "counts add up, and every suite after a crash still runs" "$out" "^check: 5 passed, 3 failed, 2 skipped"
 expect "  a suite's own failures are not counted twice" "$out" "failing.sh: exit 1"
+run 1 "$top/tests/run-all" "$tmp/why.sh" "$tmp/good.sh" &&
+    $PY - "$out" <<'PY' >"$err" 2>&1 && pass "the end repeats each failed check with its evidence" || fail "the failed-check recap: $(cat "$err")"
+import sys
+tail = open(sys.argv[1]).read().split("check: the failed checks again:\n", 1)[1]
+lines = tail.splitlines()
+assert lines[0].endswith("/why.sh"), lines
+assert lines[1] == "    FAIL the page: got 8192", lines
+assert lines[2] == "      | evidence 1", lines
+assert lines[3].startswith("check: "), lines
+PY
 finish
