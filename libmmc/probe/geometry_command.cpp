@@ -57,7 +57,8 @@ writes is read first and written back afterwards.
 Options:
      --from-flashbench FILE  read the text of a flashbench -a run instead of
                        a device ("-": standard input)
-     --repeats N       reads per place, the fastest kept (default 3)
+     --repeats N       reads per place, the fastest kept (default 3, and 9
+                       again when the first reading is not clear)
      --positions N     places per boundary, spread over the device (default 8)
      --destructive     also measure open AUs and the start area (writes)
      --max-open N      try up to N + 1 open AUs (default 8)
@@ -82,6 +83,7 @@ struct Options {
     std::string device;
     std::optional<std::string> flashbench;
     unsigned repeats = 3, positions = 8, max_open = 8;
+    bool repeats_given = false; // no second, longer reading then
     bool destructive = false, yes = false, any_device = false, use_ioctl = true, json = false, verbose = false;
     dev::SysRoots roots;
 };
@@ -129,7 +131,10 @@ Options parse(const std::vector<std::string>& args)
     while ((c = getopt_long(argc, argv.data(), ":yJvhV", longopts, nullptr)) != -1) {
         switch (c) {
         case from_flashbench: o.flashbench = optarg; break;
-        case repeats: o.repeats = count_option("repeats", optarg, 1, 100); break;
+        case repeats:
+            o.repeats = count_option("repeats", optarg, 1, 100);
+            o.repeats_given = true;
+            break;
         case positions: o.positions = count_option("positions", optarg, 1, 1000); break;
         case destructive: o.destructive = true; break;
         case max_open: o.max_open = count_option("max-open", optarg, 1, 64); break;
@@ -297,13 +302,26 @@ int on_device(const Options& o)
                                   cli::eta_text(static_cast<double>(done), static_cast<double>(total), elapsed())));
         };
         r.ladder = sample_ladder(reader, so);
+        r.geometry = analyze(r.ladder);
+        // A busy machine delays single reads; when the first reading is not
+        // clear, three times the repeats give each place more chances to be
+        // read undisturbed (the fastest is kept), at three times the cost.
+        if (!o.repeats_given && r.geometry.confidence != "high" && !stop_requested) {
+            const std::string first = fmt::format("a first reading with {} repeats was not clear (confidence {}: page {}, AU {}); "
+                                                  "read again with {}",
+                                                  so.repeats, r.geometry.confidence, found(r.geometry.page_bytes),
+                                                  found(r.geometry.au_bytes), 3 * so.repeats);
+            so.repeats *= 3;
+            r.ladder = sample_ladder(reader, so);
+            r.geometry = analyze(r.ladder);
+            r.geometry.evidence.insert(r.geometry.evidence.begin(), first);
+        }
         line.clear();
     } catch (const std::exception& e) {
         line.clear();
         cli::error(tool, e.what());
         return cli::failure;
     }
-    r.geometry = analyze(r.ladder);
     r.interrupted = stop_requested.load();
 
     if (o.destructive && !r.interrupted) {

@@ -82,7 +82,15 @@ Geometry analyze(const Ladder& ladder)
     // read's time (a 1024-byte read on an SD card is ~0.8 ms; 8 us there is
     // timer noise). The spread of single repeated reads is larger than a
     // row's (medians over places): evidence only.
-    auto threshold = [&] { return std::max(3 * base_ref, floor); };
+    // When the ladder was measured here, a step must also stand clear of
+    // how much single reads vary: a row is a difference of minima, and on a
+    // busy machine (or through the simulator's FUSE chain) rows with no
+    // boundary were seen up to about that spread apart, while five rows
+    // below the page can all happen to be quiet (one run read a 16 KiB
+    // page as 8 KiB from a 17 us row over a 3.7 us baseline, with single
+    // reads varying by 27 us).
+    const double spread = 1.5 * ladder.noise_ns.value_or(0);
+    auto threshold = [&] { return std::max({3 * base_ref, floor, spread}); };
     for (std::size_t k = 0; k + 1 < small.size() && rows[small[k]].align <= max_page_bytes; ++k) {
         base_ref = baseline_below(rows[small[k]].align, base_rows);
         if (base_rows == 0) continue;

@@ -159,16 +159,15 @@ Figures modelled_figures(const Params& p)
     validate(p);
     Figures f;
     if (usable(p) < 2 * p.au_bytes) return f; // a bad fake: no storage to measure
-    const uint64_t MiB = 1 << 20;
-    f.seq_read_mb_s = sequential_read_mb_s(p, MiB);
-    f.seq_write_mb_s_clean = sequential_write_mb_s(p, StartState::clean, MiB);
-    f.seq_write_mb_s_full = sequential_write_mb_s(p, StartState::full, MiB);
-    f.seq_write_mb_s_fragmented = sequential_write_mb_s(p, StartState::fragmented, MiB);
+    const uint64_t rq = host_request_bytes, au = p.au_bytes;
+    f.seq_read_mb_s = sequential_read_mb_s(p, rq);
+    f.seq_write_mb_s_clean = sequential_write_mb_s(p, StartState::clean, rq);
+    f.seq_write_mb_s_full = sequential_write_mb_s(p, StartState::full, rq);
+    f.seq_write_mb_s_fragmented = sequential_write_mb_s(p, StartState::fragmented, rq);
     f.rand_read_iops = random_read_iops(p, 4096);
     f.rand_write_iops_open_aus = random_write_iops(p, uint64_t{p.open_aus} * p.au_bytes, 4096);
     f.rand_write_iops_card = random_write_iops(p, p.size_bytes, 4096);
     auto& q = f.premise;
-    const uint64_t rq = premise_request_bytes, au = p.au_bytes;
     if (area(p, 4096) >= 5 * au && au % rq == 0) { // four AUs and the half-AU shift fit
         q.seq_write_mb_s_clean = sequential_write_mb_s_after_discard(p, StartState::clean, rq, 0, 0);
         q.seq_write_mb_s_full = sequential_write_mb_s_after_discard(p, StartState::full, rq, 0, 0);
@@ -187,7 +186,8 @@ Figures modelled_figures(const Params& p)
 nlohmann::json to_json(const Figures& f)
 {
     auto r = [](double v) { return std::round(v * 100) / 100; };
-    return {{"seq_read_mb_s", r(f.seq_read_mb_s)},
+    return {{"request_bytes", host_request_bytes},
+            {"seq_read_mb_s", r(f.seq_read_mb_s)},
             {"seq_write_mb_s_clean", r(f.seq_write_mb_s_clean)},
             {"seq_write_mb_s_full", r(f.seq_write_mb_s_full)},
             {"seq_write_mb_s_fragmented", r(f.seq_write_mb_s_fragmented)},
@@ -195,7 +195,7 @@ nlohmann::json to_json(const Figures& f)
             {"rand_write_iops_open_aus", r(f.rand_write_iops_open_aus)},
             {"rand_write_iops_card", r(f.rand_write_iops_card)},
             {"premise",
-             {{"request_bytes", premise_request_bytes},
+             {{"request_bytes", host_request_bytes},
               {"seq_write_mb_s_clean", r(f.premise.seq_write_mb_s_clean)},
               {"seq_write_mb_s_full", r(f.premise.seq_write_mb_s_full)},
               {"seq_write_mb_s_fragmented", r(f.premise.seq_write_mb_s_fragmented)},

@@ -33,18 +33,25 @@ double sequential_write_mb_s_after_discard(const Params&, StartState, uint64_t b
 // area, from state `s`: IOPS over them.
 double random_write_iops_first(const Params&, StartState, uint64_t block, uint64_t writes);
 
+// The largest request a host hands a card: a 1 MiB read or write reaches
+// it as two commands of 512 KiB. The block layer splits at 128 segments of
+// a 4 KiB page (user buffers are not physically contiguous): sdhci hosts
+// (SDHCI_MAX_SEGS 128, max_req_size 512 KiB) and the loop device in front
+// of mmc-sim (max_segments 128) alike. The sequential figures are modelled
+// at that size, so that they are what fio measures with --bs=1M.
+inline constexpr uint64_t host_request_bytes = 512 * 1024;
+
 struct Figures {
-    double seq_read_mb_s = 0;             // 1 MiB reads
-    double seq_write_mb_s_clean = 0;      // 1 MiB writes over whole AUs, from each starting state
+    double seq_read_mb_s = 0;             // 1 MiB reads, as host requests of host_request_bytes
+    double seq_write_mb_s_clean = 0;      // 1 MiB writes (the same) over whole AUs, from each starting state
     double seq_write_mb_s_full = 0;
     double seq_write_mb_s_fragmented = 0;
     double rand_read_iops = 0;            // 4 KiB reads
     double rand_write_iops_open_aus = 0;  // 4 KiB writes over as many AUs as the card keeps open
     double rand_write_iops_card = 0;      // 4 KiB writes over the whole card: the collapse
 
-    // The premise, at the request size the host chain delivers (the
-    // loop/FUSE chain of mmc-sim splits larger writes into 512 KiB ones,
-    // which may then arrive out of order): see premise_request_bytes.
+    // The premise, at the request size the host chain delivers
+    // (host_request_bytes; mmc-sim's chain may deliver them out of order).
     struct Premise {
         double seq_write_mb_s_clean = 0, seq_write_mb_s_full = 0, seq_write_mb_s_fragmented = 0;
         double seq_write_mb_s_fragmented_erased = 0;          // after a discard of the four AUs, aligned
@@ -53,7 +60,6 @@ struct Figures {
         double rand_write_iops_first_clean = 0, rand_write_iops_first_full = 0, rand_write_iops_first_fragmented = 0;
     } premise;
 };
-inline constexpr uint64_t premise_request_bytes = 512 * 1024;
 inline constexpr uint64_t premise_random_writes = 16;
 
 // All of the above at once. A bad fake (no storage) has none: all zero.

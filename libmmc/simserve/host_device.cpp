@@ -154,6 +154,14 @@ void HostDevice::attach_loop()
     device_ = read_first_line(dir_ / "loop.dev");
     if (status != 0 || device_.empty())
         throw std::runtime_error(fmt::format("losetup failed (exit {}): {}", status, log_tail(log)));
+    // losetup only warns when the kernel refuses direct I/O; the loop device
+    // would then read through the page cache, and a cached read never
+    // reaches the card's clock: every timing would be wrong, silently.
+    const auto dio = fs::path("/sys/block") / fs::path(device_).filename() / "loop" / "dio";
+    if (read_first_line(dio) != "1")
+        throw std::runtime_error(fmt::format("{}: the kernel did not turn on direct I/O for the card's file ({} reads '{}'); "
+                                             "reads would come from the page cache, not the simulated card: {}",
+                                             device_, dio.string(), read_first_line(dio), log_tail(log)));
 }
 
 nlohmann::json HostDevice::stop()

@@ -118,6 +118,17 @@ json_eq "the evidence and the ladder come with it" "len(j['evidence']) >= 3, len
 [ "$(cat "$work/noyes.status")" = 1 ] && expect "no --yes without a terminal" "$work/noyes.err" "refusing to write without confirmation" ||
     fail "no --yes without a terminal: exit $(cat "$work/noyes.status")"
 
+# A card whose page reads cost nothing has no page step: the first reading
+# (3 repeats) is not clear, so a second with 9 is made and said first.
+# shellcheck disable=SC2016
+$sim --size 128M --page 16k --au 4M --page-read 0us -- sh -c '
+    "$1" geometry -J "$MMC_SIM_DEV" >"$0/again.json" 2>"$0/again.err"; echo $? >"$0/again.status"
+' "$work" "$probe" >"$work/sim.err" 2>&1
+cp "$work/again.json" "$out"
+json_eq "no page step: read again with 9 repeats, the AU still found" \
+    "$(cat "$work/again.status"), j['page_size'], j['au_size'], j['ladder']['repeats'], j['evidence'][0].startswith('a first reading with 3 repeats was not clear')" \
+    "0 None 4194304 9 True"
+
 # Ctrl-C in the middle: exit 130, "interrupted": true, every block back.
 # shellcheck disable=SC2016
 $sim --page 16k --au 1M --open-aus 4 --state full --size 64M -- sh -c '
