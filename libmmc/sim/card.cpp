@@ -72,9 +72,26 @@ uint64_t Card::drained(uint64_t at)
 
 uint64_t Card::read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns)
 {
+    return read(offset, out, arrival_ns, false);
+}
+
+uint64_t Card::read_on(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns)
+{
+    return read(offset, out, arrival_ns, true);
+}
+
+uint64_t Card::read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns, bool continues)
+{
     check_range("read", offset, out.size());
-    const uint64_t start = std::max(arrival_ns, host_free_);
-    const uint64_t end = std::max(start, flash_free_) + read_service_ns(p_, offset, out.size());
+    const uint64_t start = continues ? host_free_ : std::max(arrival_ns, host_free_);
+    uint64_t service = read_service_ns(p_, offset, out.size());
+    const bool same_page = continues && offset % p_.page_bytes != 0;
+    if (continues) {
+        service -= p_.timing.command_ns;
+        if (same_page) service -= p_.timing.page_read_ns;
+        if (offset % p_.au_bytes == 0) service += p_.timing.au_cross_ns;
+    }
+    const uint64_t end = std::max(start, flash_free_) + service;
     pieces(offset, out.size(), [&](uint64_t logical, std::optional<uint64_t> phys, uint64_t n) {
         const auto dst = out.subspan(logical - offset, n);
         if (!phys) {
@@ -87,15 +104,15 @@ uint64_t Card::read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns
     });
     if (!out.empty()) {
         const uint64_t last = offset + out.size() - 1;
-        counters_.pages_read += last / p_.page_bytes - offset / p_.page_bytes + 1;
-        counters_.au_crossings += last / p_.au_bytes - offset / p_.au_bytes;
+        counters_.pages_read += last / p_.page_bytes - offset / p_.page_bytes + (same_page ? 0 : 1);
+        counters_.au_crossings += last / p_.au_bytes - offset / p_.au_bytes + (continues && offset % p_.au_bytes == 0);
     }
-    ++counters_.reads.requests;
+    if (!continues) ++counters_.reads.requests;
     counters_.reads.bytes += out.size();
     counters_.reads.busy_ns += end - start;
     counters_.busy_ns += end - start;
     host_free_ = end;
-    return end;
+    return std::max(end, arrival_ns);
 }
 
 uint64_t Card::write(uint64_t offset, std::span<const uint8_t> data, uint64_t arrival_ns)

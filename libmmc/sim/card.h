@@ -44,6 +44,16 @@ public:
     // max(arrival_ns, the end of the previous request). A range beyond the
     // announced size throws std::out_of_range.
     uint64_t read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns);
+    // The next part of a multi-block read whose previous part ended at
+    // `offset` (the SD lab's sector-at-a-time requests, command_joiner.h):
+    // no command, the page the previous part ended in is not read again, an
+    // AU boundary at `offset` is crossed; counted as bytes of that read, not
+    // as a request. The parts together cost what the whole read would. A
+    // part starts when the previous one ended, whenever it arrives: on a
+    // real host one command's data streams by DMA, so the host's own pace
+    // (QEMU's per-sector round trip) overlaps the card's work rather than
+    // adding to it; the part is answered at the later of the two.
+    uint64_t read_on(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns);
     uint64_t write(uint64_t offset, std::span<const uint8_t> data, uint64_t arrival_ns);
     uint64_t discard(uint64_t offset, uint64_t length, uint64_t arrival_ns);
     uint64_t flush(uint64_t arrival_ns);
@@ -61,6 +71,7 @@ public:
 
 private:
     void check_range(const char* what, uint64_t offset, uint64_t length) const;
+    uint64_t read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns, bool continues);
     // Calls f(logical, physical or nullopt for limbo, length) for each piece
     // of [offset, offset + length) inside one logical page.
     template <class F> void pieces(uint64_t offset, uint64_t length, F f) const;

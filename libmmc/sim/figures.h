@@ -7,6 +7,7 @@
 #pragma once
 
 #include "sim/params.h"
+#include "sim/timing.h" // host_request_bytes
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -32,14 +33,6 @@ double sequential_write_mb_s_after_discard(const Params&, StartState, uint64_t b
 // The first `writes` random `block`-byte writes over the whole measured
 // area, from state `s`: IOPS over them.
 double random_write_iops_first(const Params&, StartState, uint64_t block, uint64_t writes);
-
-// The largest request a host hands a card: a 1 MiB read or write reaches
-// it as two commands of 512 KiB. The block layer splits at 128 segments of
-// a 4 KiB page (user buffers are not physically contiguous): sdhci hosts
-// (SDHCI_MAX_SEGS 128, max_req_size 512 KiB) and the loop device in front
-// of mmc-sim (max_segments 128) alike. The sequential figures are modelled
-// at that size, so that they are what fio measures with --bs=1M.
-inline constexpr uint64_t host_request_bytes = 512 * 1024;
 
 struct Figures {
     double seq_read_mb_s = 0;             // 1 MiB reads, as host requests of host_request_bytes

@@ -8,6 +8,15 @@
 
 namespace mmc::sim {
 
+// The largest request a host hands a card: a 1 MiB read or write reaches
+// it as two commands of 512 KiB. The block layer splits at 128 segments of
+// a 4 KiB page (user buffers are not physically contiguous): sdhci hosts
+// (SDHCI_MAX_SEGS 128, max_req_size 512 KiB) and the loop device in front
+// of mmc-sim (max_segments 128) alike. The sequential figures (figures.h)
+// are modelled at that size, so that they are what fio measures with
+// --bs=1M; the SD lab's joined commands stop there (command_joiner.h).
+inline constexpr uint64_t host_request_bytes = 512 * 1024;
+
 // The data's time on the bus.
 uint64_t bus_ns(const Timing&, uint64_t bytes);
 

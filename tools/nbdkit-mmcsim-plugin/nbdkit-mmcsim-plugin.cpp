@@ -17,6 +17,7 @@
 #include <nbdkit-plugin.h>
 
 #include "sim/card.h"
+#include "sim/command_joiner.h"
 #include "simserve/card_file.h"
 #include "version.h"
 
@@ -43,6 +44,8 @@ struct Server {
     std::vector<std::pair<std::string, std::string>> options; // in the order given
     mmc::sim::Params params;
     std::unique_ptr<mmc::sim::Card> card;
+    bool join_sectors = false; // join=sectors: the SD lab's QEMU drive (sim/command_joiner.h)
+    std::unique_ptr<mmc::sim::CommandJoiner> joiner;
     uint64_t start_ns = 0; // CLOCK_MONOTONIC at virtual time 0
 } server;
 
@@ -113,6 +116,13 @@ int mmcsim_config(const char* key, const char* value)
         server.card_file = value;
     else if (k == "stats")
         server.stats_file = value;
+    else if (k == "join") {
+        if (std::string(value) != "sectors" && std::string(value) != "none") {
+            nbdkit_error("join=%s: expected sectors or none", value);
+            return -1;
+        }
+        server.join_sectors = std::string(value) == "sectors";
+    }
     else
         server.options.emplace_back(k, value);
     return 0;
@@ -126,6 +136,7 @@ int mmcsim_config_complete()
         for (const auto& [name, value] : server.options) mmc::sim::set_option(params, name, value);
         server.params = params;
         server.card = std::make_unique<mmc::sim::Card>(params);
+        if (server.join_sectors) server.joiner = std::make_unique<mmc::sim::CommandJoiner>(*server.card);
     } catch (const std::exception& e) {
         nbdkit_error("%s", e.what());
         return -1;
@@ -136,6 +147,7 @@ int mmcsim_config_complete()
 
 void mmcsim_unload()
 {
+    if (server.joiner) server.joiner->settle(virtual_now());
     write_stats();
     server.card.reset();
 }
@@ -173,20 +185,27 @@ int mmcsim_block_size(void*, uint32_t* minimum, uint32_t* preferred, uint32_t* m
 int mmcsim_pread(void*, void* buf, uint32_t count, uint64_t offset, uint32_t)
 {
     return guarded([&] {
-        answer_at(server.card->read(offset, {static_cast<uint8_t*>(buf), count}, virtual_now()));
+        const std::span<uint8_t> out{static_cast<uint8_t*>(buf), count};
+        answer_at(server.joiner ? server.joiner->read(offset, out, virtual_now())
+                                : server.card->read(offset, out, virtual_now()));
     });
 }
 
 int mmcsim_pwrite(void*, const void* buf, uint32_t count, uint64_t offset, uint32_t)
 {
     return guarded([&] {
-        answer_at(server.card->write(offset, {static_cast<const uint8_t*>(buf), count}, virtual_now()));
+        const std::span<const uint8_t> data{static_cast<const uint8_t*>(buf), count};
+        answer_at(server.joiner ? server.joiner->write(offset, data, virtual_now())
+                                : server.card->write(offset, data, virtual_now()));
     });
 }
 
 int mmcsim_trim(void*, uint32_t count, uint64_t offset, uint32_t)
 {
-    return guarded([&] { answer_at(server.card->discard(offset, count, virtual_now())); });
+    return guarded([&] {
+        answer_at(server.joiner ? server.joiner->discard(offset, count, virtual_now())
+                                : server.card->discard(offset, count, virtual_now()));
+    });
 }
 
 // A flush also refreshes the counters file: `sync` or `blockdev --flushbufs`
@@ -194,7 +213,7 @@ int mmcsim_trim(void*, uint32_t count, uint64_t offset, uint32_t)
 int mmcsim_flush(void*, uint32_t)
 {
     return guarded([&] {
-        const uint64_t done = server.card->flush(virtual_now());
+        const uint64_t done = server.joiner ? server.joiner->flush(virtual_now()) : server.card->flush(virtual_now());
         write_stats(); // while the model says the card is busy anyway
         answer_at(done);
     });
@@ -214,6 +233,8 @@ nbdkit_plugin make_plugin()
     p.config_complete = mmcsim_config_complete;
     p.config_help = "card=FILE.json     card parameters (a preset or mmc-sim --describe -J)\n"
                     "stats=FILE         device-side counters as JSON (at each flush and at exit)\n"
+                    "join=sectors       charge contiguous sector-sized requests as the multi-block\n"
+                    "                   commands they were (QEMU's SD card model; scripts/sdlab --sim)\n"
                     "OPTION=VALUE       any mmc-sim card option, e.g. size=1G open-aus=2";
     p.open = mmcsim_open;
     p.get_size = mmcsim_get_size;
