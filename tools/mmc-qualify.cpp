@@ -251,7 +251,7 @@ mmc::qualify::RunHooks step_lines(StepLines& lines)
     hooks.finished = [&lines](const mmc::qualify::StepRecord& r) {
         using mmc::qualify::StepState;
         lines.restore();
-        if (r.state == StepState::ok) fmt::print(stderr, "ok ({:.1f} s)\n", r.seconds);
+        if (r.state == StepState::ok) fmt::print(stderr, "ok ({:.1f} s){}{}\n", r.seconds, r.message.empty() ? "" : ": ", r.message);
         else if (r.state == StepState::skipped) fmt::print(stderr, "skipped: {}\n", r.message);
         else fmt::print(stderr, "failed (exit {}){}{}\n", r.exit_status.value_or(1), r.message.empty() ? "" : ": ", r.message);
     };
