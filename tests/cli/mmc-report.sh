@@ -97,6 +97,10 @@ run 0 $rep --make-bundle --out "$tmp/probe" --bench $data/bench-iozone.json --be
         expect "text: the probe's row" "$out" "^  sim @ host +16 KiB +4 MiB +– +medium +good$"
         expect "text: what erasing bought" "$out" "^  sim @ host: sequential write 5\.43 → 10\.85 MB/s after erase"
     }
+    run 0 $rep --html - "$tmp/probe" && {
+        expect "HTML: the probe's table" "$out" "<table class=\"probe\">"
+        expect "HTML: what erasing bought" "$out" "<li>sim @ host: sequential write 5\.43 → 10\.85 MB/s after erase"
+    }
     run 0 $rep -J "$tmp/probe" &&
         json_eq "JSON: the probe and the state in the results row" \
             "j['groups'][0]['results'][0]['probe']['geometry']['page_size'], j['groups'][0]['results'][0]['state']['seq_write_mb_s']['erased']" \
