@@ -235,7 +235,6 @@ StepResult run_bench(StepContext& c, const std::string& suite, std::optional<uin
     return r;
 }
 
-
 // mmc-probe's arguments: `fixed`, the register sources this run reads
 // (--no-ioctl, --sysfs-root), --any-device when the run has it and the
 // subcommand takes it (a write), then DEVICE.
@@ -251,6 +250,16 @@ ArgsFn probe_args(std::vector<std::string> fixed, bool writes)
         if (writes && s.any_device) args.push_back("--any-device");
         args.push_back(s.device);
         return args;
+    };
+}
+
+// The plan's line for an mmc-probe step: its command line and what it does.
+std::function<std::string(const Settings&)> describe_probe(ArgsFn args, std::string what)
+{
+    return [args, what](const Settings& s) {
+        std::string line = "mmc-probe";
+        for (const auto& a : args(s)) line += " " + a;
+        return line + ": " + what;
     };
 }
 
@@ -303,7 +312,9 @@ StepResult run_state(StepContext& c)
     const auto au = measured_au_for_bench(c.geometry);
     StepResult r = run_bench(c, "state", au);
     // Say where the AU came from: the benchmark's own document cannot.
-    if (au && r.doc.is_object()) r.doc["notes"].push_back(fmt::format("AU {} from the geometry step (mmc-probe geometry): the registers give none", cli::format_bytes(*au)));
+    if (au && r.doc.is_object())
+        r.doc["notes"].push_back(
+            fmt::format("AU {} from the geometry step (mmc-probe geometry): the registers give none", cli::format_bytes(*au)));
     return r;
 }
 
@@ -340,12 +351,9 @@ StepSpec bench_step(const std::string& suite, Needs needs)
 
 StepSpec geometry_step()
 {
-    StepSpec spec = child_step("geometry", "mmc-probe", probe_args({"geometry", "-J"}, false), Needs::always, WhenMissing::skip);
-    spec.describe = [args = probe_args({"geometry", "-J"}, false)](const Settings& s) {
-        std::string line;
-        for (const auto& a : args(s)) line += " " + a;
-        return "mmc-probe" + line + ": reads across aligned boundaries for the page and AU (read-only)";
-    };
+    const auto args = probe_args({"geometry", "-J"}, false);
+    StepSpec spec = child_step("geometry", "mmc-probe", args, Needs::always, WhenMissing::skip);
+    spec.describe = describe_probe(args, "reads across aligned boundaries for the page and AU (read-only)");
     auto child = spec.run;
     spec.run = [child](StepContext& c) {
         StepResult r = child(c);
@@ -360,11 +368,7 @@ StepSpec capacity_step()
     const auto args = probe_args({"capacity", "-J", "--yes"}, true);
     StepSpec child = child_step("capacity", "mmc-probe", args, Needs::destructive, WhenMissing::skip);
     StepSpec spec = child;
-    spec.describe = [args](const Settings& s) {
-        std::string line;
-        for (const auto& a : args(s)) line += " " + a;
-        return "mmc-probe" + line + ": WRITES stamps to test the capacity is real (the blocks it overwrites are put back)";
-    };
+    spec.describe = describe_probe(args, "WRITES stamps to test the capacity is real (the blocks it overwrites are put back)");
     spec.run = [child](StepContext& c) { return run_capacity(child, c); };
     return spec;
 }
