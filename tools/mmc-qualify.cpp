@@ -1,5 +1,6 @@
 // mmc-qualify: the whole pipeline on one card: identify, diagnose the bus,
-// (with --destructive) erase, measure; one result bundle. Thin: options,
+// probe the geometry, (with --destructive) erase and probe the capacity,
+// measure, compare the used and erased states; one result bundle. Thin: options,
 // the confirmation, signals and the views here; the step table, the plan,
 // running it and the bundle in libmmc/qualify.
 #include "bench/job.h"
@@ -41,13 +42,14 @@ void usage(std::FILE* to)
  {0} [options] DEVICE
 
 Identify, diagnose, clean and measure an SD/MMC card; write one result
-bundle and print what the card is, what the bus allows, what it measured
-and which of its claims held. DEVICE is /dev/mmcblk0, mmcblk0, mmc0 or
-mmc0:4567.
+bundle and print what the card is, what the bus allows, its flash geometry
+(mmc-probe, when installed), what it measured and which of its claims held.
+DEVICE is /dev/mmcblk0, mmcblk0, mmc0 or mmc0:4567.
 
 Options:
-     --destructive       erase the card (verified) and run write suites;
-                         DESTROYS ALL DATA on DEVICE (asks once)
+     --destructive       erase the card (verified), test its capacity, run
+                         write suites and the state comparison (what erasing
+                         buys); DESTROYS ALL DATA on DEVICE (asks once)
  -y, --yes               do not ask (with --destructive)
  -n, --dry-run           print the plan (what is read, erased, written) and stop
  -s, --suite LIST        comma-separated mmc-bench suites, one step each
@@ -251,7 +253,7 @@ mmc::qualify::RunHooks step_lines(StepLines& lines)
     hooks.finished = [&lines](const mmc::qualify::StepRecord& r) {
         using mmc::qualify::StepState;
         lines.restore();
-        if (r.state == StepState::ok) fmt::print(stderr, "ok ({:.1f} s)\n", r.seconds);
+        if (r.state == StepState::ok) fmt::print(stderr, "ok ({:.1f} s){}{}\n", r.seconds, r.message.empty() ? "" : ": ", r.message);
         else if (r.state == StepState::skipped) fmt::print(stderr, "skipped: {}\n", r.message);
         else fmt::print(stderr, "failed (exit {}){}{}\n", r.exit_status.value_or(1), r.message.empty() ? "" : ": ", r.message);
     };

@@ -36,6 +36,7 @@ MadeBundle make_bundle(const Outcome& outcome, const BundleInputs& inputs)
         else if (s.tool == "mmc-bus") in.bus = d;
         else if (s.tool == "mmc-erase") in.erase = d;
         else if (s.tool == "mmc-bench") in.bench.push_back(d); // partial results still count
+        else if (s.tool == "mmc-probe") in.probe.push_back(d);
         else others[s.name] = s.doc;
     }
     in.card_label = inputs.card_label;

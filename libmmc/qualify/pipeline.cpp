@@ -66,7 +66,7 @@ Outcome run_plan(const Plan& plan, StepContext& context, const RunHooks& hooks)
             rec.state = StepState::skipped;
         } else {
             rec.exit_status = r.exit_status;
-            rec.state = r.exit_status == cli::ok ? StepState::ok : StepState::failed;
+            rec.state = r.exit_status == cli::ok || r.status_is_answer ? StepState::ok : StepState::failed;
         }
         // A step that saw Ctrl-C may still end "ok" (it was on its last
         // chunk); the run is interrupted all the same.

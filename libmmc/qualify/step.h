@@ -24,6 +24,9 @@ enum class Needs { always, destructive };
 struct StepResult {
     int exit_status = 0;  // the tool's: 0 ok, 1 failure, 2 usage, 130 interrupted
     bool skipped = false; // an optional step whose tool is not installed
+    // A non-zero exit status that is the tool's answer, not a failure:
+    // mmc-probe capacity exits 10-13 for the fake it names. The step worked.
+    bool status_is_answer = false;
     json doc;             // the step's -J document; null when it made none
     std::string message;  // why it failed or was skipped, one line
     std::string summary;  // a few lines for the person at the terminal
@@ -44,6 +47,10 @@ struct StepContext {
     // reuses its registers), and its identity object for the tool's JSON.
     std::optional<dev::Identified> identified;
     json card = nullptr;
+    // Learned by the geometry step: mmc-probe geometry's document (null
+    // when it did not run or failed); the state step takes its AU from it
+    // when the registers give none.
+    json geometry = nullptr;
 };
 
 struct StepSpec {

@@ -11,6 +11,8 @@
 #include "out/bus_view.h"
 #include "out/device_view.h"
 #include "out/erase_view.h"
+#include "probe/capacity.h"
+#include "probe/capacity_view.h"
 #include "qualify/child_step.h"
 #include "version.h"
 
@@ -175,7 +177,7 @@ StepResult run_erase(StepContext& c)
     return r;
 }
 
-bench::SessionOptions session_options(const Settings& s, const std::string& suite)
+bench::SessionOptions session_options(const Settings& s, const std::string& suite, std::optional<uint64_t> au_bytes)
 {
     bench::SessionOptions o;
     o.device = s.device;
@@ -185,11 +187,12 @@ bench::SessionOptions session_options(const Settings& s, const std::string& suit
     o.destructive = s.destructive;
     o.any_device = s.any_device;
     o.use_ioctl = s.use_ioctl;
+    o.au_bytes = au_bytes;
     o.roots = s.roots;
     return o;
 }
 
-StepResult run_bench(StepContext& c, const std::string& suite)
+StepResult run_bench(StepContext& c, const std::string& suite, std::optional<uint64_t> au_bytes = std::nullopt)
 {
     const Settings& s = c.settings;
     bench::SessionHooks hooks;
@@ -214,7 +217,7 @@ StepResult run_bench(StepContext& c, const std::string& suite)
     };
     bench::RunReport report;
     try {
-        report = bench::run_session(session_options(s, suite), hooks);
+        report = bench::run_session(session_options(s, suite, au_bytes), hooks);
     } catch (const bench::SessionUsage& e) {
         return failed(cli::usage, e.what());
     } catch (const bench::SessionRefused& e) {
@@ -229,6 +232,89 @@ StepResult run_bench(StepContext& c, const std::string& suite)
         r.exit_status = report.interrupted ? cli::interrupted : cli::failure;
         r.message = report.partial_why;
     }
+    return r;
+}
+
+// mmc-probe's arguments: `fixed`, the register sources this run reads
+// (--no-ioctl, --sysfs-root), --any-device when the run has it and the
+// subcommand takes it (a write), then DEVICE.
+ArgsFn probe_args(std::vector<std::string> fixed, bool writes)
+{
+    return [fixed, writes](const Settings& s) {
+        auto args = fixed;
+        if (!s.use_ioctl) args.push_back("--no-ioctl");
+        if (s.roots.sysfs != dev::SysRoots{}.sysfs) {
+            args.push_back("--sysfs-root");
+            args.push_back(s.roots.sysfs.string());
+        }
+        if (writes && s.any_device) args.push_back("--any-device");
+        args.push_back(s.device);
+        return args;
+    };
+}
+
+// The plan's line for an mmc-probe step: its command line and what it does.
+std::function<std::string(const Settings&)> describe_probe(ArgsFn args, std::string what)
+{
+    return [args, what](const Settings& s) {
+        std::string line = "mmc-probe";
+        for (const auto& a : args(s)) line += " " + a;
+        return line + ": " + what;
+    };
+}
+
+std::optional<uint64_t> size_at(const json& doc, const char* key)
+{
+    if (!doc.is_object() || !doc.contains(key) || !doc[key].is_number_unsigned()) return std::nullopt;
+    const auto v = doc[key].get<uint64_t>();
+    return v ? std::optional<uint64_t>(v) : std::nullopt;
+}
+
+// The AU the state step aligns to: the geometry step's, when it found one
+// and the card's registers give none (SSR AU_SIZE; a device that is not a
+// card has none); else nothing, and mmc-bench takes the registers' (or
+// assumes one and says so).
+std::optional<uint64_t> measured_au_for_bench(const json& geometry)
+{
+    const auto au = size_at(geometry, "au_size");
+    if (!au) return std::nullopt;
+    const json& regs = geometry.contains("registers") ? geometry["registers"] : json();
+    const json& ssr = regs.is_object() && regs.contains("ssr_au_size") ? regs["ssr_au_size"] : json();
+    const bool registers_give_one = ssr.is_object() && ssr.contains("bytes") && ssr["bytes"].is_number() && ssr["bytes"].get<double>() > 0;
+    return registers_give_one ? std::nullopt : au;
+}
+
+// mmc-probe capacity's exit statuses that name a fake (10-13): an answer.
+bool names_a_fake(int status)
+{
+    using probe::Verdict;
+    for (const auto v : {Verdict::limbo, Verdict::wraparound, Verdict::chain, Verdict::bad})
+        if (status == probe::exit_status(v)) return true;
+    return false;
+}
+
+StepResult run_capacity(const StepSpec& child, StepContext& c)
+{
+    StepResult r = child.run(c);
+    if (r.skipped || !r.doc.is_object()) return r;
+    const auto verdict = r.doc.value("verdict", json()).is_string() ? r.doc["verdict"].get<std::string>() : std::string();
+    if (!verdict.empty() && names_a_fake(r.exit_status)) {
+        r.status_is_answer = true;
+        const auto usable = size_at(r.doc, "usable_bytes"), announced = size_at(r.doc, "announced_bytes");
+        r.message = fmt::format("the card is fake ({}): {} of {} usable", verdict, usable ? cli::format_bytes(*usable) : "none",
+                                announced ? cli::format_bytes(*announced) : "?");
+    }
+    return r;
+}
+
+StepResult run_state(StepContext& c)
+{
+    const auto au = measured_au_for_bench(c.geometry);
+    StepResult r = run_bench(c, "state", au);
+    // Say where the AU came from: the benchmark's own document cannot.
+    if (au && r.doc.is_object())
+        r.doc["notes"].push_back(
+            fmt::format("AU {} from the geometry step (mmc-probe geometry): the registers give none", cli::format_bytes(*au)));
     return r;
 }
 
@@ -263,25 +349,52 @@ StepSpec bench_step(const std::string& suite, Needs needs)
             [suite](StepContext& c) { return run_bench(c, suite); }};
 }
 
+StepSpec geometry_step()
+{
+    const auto args = probe_args({"geometry", "-J"}, false);
+    StepSpec spec = child_step("geometry", "mmc-probe", args, Needs::always, WhenMissing::skip);
+    spec.describe = describe_probe(args, "reads across aligned boundaries for the page and AU (read-only)");
+    auto child = spec.run;
+    spec.run = [child](StepContext& c) {
+        StepResult r = child(c);
+        if (r.exit_status == cli::ok && !r.skipped && r.doc.is_object()) c.geometry = r.doc;
+        return r;
+    };
+    return spec;
+}
+
+StepSpec capacity_step()
+{
+    const auto args = probe_args({"capacity", "-J", "--yes"}, true);
+    StepSpec child = child_step("capacity", "mmc-probe", args, Needs::destructive, WhenMissing::skip);
+    StepSpec spec = child;
+    spec.describe = describe_probe(args, "WRITES stamps to test the capacity is real (the blocks it overwrites are put back)");
+    spec.run = [child](StepContext& c) { return run_capacity(child, c); };
+    return spec;
+}
+
+StepSpec state_step()
+{
+    return {"bench-state", "mmc-bench", Needs::destructive,
+            [](const Settings& s) {
+                return fmt::format("mmc-bench suite state: WRITES the first {} used (fragmented), erases it, writes it again, {:g} s a "
+                                   "job; AU from the registers, else from the geometry step",
+                                   cli::format_bytes(s.region_bytes), s.runtime_s);
+            },
+            run_state};
+}
+
 std::vector<StepSpec> step_table(const Settings& s)
 {
     std::vector<StepSpec> table;
     table.push_back(info_step());
     table.push_back(bus_step());
-    // LEAD: mmc-probe geometry goes here (always; skipped when mmc-probe is not installed):
-    //   table.push_back(child_step("geometry", "mmc-probe", with_device({"geometry", "-J"}), Needs::always,
-    //                              WhenMissing::skip));
+    table.push_back(geometry_step()); // read-only: always (skipped when mmc-probe is not installed)
     table.push_back(erase_step());
-    // LEAD: mmc-probe capacity goes here (--destructive; before the benchmarks write):
-    //   table.push_back(child_step("capacity", "mmc-probe", with_device({"capacity", "-J", "--yes"}, true),
-    //                              Needs::destructive, WhenMissing::skip));
-    for (const auto& suite : s.suites) table.push_back(bench_step(suite));
-    // LEAD: mmc-bench --suite state goes here (--destructive; a step of its own, so a
-    // missing suite in an older mmc-bench skips it rather than failing the run):
-    //   table.push_back(child_step("bench-state", "mmc-bench",
-    //                              with_device({"--suite", "state", "-J", "--destructive", "--yes"}, true),
-    //                              Needs::destructive, WhenMissing::skip));
-    //   (or bench_step("state", Needs::destructive), in-process, once the suite is on this branch)
+    table.push_back(capacity_step()); // --destructive: after the erase, before the benchmarks write
+    for (const auto& suite : s.suites)
+        if (suite != "state") table.push_back(bench_step(suite)); // the state suite is a step of its own, below
+    table.push_back(state_step()); // --destructive: what erasing buys, last
     return table;
 }
 

@@ -9,7 +9,8 @@
 
 namespace mmc::qualify {
 
-// identify -> bus -> (--destructive) erase -> one benchmark step per suite.
+// identify -> bus -> geometry -> (--destructive) erase -> capacity -> one
+// benchmark step per suite -> (--destructive) the state comparison.
 std::vector<StepSpec> step_table(const Settings& settings);
 
 // The in-process steps, each the library behind one tool, so each gives
@@ -18,5 +19,11 @@ StepSpec info_step();                          // mmc-info -J DEVICE: dev::ident
 StepSpec bus_step();                           // mmc-bus -J --measure: the bus doctor
 StepSpec erase_step();                         // mmc-erase --yes --verify -J: erase::prepare, execute
 StepSpec bench_step(const std::string& suite, Needs needs = Needs::always); // mmc-bench -J --suite SUITE
+StepSpec state_step();                         // mmc-bench --suite state --destructive [--au SIZE]: what erasing buys
+
+// Sibling tools run as child processes, skipped when not installed.
+StepSpec geometry_step();                      // mmc-probe geometry -J DEVICE (read-only)
+StepSpec capacity_step();                      // mmc-probe capacity -J --yes DEVICE (writes; puts back); exits
+                                               // 10-13 naming a fake are its answer, not a failure
 
 } // namespace mmc::qualify

@@ -173,11 +173,14 @@ json to_json(const Bundle& b)
                             {"unit", v.unit},
                             {"result", v.result},
                             {"why", v.why}});
+    for (std::size_t i = 0; i < b.verdicts.size(); ++i)
+        if (b.verdicts[i].bus_ceiling_mb_s) verdicts[i]["bus_ceiling_mb_s"] = *b.verdicts[i].bus_ceiling_mb_s;
     j["verdicts"] = verdicts;
     if (!b.registers.is_null()) j["registers"] = b.registers;
     if (!b.bus.is_null()) j["bus"] = b.bus;
     if (!b.erase.is_null()) j["erase"] = b.erase;
     if (!b.bench.is_null()) j["bench"] = b.bench;
+    if (!b.probe.is_null()) j["probe"] = b.probe;
     json steps = json::array();
     for (const auto& s : b.steps) steps.push_back({{"name", s.name}, {"ok", s.ok}, {"message", s.message}});
     j["steps"] = steps;
@@ -281,6 +284,7 @@ Bundle from_json(const json& doc)
             out.unit = r.text(v, "unit", where);
             out.result = r.text(v, "result", where);
             out.why = r.text(v, "why", where);
+            out.bus_ceiling_mb_s = r.figure(v, "bus_ceiling_mb_s", where, max_mb_s, "MB/s");
             if (out.result != "pass" && out.result != "fail" && out.result != "not-applicable")
                 r.note(fmt::format("{}: result '{}' is not pass, fail or not-applicable", where, out.result));
             b.verdicts.push_back(std::move(out));
@@ -290,6 +294,7 @@ Bundle from_json(const json& doc)
     if (const json* bus = r.object(doc, "bus", "")) b.bus = *bus;
     if (const json* er = r.object(doc, "erase", "")) b.erase = *er;
     if (const json* be = r.array(doc, "bench", "")) b.bench = *be;
+    if (const json* pr = r.object(doc, "probe", "")) b.probe = *pr;
     if (const json* steps = r.array(doc, "steps", "")) {
         for (std::size_t i = 0; i < steps->size(); ++i) {
             const json& s = (*steps)[i];
@@ -307,7 +312,66 @@ Bundle from_json(const json& doc)
     }
     if (const json* env = r.object(doc, "environment", "")) b.environment = *env;
     if (const json* tools = r.object(doc, "tools", "")) b.tools = *tools;
+    read_tool_parts(b);
     return b;
+}
+
+namespace {
+
+std::optional<uint64_t> bytes_of(Reader& r, const json& obj, const char* key, const std::string& where)
+{
+    const auto v = r.figure(obj, key, where, max_capacity_bytes, "bytes");
+    return v ? std::optional<uint64_t>(static_cast<uint64_t>(*v)) : std::nullopt;
+}
+
+} // namespace
+
+void read_tool_parts(Bundle& b)
+{
+    Reader r(b.warnings);
+    b.geometry.reset();
+    b.capacity.reset();
+    b.state.reset();
+    if (const json* g = r.object(b.probe, "geometry", "probe")) {
+        ProbeGeometry geo;
+        geo.page_size = bytes_of(r, *g, "page_size", "probe.geometry");
+        geo.au_size = bytes_of(r, *g, "au_size", "probe.geometry");
+        geo.open_aus = bytes_of(r, *g, "open_aus", "probe.geometry");
+        geo.confidence = r.text(*g, "confidence", "probe.geometry");
+        b.geometry = std::move(geo);
+    }
+    if (const json* c = r.object(b.probe, "capacity", "probe")) {
+        ProbeCapacity cap;
+        cap.verdict = r.text(*c, "verdict", "probe.capacity");
+        cap.announced_bytes = bytes_of(r, *c, "announced_bytes", "probe.capacity");
+        cap.usable_bytes = bytes_of(r, *c, "usable_bytes", "probe.capacity");
+        cap.module_bytes = bytes_of(r, *c, "module_bytes", "probe.capacity");
+        cap.cache_bytes = bytes_of(r, *c, "cache_bytes", "probe.capacity");
+        b.capacity = std::move(cap);
+    }
+    if (!b.bench.is_array()) return;
+    for (std::size_t i = 0; i < b.bench.size(); ++i) {
+        const json& doc = b.bench[i];
+        if (!doc.is_object() || !doc.contains("suite") || doc["suite"] != "state") continue;
+        const std::string where = fmt::format("bench[{}].state", i);
+        const json* st = r.object(doc, "state", fmt::format("bench[{}]", i));
+        if (!st) continue;
+        StateComparison sc;
+        if (const json* used = r.object(*st, "used", where)) {
+            sc.seq_write_used_mb_s = r.figure(*used, "seq_write_mb_s", where + ".used", max_mb_s, "MB/s");
+            sc.rand_write_used_iops = r.figure(*used, "rand_write_iops", where + ".used", max_iops, "IOPS");
+        }
+        if (const json* erased = r.object(*st, "erased", where)) {
+            sc.seq_write_erased_mb_s = r.figure(*erased, "seq_write_mb_s", where + ".erased", max_mb_s, "MB/s");
+            sc.rand_write_erased_iops = r.figure(*erased, "rand_write_iops", where + ".erased", max_iops, "IOPS");
+        }
+        if (const json* gain = r.object(*st, "gain", where)) {
+            sc.seq_write_gain = r.figure(*gain, "seq_write", where + ".gain", max_iops, "x");
+            sc.rand_write_gain = r.figure(*gain, "rand_write", where + ".gain", max_iops, "x");
+        }
+        sc.summary = r.text(*st, "summary", where);
+        b.state = std::move(sc); // the last one wins, as for the results
+    }
 }
 
 Bundle load_bundle(const std::filesystem::path& path)

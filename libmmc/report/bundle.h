@@ -73,6 +73,36 @@ struct Verdict {
     std::string unit;   // "IOPS", "MB/s"
     std::string result; // "pass", "fail", "not-applicable"
     std::string why;
+    // The ceiling of the bus mode the figure was measured in (mmc-bench's
+    // verdicts carry it); none in bundles made before it did.
+    std::optional<double> bus_ceiling_mb_s;
+};
+
+// What mmc-probe geometry measured: the flash page, the AU (erase block),
+// the AUs the card keeps open (only a --destructive probe counts them) and
+// how sure it is ("high", "medium", "low", "none").
+struct ProbeGeometry {
+    std::optional<uint64_t> page_size, au_size;
+    std::optional<uint64_t> open_aus;
+    std::string confidence;
+};
+
+// What mmc-probe capacity found: the verdict after F3's taxonomy ("good",
+// "limbo", "wraparound", "chain", "bad"), the size announced and the size
+// that really stores data.
+struct ProbeCapacity {
+    std::string verdict;
+    std::optional<uint64_t> announced_bytes, usable_bytes, module_bytes, cache_bytes;
+};
+
+// The state suite of mmc-bench: write speeds in the used (fragmented)
+// state and after erasing, and its one line ("sequential write 4.10 ->
+// 9.80 MB/s after erase (x2.39)").
+struct StateComparison {
+    std::optional<double> seq_write_used_mb_s, seq_write_erased_mb_s;
+    std::optional<double> rand_write_used_iops, rand_write_erased_iops;
+    std::optional<double> seq_write_gain, rand_write_gain;
+    std::string summary;
 };
 
 // A step of the pipeline that made the bundle and whether it worked.
@@ -96,6 +126,7 @@ struct Bundle {
     json bus;         // one host object of mmc-bus -J
     json erase;       // mmc-erase -J
     json bench;       // array of mmc-bench -J documents
+    json probe;       // {"geometry": mmc-probe geometry -J, "capacity": mmc-probe capacity -J}
     std::vector<Step> steps;
     json environment; // hostname, machine, kernel, arch, os, cpu_model
     json tools;       // {"mmc-info": "0.1.0", ...}
@@ -103,7 +134,16 @@ struct Bundle {
     // Not part of the JSON: the file it was read from and what was odd in it.
     std::string path;
     std::vector<std::string> warnings;
+    // Read from probe and bench (not part of the JSON on their own).
+    std::optional<ProbeGeometry> geometry;
+    std::optional<ProbeCapacity> capacity;
+    std::optional<StateComparison> state; // from the last mmc-bench document of suite "state"
 };
+
+// The parts read out of the tools' documents, as from_json fills them in
+// (make_bundle too): geometry and capacity from bundle.probe, state from
+// bundle.bench. Wrong types are warnings.
+void read_tool_parts(Bundle& bundle);
 
 // A document that is not a bundle (no "format": "mmckit-bundle"), or one in
 // a newer format version than this code reads.

@@ -9,13 +9,49 @@ namespace mmc::report {
 const std::vector<std::string> csv_columns = {
     "table",           "study",      "card",  "host", "seq_write_mb_s", "seq_read_mb_s", "rand_write_iops_1k",
     "rand_read_iops_1k", "rand_write_iops_4k", "rand_read_iops_4k", "rand_write_iops_16k", "rand_read_iops_16k",
-    "error",           "claim",      "required", "measured", "unit", "result", "why", "bundle"};
+    "error",           "claim",      "required", "measured", "unit", "result", "why", "bundle",
+    // Added after "bundle" so that readers by position keep working.
+    "bus_ceiling_mb_s", "page_size", "au_size", "open_aus", "probe_confidence", "capacity_verdict", "usable_bytes",
+    "state_summary"};
 
 namespace {
 
 std::string num(std::optional<double> v) { return v ? fmt::format("{}", *v) : std::string(); }
 
 json opt(std::optional<double> v) { return v ? json(*v) : json(nullptr); }
+json opt(std::optional<uint64_t> v) { return v ? json(*v) : json(nullptr); }
+std::string num(std::optional<uint64_t> v) { return v ? std::to_string(*v) : std::string(); }
+
+json probe_json(const Bundle& b)
+{
+    if (!b.geometry && !b.capacity) return nullptr;
+    json j;
+    if (b.geometry)
+        j["geometry"] = {{"page_size", opt(b.geometry->page_size)},
+                         {"au_size", opt(b.geometry->au_size)},
+                         {"open_aus", opt(b.geometry->open_aus)},
+                         {"confidence", b.geometry->confidence.empty() ? json(nullptr) : json(b.geometry->confidence)}};
+    else
+        j["geometry"] = nullptr;
+    if (b.capacity)
+        j["capacity"] = {{"verdict", b.capacity->verdict.empty() ? json(nullptr) : json(b.capacity->verdict)},
+                         {"announced_bytes", opt(b.capacity->announced_bytes)},
+                         {"usable_bytes", opt(b.capacity->usable_bytes)},
+                         {"module_bytes", opt(b.capacity->module_bytes)},
+                         {"cache_bytes", opt(b.capacity->cache_bytes)}};
+    else
+        j["capacity"] = nullptr;
+    return j;
+}
+
+json state_json(const Bundle& b)
+{
+    if (!b.state) return nullptr;
+    const auto& s = *b.state;
+    return {{"seq_write_mb_s", {{"used", opt(s.seq_write_used_mb_s)}, {"erased", opt(s.seq_write_erased_mb_s)}, {"gain", opt(s.seq_write_gain)}}},
+            {"rand_write_iops", {{"used", opt(s.rand_write_used_iops)}, {"erased", opt(s.rand_write_erased_iops)}, {"gain", opt(s.rand_write_gain)}}},
+            {"summary", s.summary}};
+}
 
 json iops_obj(const Results& r, bool write)
 {
@@ -54,7 +90,11 @@ std::string csv_report(const Report& rep)
                 f.push_back(num(rand_iops(b.results, true, key)));
                 f.push_back(num(rand_iops(b.results, false, key)));
             }
-            f.insert(f.end(), {b.error, "", "", "", "", "", "", b.path});
+            f.insert(f.end(), {b.error, "", "", "", "", "", "", b.path, ""});
+            const auto& geo = b.geometry;
+            f.insert(f.end(), {geo ? num(geo->page_size) : "", geo ? num(geo->au_size) : "", geo ? num(geo->open_aus) : "",
+                               geo ? geo->confidence : "", b.capacity ? b.capacity->verdict : "",
+                               b.capacity ? num(b.capacity->usable_bytes) : "", b.state ? b.state->summary : ""});
             out += csv_line(f);
         }
         for (std::size_t m = 0; m < g.members.size(); ++m) {
@@ -62,7 +102,9 @@ std::string csv_report(const Report& rep)
             for (const auto& v : b.verdicts) {
                 std::vector<std::string> f{"verdicts", g.title, g.cards[g.row_of[m]], g.hosts[g.column_of[m]]};
                 f.resize(12);
-                f.insert(f.end(), {"", v.claim, num(v.required), num(v.measured), v.unit, v.result, v.why, b.path});
+                f.insert(f.end(), {"", v.claim, num(v.required), num(v.measured), v.unit, v.result, v.why, b.path,
+                                   num(verdict_ceiling(b, v))});
+                f.resize(csv_columns.size());
                 out += csv_line(f);
             }
         }
@@ -123,8 +165,11 @@ json json_report(const Report& rep, const std::vector<std::string>& warnings)
                         {"error", b.error.empty() ? json(nullptr) : json(b.error)},
                         {"bundle", b.path}};
             if (b.source && !b.source->results_as_published.is_null()) row["as_published"] = b.source->results_as_published;
+            row["probe"] = probe_json(b);
+            row["state"] = state_json(b);
             results.push_back(row);
-            for (const auto& v : b.verdicts)
+            for (const auto& v : b.verdicts) {
+                const auto ceiling = verdict_ceiling(b, v);
                 verdicts.push_back({{"card", card},
                                     {"host", host},
                                     {"claim", v.claim},
@@ -132,7 +177,10 @@ json json_report(const Report& rep, const std::vector<std::string>& warnings)
                                     {"measured", opt(v.measured)},
                                     {"unit", v.unit},
                                     {"result", v.result},
-                                    {"why", v.why}});
+                                    {"why", v.why},
+                                    {"bus_ceiling_mb_s", opt(ceiling)},
+                                    {"bus_limited", v.result == "not-applicable" && verdict_result_text(v, ceiling) != v.result}});
+            }
             for (const auto& s : b.steps)
                 if (!s.ok) failed.push_back({{"card", card}, {"host", host}, {"name", s.name}, {"message", s.message}});
         }

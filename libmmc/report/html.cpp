@@ -330,15 +330,51 @@ std::string verdict_table(const Report& rep, const Group& g)
 {
     std::string h = "<div class=\"table-wrap\"><table class=\"verdicts\"><caption>Verdicts: measured figures against the card's claims</caption>"
                     "<thead><tr><th scope=\"col\">Card @ host</th><th scope=\"col\">Claim</th><th scope=\"col\">Required</th>"
-                    "<th scope=\"col\">Measured</th><th scope=\"col\">Result</th><th scope=\"col\" class=\"why\">Why</th></tr></thead><tbody>";
+                    "<th scope=\"col\">Measured</th><th scope=\"col\">Bus ceiling</th><th scope=\"col\">Result</th>"
+                    "<th scope=\"col\" class=\"why\">Why</th></tr></thead><tbody>";
     for (std::size_t m = 0; m < g.members.size(); ++m) {
         const Bundle& b = rep.bundles[g.members[m]];
-        for (const auto& v : b.verdicts)
-            h += fmt::format("<tr><th scope=\"row\">{}</th><td>{}</td>{}{}<td>{}</td><td class=\"why\">{}</td></tr>",
+        for (const auto& v : b.verdicts) {
+            const auto ceiling = verdict_ceiling(b, v);
+            const std::string result = verdict_result_text(v, ceiling);
+            h += fmt::format("<tr><th scope=\"row\">{}</th><td>{}</td>{}{}{}<td>{}</td><td class=\"why\">{}</td></tr>",
                              html_escape(row_label(g, m)), html_escape(v.claim), td_num(value_with_unit(v.required, v.unit)),
-                             td_num(value_with_unit(v.measured, v.unit)), badge(v.result), html_escape(v.why));
+                             td_num(value_with_unit(v.measured, v.unit)), td_num(value_with_unit(ceiling, "MB/s")),
+                             badge(v.result) + (result != v.result ? html_escape(result.substr(v.result.size())) : std::string()),
+                             html_escape(v.why));
+        }
     }
     return h + "</tbody></table></div>";
+}
+
+// mmc-probe's answers, one row per card@host that has them.
+std::string probe_table(const Report& rep, const Group& g)
+{
+    std::string h = "<div class=\"table-wrap\"><table class=\"probe\"><caption>Flash geometry and capacity, measured by mmc-probe</caption>"
+                    "<thead><tr><th scope=\"col\">Card @ host</th><th scope=\"col\">Page</th><th scope=\"col\">AU</th>"
+                    "<th scope=\"col\">Open AUs</th><th scope=\"col\">Confidence</th><th scope=\"col\">Capacity</th></tr></thead><tbody>";
+    for (std::size_t m = 0; m < g.members.size(); ++m) {
+        const Bundle& b = rep.bundles[g.members[m]];
+        if (!b.geometry && !b.capacity) continue;
+        const auto& geo = b.geometry;
+        h += fmt::format("<tr><th scope=\"row\">{}</th>{}{}{}<td>{}</td><td>{}</td></tr>", html_escape(row_label(g, m)),
+                         td_num(geo ? bytes_text(geo->page_size) : missing_text), td_num(geo ? bytes_text(geo->au_size) : missing_text),
+                         td_num(geo ? count_text(geo->open_aus) : missing_text),
+                         html_escape(geo && !geo->confidence.empty() ? geo->confidence : missing_text), html_escape(capacity_text(b.capacity)));
+    }
+    return h + "</tbody></table></div>";
+}
+
+// What erasing bought: the state suite's own line per card@host.
+std::string state_list(const Report& rep, const Group& g)
+{
+    std::string h = "<ul class=\"state\">";
+    for (std::size_t m = 0; m < g.members.size(); ++m) {
+        const Bundle& b = rep.bundles[g.members[m]];
+        if (b.state)
+            h += fmt::format("<li>{}: {}</li>", html_escape(row_label(g, m)), html_escape(b.state->summary.empty() ? missing_text : b.state->summary));
+    }
+    return h + "</ul>";
 }
 
 // ---- card registers ----------------------------------------------------------
@@ -530,6 +566,8 @@ std::string html_report(const Report& rep, const HtmlOptions& o)
         }
         if (!g.has_sequential(rep.bundles) && !g.has_random(rep.bundles)) h += "<p>No figures.</p>\n";
         if (g.has_verdicts(rep.bundles)) h += "<h3>Verdicts</h3>\n" + verdict_table(rep, g) + "\n";
+        if (g.has_probe(rep.bundles)) h += "<h3>Flash geometry and capacity</h3>\n" + probe_table(rep, g) + "\n";
+        if (g.has_state(rep.bundles)) h += "<h3>What erasing bought</h3>\n" + state_list(rep, g) + "\n";
 
         std::string boxes;
         for (std::size_t m = 0; m < g.members.size(); ++m) {

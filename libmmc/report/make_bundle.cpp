@@ -156,6 +156,7 @@ Results results_from_bench(const std::vector<json>& docs)
     Results r;
     uint64_t best_read_bs = 0, best_write_bs = 0;
     for (const auto& doc : docs) {
+        if (text_at(doc, {"suite"}) == "state") continue;
         const json* jobs = at(doc, {"jobs"});
         if (!jobs || !jobs->is_array()) continue;
         for (const auto& job : *jobs) {
@@ -240,6 +241,20 @@ Bundle make_bundle(const MakeInputs& in)
         }
         b.tools[d.tool] = text_at(d.doc, {"version"});
         bench.push_back(d.doc);
+    }
+    for (const auto& d : in.probe) {
+        if (!d.error.empty()) {
+            b.steps.push_back({"load " + d.tool, false, d.error});
+            continue;
+        }
+        const std::string sub = probe_subcommand(d.doc);
+        if (sub.empty()) {
+            b.steps.push_back({"load mmc-probe", false, fmt::format("{}: neither geometry nor capacity output", d.path)});
+            continue;
+        }
+        b.tools[d.tool] = text_at(d.doc, {"version"});
+        if (b.probe.is_null()) b.probe = json::object();
+        b.probe[sub] = d.doc;
     }
     b.tools["mmc-report"] = mmc::version;
 
@@ -326,11 +341,24 @@ Bundle make_bundle(const MakeInputs& in)
                 out.unit = text_at(v, {"unit"});
                 out.result = text_at(v, {"result"});
                 out.why = text_at(v, {"why"});
+                out.bus_ceiling_mb_s = number_at(v, {"bus_ceiling_mb_s"});
+                if (!out.bus_ceiling_mb_s) out.bus_ceiling_mb_s = number_at(doc, {"bus", "ceiling_mb_s"});
                 b.verdicts.push_back(std::move(out));
             }
         }
     }
+    read_tool_parts(b);
     return b;
+}
+
+std::string probe_subcommand(const json& doc)
+{
+    // geometry says "subcommand", capacity "command".
+    for (const char* key : {"subcommand", "command"}) {
+        const std::string sub = text_at(doc, {key});
+        if (sub == "geometry" || sub == "capacity") return sub;
+    }
+    return {};
 }
 
 WrittenBundle write_bundle_file(const std::string& dir_name, const Bundle& bundle, const json& doc)

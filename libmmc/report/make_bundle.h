@@ -27,6 +27,7 @@ ToolDoc read_tool_doc(const std::string& path, std::string_view tool);
 struct MakeInputs {
     std::optional<ToolDoc> info, bus, erase;
     std::vector<ToolDoc> bench;
+    std::vector<ToolDoc> probe; // mmc-probe geometry -J and capacity -J, each kept by its subcommand
     std::vector<Step> steps; // --step, in the order given
     std::string card_label, host_label; // empty: derived
     json environment;        // collect_environment()
@@ -51,7 +52,9 @@ Step parse_step(std::string_view text);
 // Results from mmc-bench documents: sequential read and write MB/s from the
 // sequential job with the largest block size; random read and write IOPS
 // from the QD1 jobs of 1 KiB, 4 KiB and 16 KiB blocks. Later documents win
-// ties. Jobs with an error or no I/O are skipped.
+// ties. Jobs with an error or no I/O are skipped, and so are the documents
+// of the state suite: its writes measure a state made on purpose (used,
+// then erased), which the bundle keeps as its state comparison.
 Results results_from_bench(const std::vector<json>& bench_docs);
 
 // The size a card is sold as, from its capacity: "16GB" for 15931539456
@@ -60,6 +63,10 @@ std::string nominal_capacity(uint64_t bytes);
 
 // "SanDisk SL16G 16GB": manufacturer (unless unknown), product, nominal size.
 std::string default_card_label(const CardInfo& card);
+
+// "geometry" or "capacity": which mmc-probe subcommand made doc (its
+// "subcommand" or "command" key); empty when neither.
+std::string probe_subcommand(const json& doc);
 
 // What the machine making the bundle is: hostname, machine (device-tree
 // model or DMI vendor and product), kernel, arch, os, cpu_model. Reads

@@ -5,7 +5,7 @@
 
 namespace mmc::report {
 
-const std::vector<std::string> verdict_columns = {"claim", "required", "measured", "unit", "result", "why"};
+const std::vector<std::string> verdict_columns = {"claim", "required", "measured", "unit", "result", "why", "bus_ceiling_mb_s"};
 const std::vector<std::string> job_columns = {"suite", "name",    "rw",   "block_size", "iodepth",    "runner",     "ios",     "bytes",
                                               "seconds", "iops", "mb_s", "ci95_pct",   "lat_p50_us", "lat_p99_us", "partial", "error"};
 
@@ -41,6 +41,8 @@ SqlValue number(const std::optional<double>& v) { return v ? SqlValue{*v} : SqlV
 SqlValue flag(const json& j) { return j.is_boolean() ? SqlValue{int64_t{j.get<bool>()}} : SqlValue{}; }
 
 SqlValue document(const json& j) { return j.is_null() ? SqlValue{} : SqlValue{j.dump()}; }
+
+SqlValue size(const std::optional<uint64_t>& v) { return v ? SqlValue{static_cast<int64_t>(*v)} : SqlValue{}; }
 
 SqlValue iops(const std::map<std::string, double>& m, const char* key)
 {
@@ -125,6 +127,9 @@ BundleRecord make_record(const std::string& text_in, const std::string& source_p
     const json& ios = at(b.bus, {"ios"});
     const auto [parameters, precondition] = bench_parameters(b.bench);
     const auto& res = b.results;
+    const auto& geo = b.geometry;
+    const auto& cap = b.capacity;
+    const auto& st = b.state;
     r.columns = {
         {"content_hash", r.content_hash},
         {"format_version", integer(at(doc, {"format_version"}))},
@@ -173,9 +178,22 @@ BundleRecord make_record(const std::string& text_in, const std::string& source_p
         {"precondition", precondition},
         {"probe", document(at(doc, {"probe"}))},
         {"bundle", text_in},
+        {"probe_page_size", geo ? size(geo->page_size) : SqlValue{}},
+        {"probe_au_size", geo ? size(geo->au_size) : SqlValue{}},
+        {"probe_open_aus", geo ? size(geo->open_aus) : SqlValue{}},
+        {"probe_confidence", geo ? text_or_null(geo->confidence) : SqlValue{}},
+        {"capacity_verdict", cap ? text_or_null(cap->verdict) : SqlValue{}},
+        {"capacity_announced_bytes", cap ? size(cap->announced_bytes) : SqlValue{}},
+        {"capacity_usable_bytes", cap ? size(cap->usable_bytes) : SqlValue{}},
+        {"state_seq_write_used_mb_s", st ? number(st->seq_write_used_mb_s) : SqlValue{}},
+        {"state_seq_write_erased_mb_s", st ? number(st->seq_write_erased_mb_s) : SqlValue{}},
+        {"state_rand_write_used_iops", st ? number(st->rand_write_used_iops) : SqlValue{}},
+        {"state_rand_write_erased_iops", st ? number(st->rand_write_erased_iops) : SqlValue{}},
+        {"state_summary", st ? text_or_null(st->summary) : SqlValue{}},
     };
     for (const auto& v : b.verdicts)
-        r.verdicts.push_back({v.claim, number(v.required), number(v.measured), text_or_null(v.unit), v.result, text_or_null(v.why)});
+        r.verdicts.push_back({v.claim, number(v.required), number(v.measured), text_or_null(v.unit), v.result, text_or_null(v.why),
+                              number(v.bus_ceiling_mb_s)});
     r.jobs = job_rows(b.bench);
     return r;
 }

@@ -70,6 +70,26 @@ CREATE INDEX bundles_created ON bundles (created);
 CREATE INDEX bundles_card_host ON bundles (card_label, host_label);
 )";
 
+// Version 3: mmc-probe's answers and the state comparison as columns
+// (they were only inside the bundle, and column probe), and each verdict's
+// bus ceiling. Rows stored before stay NULL there: their bundles hold what
+// there is.
+const char* const schema_v3 = R"(
+ALTER TABLE bundles ADD COLUMN probe_page_size BIGINT;
+ALTER TABLE bundles ADD COLUMN probe_au_size BIGINT;
+ALTER TABLE bundles ADD COLUMN probe_open_aus INTEGER;
+ALTER TABLE bundles ADD COLUMN probe_confidence TEXT;
+ALTER TABLE bundles ADD COLUMN capacity_verdict TEXT;
+ALTER TABLE bundles ADD COLUMN capacity_announced_bytes BIGINT;
+ALTER TABLE bundles ADD COLUMN capacity_usable_bytes BIGINT;
+ALTER TABLE bundles ADD COLUMN state_seq_write_used_mb_s DOUBLE PRECISION;
+ALTER TABLE bundles ADD COLUMN state_seq_write_erased_mb_s DOUBLE PRECISION;
+ALTER TABLE bundles ADD COLUMN state_rand_write_used_iops DOUBLE PRECISION;
+ALTER TABLE bundles ADD COLUMN state_rand_write_erased_iops DOUBLE PRECISION;
+ALTER TABLE bundles ADD COLUMN state_summary TEXT;
+ALTER TABLE verdicts ADD COLUMN bus_ceiling_mb_s DOUBLE PRECISION;
+)";
+
 std::string with_dialect(std::string sql, const SqlDialect& d)
 {
     for (const auto& [from, to] : {std::pair<std::string, std::string>{"{id}", d.id_column}, {"{json}", d.json_column}})
@@ -92,6 +112,7 @@ const std::vector<Migration>& migrations()
     static const std::vector<Migration> steps = {
         {1, "bundles, verdicts, jobs, rejections", schema_v1},
         {2, "indexes for the report's filters", schema_v2},
+        {3, "mmc-probe's answers, the state comparison, verdicts' bus ceiling", schema_v3},
     };
     return steps;
 }

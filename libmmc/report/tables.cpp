@@ -1,5 +1,7 @@
 #include "report/tables.h"
 
+#include "cli/size.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
@@ -25,6 +27,51 @@ bool Group::has_verdicts(const std::vector<Bundle>& bundles) const
     for (int i : members)
         if (!bundles[i].verdicts.empty()) return true;
     return false;
+}
+
+bool Group::has_probe(const std::vector<Bundle>& bundles) const
+{
+    for (int i : members)
+        if (bundles[i].geometry || bundles[i].capacity) return true;
+    return false;
+}
+
+bool Group::has_state(const std::vector<Bundle>& bundles) const
+{
+    for (int i : members)
+        if (bundles[i].state) return true;
+    return false;
+}
+
+std::optional<double> verdict_ceiling(const Bundle& b, const Verdict& v)
+{
+    if (v.bus_ceiling_mb_s) return v.bus_ceiling_mb_s;
+    if (b.bus.is_object() && b.bus.contains("ceiling_mb_s") && b.bus["ceiling_mb_s"].is_number())
+        return b.bus["ceiling_mb_s"].get<double>();
+    return std::nullopt;
+}
+
+std::string verdict_result_text(const Verdict& v, std::optional<double> ceiling)
+{
+    if (v.result.empty()) return missing_text;
+    if (v.result != "not-applicable") return v.result;
+    // mmc-bench's words for it; and a requirement in MB/s above the ceiling
+    // is the bus's limit whatever an older bundle's "why" says.
+    const bool bus_limited = v.why.rfind("bus-limited", 0) == 0 ||
+                             (ceiling && v.unit == "MB/s" && v.required && *v.required > *ceiling);
+    return bus_limited ? v.result + " (bus-limited)" : v.result;
+}
+
+std::string bytes_text(std::optional<uint64_t> bytes) { return bytes ? cli::format_bytes(*bytes) : missing_text; }
+
+std::string count_text(std::optional<uint64_t> n) { return n ? std::to_string(*n) : missing_text; }
+
+std::string capacity_text(const std::optional<ProbeCapacity>& c)
+{
+    if (!c) return missing_text;
+    if (c->verdict.empty()) return "no verdict";
+    if (c->verdict == "good" || !c->usable_bytes) return c->verdict;
+    return fmt::format("{}: {} of {} usable", c->verdict, cli::format_bytes(*c->usable_bytes), bytes_text(c->announced_bytes));
 }
 
 Report build_report(std::vector<Bundle> bundles)

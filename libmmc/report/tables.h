@@ -29,6 +29,8 @@ struct Group {
     bool has_sequential(const std::vector<Bundle>& bundles) const;
     bool has_random(const std::vector<Bundle>& bundles) const;
     bool has_verdicts(const std::vector<Bundle>& bundles) const;
+    bool has_probe(const std::vector<Bundle>& bundles) const; // mmc-probe's geometry or capacity
+    bool has_state(const std::vector<Bundle>& bundles) const; // the state comparison
 };
 
 struct Report {
@@ -57,6 +59,21 @@ std::optional<double> rand_iops(const Results& r, bool write, std::string_view k
 // What a group's header says about units: "published in MiB/s; shown in MB/s
 // (10^6 bytes/s): MiB/s x 1.048576".
 std::string units_line(const Group& g);
+
+// The bus ceiling beside a verdict: the one it was judged against, else
+// the ceiling of the bundle's bus (bundles made before verdicts kept theirs).
+std::optional<double> verdict_ceiling(const Bundle& b, const Verdict& v);
+// A verdict's result as the tables print it: "not-applicable (bus-limited)"
+// when the bus, not the card, is why it cannot be judged (the requirement
+// is above the ceiling, or the figure is near it); else the result.
+std::string verdict_result_text(const Verdict& v, std::optional<double> ceiling_mb_s);
+
+// The probe's figures as tables print them: "16 KiB", "4 MiB"; "–" when missing.
+std::string bytes_text(std::optional<uint64_t> bytes);
+// "good", "limbo: 28 MiB of 256 MiB usable"; "–" without a capacity probe.
+std::string capacity_text(const std::optional<ProbeCapacity>& c);
+// "4" or "–" (a read-only probe does not count open AUs).
+std::string count_text(std::optional<uint64_t> n);
 
 // "C10 U1 V30 A1" from the classes a card claims ("" when none).
 std::string classes_text(const Classes& c);

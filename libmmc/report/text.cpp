@@ -218,20 +218,49 @@ std::string random_table(const Report& rep, const Group& g)
 std::string verdict_table(const Report& rep, const Group& g, bool color)
 {
     TextTable t;
-    t.header = {"Card @ host", "Claim", "Required", "Measured", "Result"};
-    t.right_aligned = {false, false, true, true, false};
+    t.header = {"Card @ host", "Claim", "Required", "Measured", "Bus ceiling", "Result"};
+    t.right_aligned = {false, false, true, true, true, false};
     std::vector<std::string> results;
     for (std::size_t m = 0; m < g.members.size(); ++m) {
         const Bundle& b = rep.bundles[g.members[m]];
         for (const auto& v : b.verdicts) {
+            const auto ceiling = verdict_ceiling(b, v);
             t.rows.push_back({row_label(g, m), v.claim, value_with_unit(v.required, v.unit), value_with_unit(v.measured, v.unit),
-                              v.result.empty() ? missing_text : v.result});
+                              value_with_unit(ceiling, "MB/s"), verdict_result_text(v, ceiling)});
             results.push_back(v.result);
         }
     }
     if (color)
-        t.color = [results](std::size_t row, std::size_t col) { return col == 4 ? std::string(result_color(results[row])) : std::string(); };
+        t.color = [results](std::size_t row, std::size_t col) { return col == 5 ? std::string(result_color(results[row])) : std::string(); };
     return render_table(t);
+}
+
+// mmc-probe's answers, one row per card@host that has them.
+std::string probe_table(const Report& rep, const Group& g)
+{
+    TextTable t;
+    t.header = {"Card @ host", "Page", "AU", "Open AUs", "Confidence", "Capacity"};
+    t.right_aligned = {false, true, true, true, false, false};
+    for (std::size_t m = 0; m < g.members.size(); ++m) {
+        const Bundle& b = rep.bundles[g.members[m]];
+        if (!b.geometry && !b.capacity) continue;
+        const auto& geo = b.geometry;
+        t.rows.push_back({row_label(g, m), geo ? bytes_text(geo->page_size) : missing_text, geo ? bytes_text(geo->au_size) : missing_text,
+                          geo ? count_text(geo->open_aus) : missing_text,
+                          geo && !geo->confidence.empty() ? geo->confidence : missing_text, capacity_text(b.capacity)});
+    }
+    return render_table(t, 2, 10);
+}
+
+// What erasing bought, in the state suite's own line.
+std::string state_lines(const Report& rep, const Group& g)
+{
+    std::string out;
+    for (std::size_t m = 0; m < g.members.size(); ++m) {
+        const Bundle& b = rep.bundles[g.members[m]];
+        if (b.state) out += fmt::format("  {}: {}\n", row_label(g, m), b.state->summary.empty() ? missing_text : b.state->summary);
+    }
+    return out;
 }
 
 // The report with every string a bundle supplied made safe for a terminal
@@ -253,6 +282,9 @@ Report printable_copy(const Report& in)
         fix(b.error);
         for (auto& v : b.verdicts)
             for (auto* t : {&v.claim, &v.unit, &v.result, &v.why}) fix(*t);
+        if (b.geometry) fix(b.geometry->confidence);
+        if (b.capacity) fix(b.capacity->verdict);
+        if (b.state) fix(b.state->summary);
         for (auto& s : b.steps) {
             fix(s.name);
             fix(s.message);
@@ -287,6 +319,8 @@ std::string text_report(const Report& unsafe, bool color)
         }
         if (g.has_random(rep.bundles)) out += "\n  Random I/O, IOPS at QD1 (w = write, r = read), and sequential MB/s\n" + random_table(rep, g);
         if (g.has_verdicts(rep.bundles)) out += "\n  Verdicts\n" + verdict_table(rep, g, color);
+        if (g.has_probe(rep.bundles)) out += "\n  Flash geometry and capacity (mmc-probe)\n" + probe_table(rep, g);
+        if (g.has_state(rep.bundles)) out += "\n  What erasing bought (mmc-bench --suite state)\n" + state_lines(rep, g);
         if (!g.has_sequential(rep.bundles) && !g.has_random(rep.bundles)) out += "\n  No figures.\n";
 
         std::string problems;

@@ -2,8 +2,10 @@
 # mmc-qualify on the host: options and the plan anywhere; the sysfs fixture
 # card (identify and bus from the captured tree; the benchmark has no device
 # and fails with its real exit status); then, as root, a simulated card
-# (mmc-sim, --any-device): erase and benchmark work, the bundle reads back in
-# mmc-report and its database, and Ctrl-C during the erase starts no later
+# (mmc-sim, --any-device): the geometry probe finds the model's page and AU,
+# erase, capacity probe, benchmarks and the state comparison work, the bundle
+# reads back in mmc-report and its database, a fake card's capacity verdict
+# is an answer, not a failure, and Ctrl-C during the erase starts no later
 # step (the simulated card's counters show no write).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
@@ -30,11 +32,19 @@ run 2 $q --bogus mmcblk0 && expect "unknown option: hint" "$err" "Try 'mmc-quali
 run 0 $q -n --destructive --out "$work/dry" $fixture mmcblk0 &&
     expect "dry run: the erase says what it destroys" "$out" "erase +ERASES every byte of /dev/mmcblk0"
 expect "dry run: the benchmarks say they write" "$out" "bench-a1 +mmc-bench suite a1: READS AND WRITES the first 64 MiB"
+expect "dry run: the geometry probe reads, with the run's register sources" "$out" "geometry +mmc-probe geometry -J --no-ioctl --sysfs-root $tree mmcblk0: .*read-only"
+expect "dry run: the capacity probe says it writes" "$out" "capacity +mmc-probe capacity -J --yes --no-ioctl .*: WRITES stamps"
+expect "dry run: the state comparison comes last" "$out" "bench-state +mmc-bench suite state: WRITES the first 64 MiB"
+want "dry run: the order of the steps" "$(sed -n 's/^ [0-9]*\. \([a-z0-9-]*\) .*/\1/p' "$out" | tr '\n' ' ')" \
+    "info bus geometry erase capacity bench-quick bench-iozone bench-a1 bench-state "
 expect "dry run: says nothing was done" "$out" "no step was run"
 [ ! -e "$work/dry" ] && pass "dry run wrote no bundle" || fail "dry run created $work/dry"
 run 0 $q -n -J --suites quick,a1 $fixture mmcblk0 &&
     json_eq "dry run -J: read-only plan, erase left out" "[s['name'] for s in j['plan']['steps']], j['plan']['left_out'], j['dry_run']" \
-        "['info', 'bus', 'bench-quick', 'bench-a1'] ['erase'] True"
+        "['info', 'bus', 'geometry', 'bench-quick', 'bench-a1'] ['erase', 'capacity', 'bench-state'] True"
+run 0 $q -n -J --suites state,quick $fixture mmcblk0 &&
+    json_eq "dry run -J: --suites state is the state step, left out without --destructive" \
+        "[s['name'] for s in j['plan']['steps']], j['plan']['left_out']" "['info', 'bus', 'geometry', 'bench-quick'] ['erase', 'capacity', 'bench-state']"
 
 # --- Refusal: --destructive with no --yes and no terminal ---
 run 1 $q --destructive --out "$work/refused" $fixture mmcblk0 </dev/null &&
@@ -48,7 +58,7 @@ else
     run 1 $q -J --host-label fixture --out "$work/fixture" $fixture mmcblk0 && cp "$out" "$work/run.json"
     expect "a failed step is named on stderr with its exit status" "$err" "bench-quick \\.\\.\\. failed \\(exit 1\\)"
     want "steps and their real exit statuses" "$(pyjson "$work/run.json" "[(s['name'], s['state'], s['exit_status']) for s in j['steps']]")" \
-        "[('info', 'ok', 0), ('bus', 'ok', 0), ('bench-quick', 'failed', 1)]"
+        "[('info', 'ok', 0), ('bus', 'ok', 0), ('geometry', 'failed', 1), ('bench-quick', 'failed', 1)]"
     want "run JSON: not interrupted, partial" "$(pyjson "$work/run.json" "j['interrupted'], j['partial'], j['tool']")" "False True mmc-qualify"
     run 0 build/bin/mmc-info -J $fixture mmcblk0 && cp "$out" "$work/info.json"
     want "the card identity object is mmc-info's" \
@@ -58,16 +68,23 @@ else
         want "bundle: card, host label, bus ceiling" "$(pyjson "$bundle" "j['format'], j['card']['product'], j['host']['label'], j['bus']['ceiling_mb_s']")" \
             "mmckit-bundle QEMU! fixture 13.0"
         want "bundle: each step's exit status" "$(pyjson "$bundle" "[(s['name'], s['ok'], s['exit_status']) for s in j['steps']]")" \
-            "[('info', True, 0), ('bus', True, 0), ('bench-quick', False, 1)]"
-        want "bundle: the failure's message names its exit status" "$(pyjson "$bundle" "j['steps'][2]['message'].startswith('exit 1: ')")" "True"
+            "[('info', True, 0), ('bus', True, 0), ('geometry', False, 1), ('bench-quick', False, 1)]"
+        want "bundle: the failure's message names its exit status" "$(pyjson "$bundle" "j['steps'][3]['message'].startswith('exit 1: ')")" "True"
         want "bundle: registers from the info step" "$(pyjson "$bundle" "j['registers']['tool'], 'csd' in j['registers']['registers']")" "mmc-info True"
         want "bundle: partial, not interrupted" "$(pyjson "$bundle" "j['partial'], j['interrupted']")" "True False"
         run 0 build/bin/mmc-report -J "$work/fixture" &&
             json_eq "mmc-report reads the bundle, failed step listed" \
-                "sum(len(g['cards']) for g in j['groups']), [s['name'] for g in j['groups'] for s in g['failed_steps']]" "1 ['bench-quick']"
+                "sum(len(g['cards']) for g in j['groups']), [s['name'] for g in j['groups'] for s in g['failed_steps']]" "1 ['geometry', 'bench-quick']"
     else
         fail "no bundle written for the fixture card ($bundle)"
     fi
+    # mmc-probe not installed (mmc-qualify alone, nothing on PATH): the
+    # geometry step is skipped with why, not failed.
+    mkdir -p "$work/solo" && cp $q "$work/solo/"
+    run 1 env PATH=/nonexistent "$work/solo/mmc-qualify" -J --out "$work/solo-out" $fixture mmcblk0 &&
+        want "no mmc-probe: the geometry step is skipped, with why" \
+            "$(pyjson "$out" "' '.join(str(x) for x in (lambda s: (s['name'], s['state'], s['exit_status'], s['message']))(j['steps'][2]))")" \
+            "geometry skipped None mmc-probe not found beside mmc-qualify or on PATH"
     # --db: the bundle is stored as it finishes, and the store reads it back.
     run 1 $q --db "$work/results.sqlite" --out "$work/db" $fixture mmcblk0 && expect "--db: stored" "$out" "^Stored: .*stored"
     run 0 build/bin/mmc-report -J --db "$work/results.sqlite" &&
@@ -89,13 +106,35 @@ run 1 $sim -p class10-2015 --size 256M --stats "$work/stats.json" -- sh -c \
     'mmc-qualify -J --destructive --yes --any-device --erase region --size 16M --runtime 1s --suites quick \
         --card-label sim --host-label host --out "$0" "$MMC_SIM_DEV"' "$work/sim" && cp "$out" "$work/sim.json"
 want "sim: steps and exit statuses" "$(pyjson "$work/sim.json" "[(s['name'], s['exit_status']) for s in j['steps']]")" \
-    "[('info', 1), ('bus', 1), ('erase', 0), ('bench-quick', 0)]"
+    "[('info', 1), ('bus', 1), ('geometry', 0), ('erase', 0), ('capacity', 0), ('bench-quick', 0), ('bench-state', 0)]"
 want "sim: the failed step says why" "$(pyjson "$work/sim.json" "'not an MMC/SD device' in j['steps'][0]['message']")" "True"
 bundle=$(pyjson "$work/sim.json" "j['bundle']")
 if [ -f "$bundle" ]; then
     want "sim bundle: erase verified, figures measured" \
         "$(pyjson "$bundle" "j['erase']['verify']['result'] in ('pass', 'warning'), j['results']['seq_read_mb_s'] > 0, j['results']['rand_write_iops']['4k'] > 0")" \
         "True True True"
+    # The simulated card's geometry (class10-2015: 16 KiB pages, 4 MiB AUs)
+    # as mmc-probe found it, and its capacity, all real.
+    want "sim bundle: the probe's page and AU are the card's" \
+        "$(pyjson "$bundle" "j['probe']['geometry']['page_size'], j['probe']['geometry']['au_size'], j['probe']['geometry']['confidence'] in ('high', 'medium')")" \
+        "16384 4194304 True"
+    want "sim bundle: capacity good, every byte usable" \
+        "$(pyjson "$bundle" "j['probe']['capacity']['verdict'], j['probe']['capacity']['usable_bytes'] == j['probe']['capacity']['announced_bytes'] == 256 << 20")" \
+        "good True"
+    # The state suite: its AU came from the probe (a loop device has no
+    # registers), its line is in the bundle, and its writes (made in a state
+    # chosen on purpose) are not the card's sequential write figure.
+    want "sim bundle: the state suite ran on the probe's AU" \
+        "$(pyjson "$bundle" "[d for d in j['bench'] if d['suite'] == 'state'][0]['notes'][-1]")" \
+        "AU 4 MiB from the geometry step (mmc-probe geometry): the registers give none"
+    want "sim bundle: the state comparison's line" \
+        "$(pyjson "$bundle" "'after erase' in [d for d in j['bench'] if d['suite'] == 'state'][0]['state']['summary']")" "True"
+    want "sim bundle: the sequential write figure is the quick suite's, not the state suite's" \
+        "$(pyjson "$bundle" "j['results']['seq_write_mb_s'] == max((x for d in j['bench'] if d['suite'] == 'quick' for x in d['jobs'] if x['rw'] == 'write'), key=lambda x: x['block_size'])['mb_s']")" \
+        "True"
+    run 0 build/bin/mmc-report "$(dirname "$bundle")" &&
+        expect "mmc-report shows the probe's answers" "$out" "sim @ host +16 KiB +4 MiB +– +(high|medium) +good" &&
+        expect "mmc-report shows what erasing bought" "$out" "sim @ host: sequential write .* MB/s after erase"
 else
     fail "sim: no bundle ($bundle)"
 fi
@@ -106,8 +145,26 @@ run 1 $sim -p class10-2015 --size 256M -- sh -c \
     'mmc-qualify -J --destructive --yes --any-device --erase region --size 1G --runtime 1s --suites quick \
         --out "$0" "$MMC_SIM_DEV"' "$work/big" && cp "$out" "$work/big.json"
 want "a region past the card's end: the erase step exits 2, the rest still runs" \
-    "$(pyjson "$work/big.json" "[(s['name'], s['exit_status']) for s in j['steps'][2:]], 'runs past the end' in j['steps'][2]['message']")" \
-    "[('erase', 2), ('bench-quick', 0)] True"
+    "$(pyjson "$work/big.json" "[(s['name'], s['exit_status']) for s in j['steps'][3:]], 'runs past the end' in j['steps'][3]['message']")" \
+    "[('erase', 2), ('capacity', 0), ('bench-quick', 0), ('bench-state', 2)] True"
+
+# A fake card (limbo: 64 MiB of 256 MiB store data): the capacity step's
+# exit 10 is its answer, not a failure; the bundle and the report name it.
+run 1 $sim -p class10-2015 --size 256M --fake limbo --real-size 64M -- sh -c \
+    'mmc-qualify -J --destructive --yes --any-device --erase region --size 16M --runtime 0.5s --suites quick \
+        --card-label fake --host-label host --out "$0" "$MMC_SIM_DEV"' "$work/fake" && cp "$out" "$work/fake.json"
+want "fake: the capacity step is ok with its verdict's exit status" \
+    "$(pyjson "$work/fake.json" "[(s['state'], s['exit_status'], s['message']) for s in j['steps'] if s['name'] == 'capacity']")" \
+    "[('ok', 10, 'the card is fake (limbo): 64 MiB of 256 MiB usable')]"
+bundle=$(pyjson "$work/fake.json" "j['bundle']")
+if [ -f "$bundle" ]; then
+    want "fake bundle: verdict limbo, usable size exact" \
+        "$(pyjson "$bundle" "j['probe']['capacity']['verdict'], j['probe']['capacity']['usable_bytes'], [s['ok'] for s in j['steps'] if s['name'] == 'capacity']")" \
+        "limbo 67108864 [True]"
+    run 0 build/bin/mmc-report "$bundle" && expect "mmc-report names the fake" "$out" "fake @ host .*limbo: 64 MiB of 256 MiB usable"
+else
+    fail "fake: no bundle ($bundle)"
+fi
 
 # Ctrl-C during the erase (a full card whose blocks take 10 ms to erase:
 # about 2.5 s for each 1 GiB chunk the erase stops between): exit 130, the
@@ -117,7 +174,7 @@ $sim -p class10-2015 --size 2G --state full --block-erase 10ms --stats "$work/in
         > "$0/int.json" 2> "$0/int.err" &
     pid=$!
     i=0
-    while ! grep -q "erase \.\.\." "$0/int.err" && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+    while ! grep -q "erase \.\.\." "$0/int.err" && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
     sleep 0.5
     kill -INT $pid
     wait $pid
@@ -126,10 +183,10 @@ want "Ctrl-C during the erase: exit 130" "$(cat "$work/int.rc" 2>/dev/null)" "13
 expect "Ctrl-C: stderr says no later step started" "$work/int.err" "interrupted during the erase step; no later step was started"
 want "Ctrl-C: the erase was interrupted, the benchmarks not started" \
     "$(pyjson "$work/int.json" "[(s['name'], s['state'], s['exit_status']) for s in j['steps'][2:]]")" \
-    "[('erase', 'failed', 130), ('bench-quick', 'not started', None), ('bench-a1', 'not started', None)]"
+    "[('geometry', 'ok', 0), ('erase', 'failed', 130), ('capacity', 'not started', None), ('bench-quick', 'not started', None), ('bench-a1', 'not started', None), ('bench-state', 'not started', None)]"
 bundle=$(pyjson "$work/int.json" "j['bundle']")
 [ -f "$bundle" ] && want "Ctrl-C: the bundle is written, marked interrupted and partial" \
     "$(pyjson "$bundle" "j['interrupted'], j['partial'], [s['message'] for s in j['steps']][-1]")" "True True not started: interrupted" ||
     fail "Ctrl-C: no bundle ($bundle)"
-want "Ctrl-C: the card saw no write (no benchmark started)" "$(pyjson "$work/int-stats.json" "j['counters']['write']['requests']")" "0"
+want "Ctrl-C: the card saw no write (the geometry probe only reads; no later step started)" "$(pyjson "$work/int-stats.json" "j['counters']['write']['requests']")" "0"
 finish

@@ -21,8 +21,8 @@ run 0 $rep examples/ && {
     expect "RetroBSD: two cards of one name are two rows" "$out" "^  Kodak SD 2 Gb \(2\) +1\.198 +– +–$"
     expect "ODROID: the random-I/O table" "$out" "^  Ultra A1 32GB @ ODROID N1 \(RK3399\), SDR104 +456 +3171 +843 +2791 +548 +1777 +20 +66$"
     expect "ODROID: DDR50 has no sequential figure" "$out" "^  Extreme A1 32GB @ ODROID N1 \(RK3399\), DDR50 +740 +3049 +1039 +2408 +747 +1068 +– +–$"
-    expect "ODROID: A1 verdicts" "$out" "Extreme A1 32GB @ ODROID N1 \(RK3399\), DDR50 +A1 random write 4 KiB QD1 +500 IOPS +1039 IOPS +pass"
-    expect "ODROID: not-applicable without a figure" "$out" "A1 sequential write +10 MB/s +– +not-applicable"
+    expect "ODROID: A1 verdicts" "$out" "Extreme A1 32GB @ ODROID N1 \(RK3399\), DDR50 +A1 random write 4 KiB QD1 +500 IOPS +1039 IOPS +– +pass"
+    expect "ODROID: not-applicable without a figure" "$out" "A1 sequential write +10 MB/s +– +– +not-applicable"
     expect "Raspberry Pi: iozone 16384k record, 4k IOPS = kB/s / 4" "$out" "^  SanDisk Extreme Pro 8GB 95MB/s @ Raspberry Pi \(2013\) +– +– +219\.5 +1422 +– +– +20\.57 +22\.95$"
     expect "units are said" "$out" "published in kbytes/s; shown in MB/s"
 }
@@ -79,10 +79,35 @@ cp $data/bench-a1.json "$tmp/results/raw-bench.json" # a tool's output beside th
 run 0 $rep "$tmp/results" && {
     expect "measured group" "$out" "^Measured with mmckit$"
     expect "two runs, two rows" "$out" "^  SanDisk SL16G 16GB \(2\) +12\.6$"
-    expect "verdict from the bench" "$out" "A1 random write 4 KiB QD1 +500 IOPS +460 IOPS +fail"
+    expect "verdict from the bench, with its bus ceiling" "$out" "A1 random write 4 KiB QD1 +500 IOPS +460 IOPS +13 MB/s +fail"
     expect "failed step shown" "$out" "step bench failed: exit 1: A1 write"
 }
 [ -s "$err" ] && fail "a tool output in a directory is ignored quietly: $(cat "$err")" || pass "a tool output in a directory is ignored quietly"
+
+# mmc-probe's documents and the state suite (issues 14, 15): kept, shown, and
+# the state suite's writes are not the card's sequential figure.
+run 0 $rep --make-bundle --out "$tmp/probe" --bench $data/bench-iozone.json --bench $data/bench-state.json \
+    --probe $data/probe-geometry.json --probe $data/probe-capacity.json --card-label sim --host-label host && {
+    cp "$(cat "$out")" "$tmp/probe.json"
+    cp "$tmp/probe.json" "$out"
+    json_eq "--probe: geometry and capacity kept whole" \
+        "j['probe']['geometry']['au_size'], j['probe']['geometry']['ladder'] is not None, j['probe']['capacity']['verdict']" "4194304 True good"
+    json_eq "the state suite's writes are not the sequential write figure" "j['results']['seq_write_mb_s']" "10.2"
+    run 0 $rep "$tmp/probe" && {
+        expect "text: the probe's row" "$out" "^  sim @ host +16 KiB +4 MiB +– +medium +good$"
+        expect "text: what erasing bought" "$out" "^  sim @ host: sequential write 5\.43 → 10\.85 MB/s after erase"
+    }
+    run 0 $rep --html - "$tmp/probe" && {
+        expect "HTML: the probe's table" "$out" "<table class=\"probe\">"
+        expect "HTML: what erasing bought" "$out" "<li>sim @ host: sequential write 5\.43 → 10\.85 MB/s after erase"
+    }
+    run 0 $rep -J "$tmp/probe" &&
+        json_eq "JSON: the probe and the state in the results row" \
+            "j['groups'][0]['results'][0]['probe']['geometry']['page_size'], j['groups'][0]['results'][0]['state']['seq_write_mb_s']['erased']" \
+            "16384 10.846"
+}
+run 0 $rep --make-bundle --out "$tmp/probe-bad" --probe $data/bench-state.json &&
+    expect "--probe with another tool's output: a failed step" "$err" "warning: load mmc-probe: .*not mmc-probe -J output"
 
 # Missing inputs are failed steps, not errors.
 run 0 $rep --make-bundle --out "$tmp/partial" --info "$tmp/nope.json" --bus $data/sd-info.json --bench $data/bench-iozone.json && {

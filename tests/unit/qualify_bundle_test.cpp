@@ -78,9 +78,28 @@ TEST(QualifyBundle, CompleteRunWithResults)
 TEST(QualifyBundle, DocumentsOfToolsWithoutAPartAreKeptWhole)
 {
     Outcome o;
-    o.steps = {record("geometry", "mmc-probe", StepState::ok, 0, "", {{"tool", "mmc-probe"}, {"au_bytes", 4194304}})};
+    o.steps = {record("watch", "mmc-watch", StepState::ok, 0, "", {{"tool", "mmc-watch"}, {"events", 3}})};
     const auto made = make_bundle(o, {"", "", json::object(), "2026-12-01T18:00:00Z"});
-    EXPECT_EQ(made.doc["documents"]["geometry"]["au_bytes"], 4194304);
+    EXPECT_EQ(made.doc["documents"]["watch"]["events"], 3);
+}
+
+TEST(QualifyBundle, TheProbesDocumentsGoToTheProbePart)
+{
+    Outcome o;
+    o.steps = {record("geometry", "mmc-probe", StepState::ok, 0, "",
+                      {{"tool", "mmc-probe"}, {"subcommand", "geometry"}, {"page_size", 16384}, {"au_size", 4194304}, {"confidence", "high"}}),
+               record("capacity", "mmc-probe", StepState::ok, 10, "the card is fake (limbo): 64 MiB of 256 MiB usable",
+                      {{"tool", "mmc-probe"}, {"command", "capacity"}, {"verdict", "limbo"}, {"usable_bytes", 67108864}})};
+    const auto made = make_bundle(o, {"", "", json::object(), "2026-12-01T18:00:00Z"});
+    EXPECT_FALSE(made.doc.contains("documents"));
+    EXPECT_EQ(made.doc["probe"]["geometry"]["au_size"], 4194304);
+    EXPECT_EQ(made.doc["probe"]["capacity"]["verdict"], "limbo");
+    // A capacity verdict's exit status is kept; the step worked.
+    EXPECT_EQ(made.doc["steps"][1]["exit_status"], 10);
+    EXPECT_EQ(made.doc["steps"][1]["ok"], true);
+    EXPECT_EQ(made.doc["partial"], false);
+    ASSERT_TRUE(made.bundle.capacity);
+    EXPECT_EQ(made.bundle.capacity->usable_bytes, 67108864u);
 }
 
 TEST(QualifyBundle, WriteNeverReplacesAnExistingBundle)

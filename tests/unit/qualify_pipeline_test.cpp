@@ -147,3 +147,24 @@ TEST(QualifyPipeline, StepsSeeWhatEarlierStepsLearned)
     run(f, {info, bench});
     EXPECT_EQ(seen, "mmc0:4567");
 }
+
+TEST(QualifyPipeline, AnExitStatusThatIsTheToolsAnswerIsNotAFailure)
+{
+    // mmc-probe capacity exits 10 when it finds a limbo fake: the step
+    // worked, its status is kept.
+    Fakes f;
+    StepSpec capacity = f.step("capacity", 10);
+    auto run_it = capacity.run;
+    capacity.run = [run_it](StepContext& c) {
+        StepResult r = run_it(c);
+        r.status_is_answer = true;
+        return r;
+    };
+    const auto out = run(f, {f.step("info", 0), capacity, f.step("bus", 10)});
+    EXPECT_EQ(out.steps[1].state, StepState::ok);
+    EXPECT_EQ(out.steps[1].exit_status, 10);
+    EXPECT_EQ(out.steps[2].state, StepState::failed); // the same status from a step that does not answer with it
+    EXPECT_FALSE(out.all_ok());
+    const auto only = run(f, {capacity});
+    EXPECT_TRUE(only.all_ok());
+}

@@ -33,7 +33,7 @@ TEST(ReportBundle, RoundTripKeepsEveryPart)
     b.source = s;
     b.results.seq_read_mb_s = 18.2;
     b.results.rand_write_iops["4k"] = 843;
-    b.verdicts.push_back({"A1 random read 4 KiB QD1", 1500, std::nullopt, "IOPS", "not-applicable", "no read test"});
+    b.verdicts.push_back({"A1 random read 4 KiB QD1", 1500, std::nullopt, "IOPS", "not-applicable", "no read test", std::nullopt});
     b.error = "I/O errors";
     b.registers = {{"tool", "mmc-info"}};
     b.bench = json::array({json{{"tool", "mmc-bench"}}});

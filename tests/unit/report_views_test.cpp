@@ -130,7 +130,7 @@ TEST(ReportViews, CsvOneDocumentWithATableColumn)
     std::vector<Bundle> v;
     Bundle b = measured("Card, \"quoted\"", "Host", 12.5, std::nullopt);
     b.results.rand_read_iops["4k"] = 1650;
-    b.verdicts.push_back({"A1 random read 4 KiB QD1", 1500, 1650, "IOPS", "pass", "meets"});
+    b.verdicts.push_back({"A1 random read 4 KiB QD1", 1500, 1650, "IOPS", "pass", "meets", std::nullopt});
     b.path = "r/x.json";
     v.push_back(b);
     const std::string csv = csv_report(build_report(std::move(v)));
@@ -138,11 +138,13 @@ TEST(ReportViews, CsvOneDocumentWithATableColumn)
     ASSERT_EQ(lines.size(), 4u) << csv; // header, results, verdicts, and the empty rest after the last CRLF
     EXPECT_EQ(lines[0], "table,study,card,host,seq_write_mb_s,seq_read_mb_s,rand_write_iops_1k,rand_read_iops_1k,"
                         "rand_write_iops_4k,rand_read_iops_4k,rand_write_iops_16k,rand_read_iops_16k,error,claim,"
-                        "required,measured,unit,result,why,bundle\r");
-    EXPECT_EQ(lines[1], "results,Measured with mmckit,\"Card, \"\"quoted\"\"\",Host,,12.5,,,,1650,,,,,,,,,,r/x.json\r");
-    EXPECT_EQ(lines[2], "verdicts,Measured with mmckit,\"Card, \"\"quoted\"\"\",Host,,,,,,,,,,A1 random read 4 KiB QD1,1500,1650,IOPS,pass,meets,r/x.json\r");
+                        "required,measured,unit,result,why,bundle,bus_ceiling_mb_s,page_size,au_size,open_aus,"
+                        "probe_confidence,capacity_verdict,usable_bytes,state_summary\r");
+    // The first twenty columns as before the probe's and the ceiling's were added.
+    EXPECT_EQ(lines[1], "results,Measured with mmckit,\"Card, \"\"quoted\"\"\",Host,,12.5,,,,1650,,,,,,,,,,r/x.json,,,,,,,,\r");
+    EXPECT_EQ(lines[2], "verdicts,Measured with mmckit,\"Card, \"\"quoted\"\"\",Host,,,,,,,,,,A1 random read 4 KiB QD1,1500,1650,IOPS,pass,meets,r/x.json,,,,,,,,\r");
     EXPECT_EQ(csv_field("a\nb"), "\"a\nb\"");
-    EXPECT_EQ(csv_columns.size(), 20u);
+    EXPECT_EQ(csv_columns.size(), 28u);
 }
 
 TEST(ReportViews, JsonShape)
@@ -181,8 +183,8 @@ TEST(ReportViews, HtmlSelfContainedWithCharts)
     Bundle a = measured("Card <A> & co", "Host \"1\"", 44.1, std::nullopt);
     a.results.rand_read_iops["4k"] = 1650;
     a.results.rand_write_iops["4k"] = 460;
-    a.verdicts.push_back({"A1 random write 4 KiB QD1", 500, 460, "IOPS", "fail", "below"});
-    a.verdicts.push_back({"speed class C10", 10, std::nullopt, "MB/s", "not-applicable", "no AU test"});
+    a.verdicts.push_back({"A1 random write 4 KiB QD1", 500, 460, "IOPS", "fail", "below", std::nullopt});
+    a.verdicts.push_back({"speed class C10", 10, std::nullopt, "MB/s", "not-applicable", "no AU test", std::nullopt});
     a.registers = json::parse(R"({"tool": "mmc-info", "registers": {"cid": {"decoded": {"date": "2014-08", "revision": "8.0"}},
                                   "scr": {"decoded": {"spec_version": "3.0x"}}}})");
     a.card.manufacturer = "SanDisk";

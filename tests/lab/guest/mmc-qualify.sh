@@ -32,7 +32,8 @@ cat /sys/block/mmcblk0/stat > $o/int-stat-before
 mmc-qualify -J --destructive --yes --suites quick,a1 --runtime 2s --out $o/int /dev/mmcblk0 > $o/int.json 2> $o/int.err &
 pid=$!
 i=0
-while ! grep -q "erase \.\.\." $o/int.err && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+# (the geometry step reads for a while first: up to 5 minutes under emulation)
+while ! grep -q "erase \.\.\." $o/int.err && [ $i -lt 3000 ]; do sleep 0.1; i=$((i + 1)); done
 sleep 3
 kill -INT $pid
 wait $pid
