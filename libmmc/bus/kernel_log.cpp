@@ -71,7 +71,7 @@ struct Pattern {
 // Kernel wording (drivers/mmc/core, sdhci, dw_mmc-rockchip, vendor trees).
 // Order matters: the first match names the event. Mode switches and
 // step-downs are recognised before these (mode_switch_line, step_down_line).
-constexpr std::array<Pattern, 17> patterns{{
+constexpr std::array<Pattern, 18> patterns{{
     {"switching to 1.8v signalling voltage failed", LogEventKind::voltage_switch_failed},
     {"signal voltage switch failed", LogEventKind::voltage_switch_failed},
     {"voltage switch failed", LogEventKind::voltage_switch_failed},
@@ -81,6 +81,9 @@ constexpr std::array<Pattern, 17> patterns{{
     {"card doesn't support", LogEventKind::card_unsupported},
     {"problem reading switch capabilities", LogEventKind::card_unsupported},
     {"card lacks mandatory switch function", LogEventKind::card_unsupported},
+    // core/sd.c mmc_sd_switch_hs: the card listed high speed, then its
+    // CMD6 status did not select it; the card stays at default speed.
+    {"problem switching card into high-speed mode", LogEventKind::card_unsupported},
     {"tuning execution failed", LogEventKind::tuning_failed},
     {"falling back to fixed sampling clock", LogEventKind::tuning_failed},
     {"all phases bad", LogEventKind::tuning_failed},

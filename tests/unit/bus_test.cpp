@@ -1066,6 +1066,33 @@ TEST(DoctorLimit, VoltageSwitchThatDidNotHappen)
     EXPECT_NE(d.would_decide.find("names no tuning"), std::string::npos) << d.would_decide;
 }
 
+// Kernel wording from drivers/mmc/core/sd.c (mmc_sd_switch_hs), as public
+// boot logs print it: the card listed high speed and then did not switch,
+// so the bus stays at default speed and the card is the cause.
+TEST(DoctorLimit, CardThatRefusesHighSpeed)
+{
+    Evidence e;
+    e.ios = parse_one("clock:\t\t25000000 Hz\nbus width:\t2 (4 bits)\ntiming spec:\t0 (legacy)\n"
+                      "signal voltage:\t0 (3.30 V)\n");
+    e.host = "mmc0";
+    e.card = CardKind::sd;
+    e.caps = 0x00000007; // 4_BIT_DATA MMC_HIGHSPEED SD_HIGHSPEED
+    e.kernel_version = "6.1";
+    const std::string log = "[    4.852512] mmc0: Problem switching card into high-speed mode!\n"
+                            "[    4.858909] mmc0: new SDHC card at address 0001\n";
+    // Without the log: unknown.
+    EXPECT_EQ(diagnose(e).limit, "unknown");
+    e.log = parse_kernel_log(log, {"mmc0"});
+    ASSERT_EQ(e.log->events.size(), 1u);
+    EXPECT_EQ(e.log->events.front().kind, LogEventKind::card_unsupported);
+    const Diagnosis d = diagnose(e);
+    EXPECT_EQ(d.limit, "card");
+    EXPECT_EQ(d.mechanism, "mode");
+    ASSERT_FALSE(d.decided_by.empty());
+    EXPECT_EQ(d.decided_by.front(), "kernel log line 1: mmc0: Problem switching card into high-speed mode!");
+    EXPECT_TRUE(suggests(d, "a different card"));
+}
+
 TEST(DoctorLimit, UhsHintWithoutCmd6)
 {
     Evidence e = sd_hs_at_3v3();
