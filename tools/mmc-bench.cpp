@@ -256,15 +256,10 @@ Parsed parse_options(int argc, char** argv)
 
 } // namespace
 
-int main(int argc, char** argv)
+// The tool once its options parse; what it throws, run_tool reports.
+int run(int argc, char** argv)
 {
-    mmc::cli::check_stdout_at_exit(tool);
-    Parsed p;
-    try {
-        p = parse_options(argc, argv);
-    } catch (const std::exception& e) {
-        return mmc::cli::usage_failure(tool, e.what());
-    }
+    const Parsed p = parse_options(argc, argv);
 
     // The first Ctrl-C stops the run cleanly; a second one (SA_RESETHAND)
     // kills it at once, which leaves nothing behind either: the test file
@@ -276,6 +271,11 @@ int main(int argc, char** argv)
     for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
 
     mmc::cli::ProgressLine line;
+    // An error leaves through run_tool: no progress left on its line.
+    struct ClearLine {
+        mmc::cli::ProgressLine& line;
+        ~ClearLine() { line.clear(); }
+    } clear_line{line};
     mmc::bench::SessionHooks hooks;
     hooks.stop = &stop_requested;
     hooks.confirm = [&](const std::string& question) {
@@ -305,22 +305,7 @@ int main(int argc, char** argv)
                               pr.budget_s, iops, mb_s));
     };
 
-    mmc::bench::RunReport report;
-    try {
-        report = mmc::bench::run_session(p.session, hooks);
-    } catch (const mmc::bench::SessionUsage& e) {
-        line.clear();
-        mmc::cli::error(tool, e.what());
-        return mmc::cli::usage;
-    } catch (const mmc::bench::SessionRefused& e) {
-        line.clear();
-        mmc::cli::error(tool, e.hint.empty() ? std::string(e.what()) : fmt::format("{}; {}", e.what(), e.hint));
-        return mmc::cli::failure;
-    } catch (const std::exception& e) {
-        line.clear();
-        mmc::cli::error(tool, e.what());
-        return mmc::cli::failure;
-    }
+    mmc::bench::RunReport report = mmc::bench::run_session(p.session, hooks);
     line.clear();
     report.interrupted = report.partial && stop_requested.load();
     if (p.json)
@@ -332,4 +317,10 @@ int main(int argc, char** argv)
         return report.interrupted ? mmc::cli::interrupted : mmc::cli::failure;
     }
     return mmc::cli::ok;
+}
+
+int main(int argc, char** argv)
+{
+    mmc::cli::check_stdout_at_exit(tool);
+    return mmc::cli::run_tool(tool, [&] { return run(argc, argv); });
 }

@@ -287,22 +287,11 @@ std::vector<mmc::out::BusReport> live_reports(const Options& o)
 
 } // namespace
 
-int main(int argc, char** argv)
+// The tool once started; what it throws, run_tool reports.
+int run(int argc, char** argv)
 {
-    mmc::cli::check_stdout_at_exit(tool);
-    Options o;
-    try {
-        o = parse_options(argc, argv);
-    } catch (const mmc::cli::UsageError& e) {
-        return mmc::cli::usage_failure(tool, e.what());
-    }
-    std::vector<mmc::out::BusReport> reports;
-    try {
-        reports = o.ios_file ? offline_reports(o) : live_reports(o);
-    } catch (const std::exception& e) {
-        mmc::cli::error(tool, e.what());
-        return mmc::cli::failure;
-    }
+    const Options o = parse_options(argc, argv);
+    const std::vector<mmc::out::BusReport> reports = o.ios_file ? offline_reports(o) : live_reports(o);
     if (o.json) {
         nlohmann::ordered_json doc;
         doc["tool"] = tool;
@@ -317,4 +306,10 @@ int main(int argc, char** argv)
             std::cout << (i ? "\n" : "") << mmc::out::bus_text(reports[i], o.verbose);
     }
     return mmc::cli::ok;
+}
+
+int main(int argc, char** argv)
+{
+    mmc::cli::check_stdout_at_exit(tool);
+    return mmc::cli::run_tool(tool, [&] { return run(argc, argv); });
 }

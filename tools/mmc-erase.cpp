@@ -187,27 +187,15 @@ bool confirm(const mmc::erase::Prepared& p)
 
 } // namespace
 
-int main(int argc, char** argv)
+// The tool once started; what it throws, run_tool reports.
+int run(int argc, char** argv)
 {
-    mmc::cli::check_stdout_at_exit(tool);
-    Options o;
-    try {
-        o = parse_options(argc, argv);
-    } catch (const mmc::cli::UsageError& e) {
-        return mmc::cli::usage_failure(tool, e.what());
-    }
+    const Options o = parse_options(argc, argv);
     install_signals();
 
-    mmc::erase::Prepared prepared;
-    try {
-        prepared = mmc::erase::prepare(o.device, o.range, o.method, o.lib);
-    } catch (const mmc::erase::PlanError& e) {
-        mmc::cli::error(tool, fmt::format("{}: {}", o.device, e.what()));
-        return mmc::cli::usage;
-    } catch (const std::exception& e) {
-        mmc::cli::error(tool, fmt::format("{}: {}", o.device, e.what()));
-        return mmc::cli::failure;
-    }
+    // A bad range is a usage error (erase::PlanError), the rest failures.
+    const mmc::erase::Prepared prepared =
+        mmc::cli::in_context(o.device, [&] { return mmc::erase::prepare(o.device, o.range, o.method, o.lib); });
 
     if (o.dry_run) {
         if (o.json)
@@ -218,22 +206,18 @@ int main(int argc, char** argv)
     }
 
     if (!o.yes) {
-        if (!isatty(STDIN_FILENO)) {
-            mmc::cli::error(tool, fmt::format("{}: refusing to erase without confirmation: stdin is not a terminal; "
+        if (!isatty(STDIN_FILENO))
+            throw mmc::cli::Error(mmc::cli::ErrorKind::failure,
+                                  fmt::format("{}: refusing to erase without confirmation: stdin is not a terminal; "
                                               "use --yes (or --dry-run to see the plan)",
                                               prepared.target.path));
-            return mmc::cli::failure;
-        }
         const bool yes = confirm(prepared);
         if (stop_requested.load()) {
             fmt::print(stderr, "\n");
             mmc::cli::error(tool, "interrupted before anything was erased");
             return interrupted_status();
         }
-        if (!yes) {
-            mmc::cli::error(tool, "not confirmed; nothing was erased");
-            return mmc::cli::failure;
-        }
+        if (!yes) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, "not confirmed; nothing was erased");
     } else if (!o.json) {
         // Show what is about to go, even unasked.
         fmt::print("{}", mmc::out::erase_plan_text(prepared));
@@ -253,14 +237,14 @@ int main(int argc, char** argv)
     };
 
     mmc::erase::Report report;
-    try {
-        report = mmc::erase::execute(prepared, progress, stop_requested);
-    } catch (const std::exception& e) {
-        line.finish();
-        mmc::cli::error(tool, fmt::format("{}: {}", o.device, e.what()));
-        return mmc::cli::failure;
+    {
+        // An error leaves through run_tool: the progress line ends first.
+        struct FinishLine {
+            mmc::cli::ProgressLine& line;
+            ~FinishLine() { line.finish(); }
+        } finish_line{line};
+        report = mmc::cli::in_context(o.device, [&] { return mmc::erase::execute(prepared, progress, stop_requested); });
     }
-    line.finish();
 
     if (o.json)
         print_json(mmc::out::erase_json(prepared, &report));
@@ -272,14 +256,17 @@ int main(int argc, char** argv)
                                           report.erased.length, prepared.target.path));
         return interrupted_status();
     }
-    if (!report.error.empty()) {
-        mmc::cli::error(tool, fmt::format("{}: {}", prepared.target.path, report.error));
-        return mmc::cli::failure;
-    }
-    if (report.verify && report.verify->result == mmc::erase::VerifyResult::fail) {
-        mmc::cli::error(tool, fmt::format("{}: verification failed: the range does not read back as erased",
+    if (!report.error.empty())
+        throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: {}", prepared.target.path, report.error));
+    if (report.verify && report.verify->result == mmc::erase::VerifyResult::fail)
+        throw mmc::cli::Error(mmc::cli::ErrorKind::failure,
+                              fmt::format("{}: verification failed: the range does not read back as erased",
                                           prepared.target.path));
-        return mmc::cli::failure;
-    }
     return mmc::cli::ok;
+}
+
+int main(int argc, char** argv)
+{
+    mmc::cli::check_stdout_at_exit(tool);
+    return mmc::cli::run_tool(tool, [&] { return run(argc, argv); });
 }

@@ -139,70 +139,61 @@ void print_json(nlohmann::ordered_json body)
 
 int list_cards(const Options& o)
 {
-    try {
-        const auto cards = mmc::dev::list_cards(o.roots);
-        if (o.json)
-            print_json({{"cards", mmc::out::card_list_json(cards, o.roots)}});
-        else
-            std::cout << mmc::out::card_list_text(cards, o.roots);
-    } catch (const std::exception& e) {
-        mmc::cli::error(tool, e.what());
-        return mmc::cli::failure;
-    }
+    const auto cards = mmc::dev::list_cards(o.roots);
+    if (o.json)
+        print_json({{"cards", mmc::out::card_list_json(cards, o.roots)}});
+    else
+        std::cout << mmc::out::card_list_text(cards, o.roots);
     return mmc::cli::ok;
 }
 
 int show_device(const Options& o)
 {
-    try {
-        const auto target = mmc::dev::resolve(*o.device, o.roots);
-        const auto id = mmc::dev::identify(*target.card, o.roots, {o.use_ioctl});
-        if (o.json)
-            print_json(mmc::out::device_json(id));
-        else
-            std::cout << mmc::out::device_text(id.card, o.roots, id.gathered, id.registers,
-                                               {o.verbose, mmc::cli::use_color(STDOUT_FILENO)});
-    } catch (const mmc::dev::ResolveError& e) {
-        mmc::cli::error(tool, e.what());
-        if (e.why == mmc::dev::ResolveError::Why::not_mmc)
-            fmt::print(stderr, "Registers are reachable only on a card behind an MMC/SD host controller.\n");
-        return mmc::cli::failure;
-    } catch (const std::exception& e) {
-        mmc::cli::error(tool, e.what());
-        return mmc::cli::failure;
-    }
+    const auto target = [&] {
+        try {
+            return mmc::dev::resolve(*o.device, o.roots);
+        } catch (const mmc::dev::ResolveError& e) {
+            if (e.why != mmc::dev::ResolveError::Why::not_mmc) throw;
+            throw mmc::cli::Error(mmc::cli::ErrorKind::failure,
+                                  fmt::format("{}\nRegisters are reachable only on a card behind an MMC/SD host controller.",
+                                              e.what()));
+        }
+    }();
+    const auto id = mmc::dev::identify(*target.card, o.roots, {o.use_ioctl});
+    if (o.json)
+        print_json(mmc::out::device_json(id));
+    else
+        std::cout << mmc::out::device_text(id.card, o.roots, id.gathered, id.registers,
+                                           {o.verbose, mmc::cli::use_color(STDOUT_FILENO)});
     return mmc::cli::ok;
 }
 
 } // namespace
 
-int main(int argc, char** argv)
+// The tool once started; what it throws, run_tool reports.
+int run(int argc, char** argv)
 {
-    mmc::cli::check_stdout_at_exit(tool);
     Options options;
     std::vector<mmc::regs::RawRegister> inputs;
-    try {
+    mmc::cli::as_usage([&] {
         options = parse_options(argc, argv);
         for (const auto& [kind, text] : options.decode)
             inputs.push_back({kind, mmc::regs::parse_register_hex(kind, text), "input"});
-    } catch (const std::exception& e) {
-        mmc::cli::error(tool, e.what());
-        if (dynamic_cast<const mmc::regs::HexError*>(&e) == nullptr) fmt::print(stderr, "Try '{} --help' for more information.\n", tool);
-        return mmc::cli::usage;
-    }
+    });
 
     if (options.decode.empty()) return options.device ? show_device(options) : list_cards(options);
 
-    try {
-        const auto card = mmc::regs::decode_card_oriented(options.card, inputs, options.byte_order);
-        if (options.json) {
-            print_json(mmc::out::card_json(card));
-        } else {
-            std::cout << mmc::out::card_text(card, {options.verbose, mmc::cli::use_color(STDOUT_FILENO)});
-        }
-    } catch (const std::exception& e) {
-        mmc::cli::error(tool, e.what());
-        return mmc::cli::failure;
+    const auto card = mmc::regs::decode_card_oriented(options.card, inputs, options.byte_order);
+    if (options.json) {
+        print_json(mmc::out::card_json(card));
+    } else {
+        std::cout << mmc::out::card_text(card, {options.verbose, mmc::cli::use_color(STDOUT_FILENO)});
     }
     return mmc::cli::ok;
+}
+
+int main(int argc, char** argv)
+{
+    mmc::cli::check_stdout_at_exit(tool);
+    return mmc::cli::run_tool(tool, [&] { return run(argc, argv); });
 }

@@ -41,9 +41,9 @@ Options:
 
 } // namespace
 
-int main(int argc, char** argv)
+// The tool once started; what it throws, run_tool reports.
+int run(int argc, char** argv)
 {
-    mmc::cli::check_stdout_at_exit(tool);
     // The tool's own options come before the subcommand ("+": stop at the
     // first word that is none); each subcommand parses the rest.
     static const option longopts[] = {
@@ -53,21 +53,23 @@ int main(int argc, char** argv)
     };
     opterr = 0;
     int c;
-    try {
-        while ((c = getopt_long(argc, argv, "+:hV", longopts, nullptr)) != -1) {
-            switch (c) {
-            case 'h': usage(stdout); return mmc::cli::ok;
-            case 'V': mmc::cli::print_version_and_exit(tool);
-            default: mmc::cli::throw_getopt_error(c, argv);
-            }
+    while ((c = getopt_long(argc, argv, "+:hV", longopts, nullptr)) != -1) {
+        switch (c) {
+        case 'h': usage(stdout); return mmc::cli::ok;
+        case 'V': mmc::cli::print_version_and_exit(tool);
+        default: mmc::cli::throw_getopt_error(c, argv);
         }
-    } catch (const mmc::cli::UsageError& e) {
-        return mmc::cli::usage_failure(tool, e.what());
     }
-    if (optind >= argc) return mmc::cli::usage_failure(tool, "no subcommand given (geometry or capacity)");
+    if (optind >= argc) throw mmc::cli::UsageError("no subcommand given (geometry or capacity)");
     const std::string sub = argv[optind];
     const std::vector<std::string> rest(argv + optind + 1, argv + argc);
     if (sub == "geometry") return mmc::probe::run_geometry(rest);
     if (sub == "capacity") return mmc::probe::run_capacity(argc - optind, argv + optind);
-    return mmc::cli::usage_failure(tool, fmt::format("unknown subcommand '{}'; expected geometry or capacity", sub));
+    throw mmc::cli::UsageError(fmt::format("unknown subcommand '{}'; expected geometry or capacity", sub));
+}
+
+int main(int argc, char** argv)
+{
+    mmc::cli::check_stdout_at_exit(tool);
+    return mmc::cli::run_tool(tool, [&] { return run(argc, argv); });
 }

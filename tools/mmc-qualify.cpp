@@ -322,15 +322,10 @@ mmc::qualify::json run_json(const Options& o, const mmc::qualify::StepContext& c
 
 } // namespace
 
-int main(int argc, char** argv)
+// The tool once started; what it throws, run_tool reports.
+int run(int argc, char** argv)
 {
-    mmc::cli::check_stdout_at_exit(tool);
-    Options o;
-    try {
-        o = parse_options(argc, argv);
-    } catch (const mmc::cli::UsageError& e) {
-        return mmc::cli::usage_failure(tool, e.what());
-    }
+    const Options o = parse_options(argc, argv);
     install_signals();
 
     const auto plan = mmc::qualify::make_plan(mmc::qualify::step_table(o.settings), o.settings);
@@ -362,17 +357,13 @@ int main(int argc, char** argv)
         mmc::cli::error(tool, fmt::format("interrupted{}; no later step was started",
                                           outcome.interrupted_during.empty() ? "" : " during the " + outcome.interrupted_during + " step"));
 
-    std::string bundle_path;
-    try {
+    const std::string bundle_path = mmc::cli::in_context("could not write the bundle", [&] {
         const auto made = mmc::qualify::make_bundle(
             outcome, {o.card_label, o.host_label, mmc::report::collect_environment(), now_utc()});
         const auto written = mmc::qualify::write_bundle(o.out_dir, made);
         if (!written.replaced_at.empty()) fmt::print(stderr, "{}\n", mmc::cli::replaced_warning(tool, written.replaced_at));
-        bundle_path = written.path;
-    } catch (const std::exception& e) {
-        mmc::cli::error(tool, fmt::format("could not write the bundle: {}", e.what()));
-        return mmc::cli::failure;
-    }
+        return written.path;
+    });
     std::optional<Stored> stored;
     if (!o.db.empty()) {
         stored = store_bundle(o.db, bundle_path);
@@ -391,4 +382,10 @@ int main(int argc, char** argv)
         return mmc::cli::failure;
     }
     return stored && !stored->ok ? mmc::cli::failure : mmc::cli::ok;
+}
+
+int main(int argc, char** argv)
+{
+    mmc::cli::check_stdout_at_exit(tool);
+    return mmc::cli::run_tool(tool, [&] { return run(argc, argv); });
 }

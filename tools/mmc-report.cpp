@@ -323,19 +323,15 @@ int report(const Options& o)
 
 } // namespace
 
+// The tool once started; what it throws, run_tool reports.
+int run(int argc, char** argv)
+{
+    const Options o = parse_options(argc, argv);
+    return o.make ? make_bundle(o) : o.import ? import_bundles(o) : report(o);
+}
+
 int main(int argc, char** argv)
 {
     mmc::cli::check_stdout_at_exit(tool);
-    Options o;
-    try {
-        o = parse_options(argc, argv);
-    } catch (const mmc::cli::UsageError& e) {
-        return mmc::cli::usage_failure(tool, e.what());
-    }
-    try {
-        return o.make ? make_bundle(o) : o.import ? import_bundles(o) : report(o);
-    } catch (const std::exception& e) {
-        mmc::cli::error(tool, e.what());
-        return mmc::cli::failure;
-    }
+    return mmc::cli::run_tool(tool, [&] { return run(argc, argv); });
 }

@@ -208,15 +208,10 @@ void write_stats(const std::string& file, nlohmann::json counters, int command_e
 
 } // namespace
 
-int main(int argc, char** argv)
+// The tool once started; what it throws, run_tool reports.
+int run(int argc, char** argv)
 {
-    mmc::cli::check_stdout_at_exit(tool);
-    Options o;
-    try {
-        o = parse_options(argc, argv);
-    } catch (const mmc::cli::UsageError& e) {
-        return mmc::cli::usage_failure(tool, e.what());
-    }
+    const Options o = parse_options(argc, argv);
     if (o.describe) return describe(o);
 
     const auto plugin = mmc::simserve::plugin_file();
@@ -234,10 +229,17 @@ int main(int argc, char** argv)
         for (const auto& w : device.warnings()) mmc::cli::error(tool, w);
         if (o.stats_file) write_stats(*o.stats_file, counters, command_exit);
     } catch (const std::exception& e) {
+        // Torn down by a signal: said here, and the signal's status below.
+        if (!mmc::simserve::stop_signal()) throw;
         mmc::cli::error(tool, e.what());
-        if (!mmc::simserve::stop_signal()) return mmc::cli::failure;
     }
     // Interrupted: the shell's convention, 128 + the signal (130 for Ctrl-C).
     if (const int sig = mmc::simserve::stop_signal()) return 128 + sig;
     return command_exit;
+}
+
+int main(int argc, char** argv)
+{
+    mmc::cli::check_stdout_at_exit(tool);
+    return mmc::cli::run_tool(tool, [&] { return run(argc, argv); });
 }

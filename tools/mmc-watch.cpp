@@ -134,15 +134,10 @@ int watch(const Options& options)
 
 } // namespace
 
-int main(int argc, char** argv)
+// The tool once started; what it throws, run_tool reports.
+int run(int argc, char** argv)
 {
-    mmc::cli::check_stdout_at_exit(tool);
-    Options options;
-    try {
-        options = parse_options(argc, argv);
-    } catch (const std::exception& e) {
-        return mmc::cli::usage_failure(tool, e.what());
-    }
+    const Options options = mmc::cli::as_usage([&] { return parse_options(argc, argv); });
 
     // A user pipes this into grep or a log: every event leaves at once.
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
@@ -154,9 +149,12 @@ int main(int argc, char** argv)
             message += "; a seccomp or security policy forbids netlink here: run it as root or outside the container";
         else if (e.code() == std::errc::protocol_not_supported || e.code() == std::errc::address_family_not_supported)
             message += "; this kernel has no netlink uevent support";
-        mmc::cli::error(tool, message);
-    } catch (const std::exception& e) {
-        mmc::cli::error(tool, e.what());
+        throw mmc::cli::Error(mmc::cli::ErrorKind::failure, message);
     }
-    return mmc::cli::failure;
+}
+
+int main(int argc, char** argv)
+{
+    mmc::cli::check_stdout_at_exit(tool);
+    return mmc::cli::run_tool(tool, [&] { return run(argc, argv); });
 }

@@ -9,6 +9,7 @@
 #include "bench/suites.h"
 #include "bench/safety.h"
 #include "cli/confirm.h"
+#include "cli/errors.h"
 
 #include <atomic>
 #include <functional>
@@ -45,13 +46,13 @@ struct SessionHooks {
     std::function<void()> job_done;                                     // clears a progress line
 };
 
-// Refusals (exit 1 in the tool) and usage problems (exit 2) before any I/O.
-struct SessionRefused : std::runtime_error {
-    std::string hint;
-    SessionRefused(const std::string& what, std::string h = {}) : std::runtime_error(what), hint(std::move(h)) {}
+// Refusals (a failure: exit 1) and usage problems (exit 2) before any I/O:
+// typed errors whose kind gives the tool's exit status (cli/errors.h).
+struct SessionRefused : cli::Error {
+    SessionRefused(const std::string& what, std::string h = {}) : cli::Error(cli::ErrorKind::failure, what, std::move(h)) {}
 };
-struct SessionUsage : std::invalid_argument {
-    using std::invalid_argument::invalid_argument;
+struct SessionUsage : cli::Error {
+    explicit SessionUsage(const std::string& what) : cli::Error(cli::ErrorKind::usage, what) {}
 };
 
 // Throws SessionUsage, SessionRefused, or std::system_error when the target

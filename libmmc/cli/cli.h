@@ -1,6 +1,9 @@
 // What every tool shares at its edges: error messages in the util-linux
-// form "tool: what: why", exit codes, colour policy, reading "@FILE".
+// form "tool: what: why", exit codes (the typed error: cli/errors.h), colour
+// policy, reading "@FILE".
 #pragma once
+
+#include "cli/errors.h"
 
 #include <stdexcept>
 #include <string>
@@ -13,9 +16,10 @@ namespace mmc::cli {
 // "interrupted": true. The same in every tool.
 enum Exit { ok = 0, failure = 1, usage = 2, interrupted = 130 };
 
-// Thrown for bad command-line input; main prints it and exits 2.
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+// Bad command-line input: an Error of kind usage (exit 2, with the --help
+// hint), thrown by option parsing.
+struct UsageError : Error {
+    explicit UsageError(const std::string& message) : Error(ErrorKind::usage, message) {}
 };
 
 // Print "tool: message" to stderr.

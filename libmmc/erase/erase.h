@@ -2,7 +2,9 @@
 // the API mmc-erase and mmc-bench share. prepare() finds the device, checks
 // it is safe to touch, chooses the method and plans the work without
 // touching anything; execute() does it chunk by chunk, stopping between
-// chunks when `stop` becomes true, then verifies. erase_range() is both.
+// chunks when `stop` becomes true, then verifies (the phases of
+// erase/phases.h on the device opened by erase/open_device.h). erase_range()
+// is both.
 #pragma once
 
 #include "erase/device.h"

@@ -3,6 +3,8 @@
 // chunks the work proceeds in. Pure: numbers in, a plan out, no device.
 #pragma once
 
+#include "cli/errors.h"
+
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -81,9 +83,9 @@ struct Plan {
 };
 
 // A request that cannot be planned (zero length, outside the device); the
-// message says which and why. Tools treat it as a usage error.
-struct PlanError : std::invalid_argument {
-    using std::invalid_argument::invalid_argument;
+// message says which and why: a usage error (cli/errors.h).
+struct PlanError : cli::Error {
+    explicit PlanError(const std::string& message) : cli::Error(cli::ErrorKind::usage, message) {}
 };
 
 Plan make_plan(const PlanInput& in);

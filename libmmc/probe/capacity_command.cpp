@@ -159,12 +159,7 @@ std::string progress_text(const CapacityProgress& p, double elapsed_in_phase)
 
 int run_capacity(int argc, char** argv)
 {
-    Options o;
-    try {
-        o = parse(argc, argv);
-    } catch (const cli::UsageError& e) {
-        return cli::usage_failure(tool, e.what());
-    }
+    Options o = parse(argc, argv); // a cli::UsageError goes to the tool's cli::run_tool
 
     erase::Target t;
     try {

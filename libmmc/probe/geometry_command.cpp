@@ -276,15 +276,8 @@ std::string found(const std::optional<uint64_t>& bytes) { return bytes ? cli::fo
 
 int on_device(const Options& o)
 {
-    ProbedDevice d;
-    try {
-        d = find_device(o);
-    } catch (const cli::UsageError& e) {
-        return cli::usage_failure(tool, e.what());
-    } catch (const std::exception& e) {
-        cli::error(tool, e.what());
-        return cli::failure;
-    }
+    // Its errors reach the tool's cli::run_tool, which reports them.
+    const ProbedDevice d = find_device(o);
     GeometryReport r;
     if (d.card) r.claims = claims_of(*d.card, d.preferred_erase);
     install_signals();
@@ -367,12 +360,7 @@ int on_device(const Options& o)
 
 int run_geometry(const std::vector<std::string>& args)
 {
-    Options o;
-    try {
-        o = parse(args);
-    } catch (const cli::UsageError& e) {
-        return cli::usage_failure(tool, e.what());
-    }
+    const Options o = parse(args); // a cli::UsageError goes to the tool's cli::run_tool
     return o.flashbench ? from_flashbench(o) : on_device(o);
 }
 

@@ -1,0 +1,76 @@
+// One typed error for every tool: what went wrong and its kind, and the kind
+// alone decides the exit status. A tool's main() is
+//     return cli::run_tool(tool, [&] { ...; return cli::ok; });
+// and maps no exception itself: run_tool is the one place that turns a
+// thrown error into "tool: message" on stderr and an exit status.
+#pragma once
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace mmc::cli {
+
+enum class ErrorKind {
+    failure,     // exit 1: the tool could not do what it was asked
+    usage,       // exit 2: bad command-line input; "Try 'tool --help'" follows
+    interrupted, // exit 130: stopped by a signal before it finished
+};
+
+// 1, 2, 130 (cli::Exit).
+int exit_status(ErrorKind kind);
+
+struct Error : std::runtime_error {
+    ErrorKind kind;
+    // What to do about it, said after the message ("add --destructive to
+    // allow it"); the tool's words: library code leaves it empty or passes
+    // its own wording of the remedy.
+    std::string hint;
+    Error(ErrorKind k, const std::string& message, std::string h = {})
+        : std::runtime_error(message), kind(k), hint(std::move(h)) {}
+};
+
+// "message" or "message; hint".
+std::string error_text(const Error& error);
+
+// Runs a tool's body and returns its status. What it throws becomes
+// "tool: message" on stderr and an exit status: a cli::Error by its kind (a
+// usage error adds the --help hint), any other exception is a failure.
+int run_tool(std::string_view tool, const std::function<int()>& body);
+
+// Runs `body`; an exception it throws comes out as a cli::Error of the same
+// kind with "context: " before its message ("/dev/mmcblk0: not found").
+template <typename Body>
+auto in_context(std::string_view context, Body&& body) -> decltype(body());
+
+[[noreturn]] void rethrow_in_context(std::string_view context);
+
+// Runs `body`, which reads command-line input: what it throws that is not
+// already a cli::Error is a usage error with the same message.
+template <typename Body>
+auto as_usage(Body&& body) -> decltype(body());
+
+[[noreturn]] void rethrow_as_usage();
+
+template <typename Body>
+auto in_context(std::string_view context, Body&& body) -> decltype(body())
+{
+    try {
+        return body();
+    } catch (...) {
+        rethrow_in_context(context);
+    }
+}
+
+template <typename Body>
+auto as_usage(Body&& body) -> decltype(body())
+{
+    try {
+        return body();
+    } catch (...) {
+        rethrow_as_usage();
+    }
+}
+
+} // namespace mmc::cli

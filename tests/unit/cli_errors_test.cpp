@@ -1,0 +1,88 @@
+// The typed error and run_tool: the one place a thrown error becomes
+// "tool: message" on stderr and an exit status.
+#include "bench/session.h"
+#include "cli/cli.h"
+#include "cli/errors.h"
+#include "erase/plan.h"
+
+#include <gtest/gtest.h>
+
+using namespace mmc::cli;
+
+namespace {
+
+// run_tool's status and what it printed on stderr.
+std::pair<int, std::string> run(const std::function<int()>& body)
+{
+    testing::internal::CaptureStderr();
+    const int status = run_tool("mmc-test", body);
+    return {status, testing::internal::GetCapturedStderr()};
+}
+
+} // namespace
+
+TEST(CliErrors, EachKindHasItsExitStatus)
+{
+    EXPECT_EQ(exit_status(ErrorKind::failure), 1);
+    EXPECT_EQ(exit_status(ErrorKind::usage), 2);
+    EXPECT_EQ(exit_status(ErrorKind::interrupted), 130);
+}
+
+TEST(CliErrors, TheBodysStatusPassesThroughSilently)
+{
+    EXPECT_EQ(run([] { return 0; }), (std::pair<int, std::string>{0, ""}));
+    EXPECT_EQ(run([] { return 130; }), (std::pair<int, std::string>{130, ""}));
+}
+
+TEST(CliErrors, AFailureSaysToolMessageAndHint)
+{
+    EXPECT_EQ(run([]() -> int { throw Error(ErrorKind::failure, "/dev/mmcblk0: not confirmed"); }),
+              (std::pair<int, std::string>{1, "mmc-test: /dev/mmcblk0: not confirmed\n"}));
+    EXPECT_EQ(run([]() -> int { throw Error(ErrorKind::failure, "refusing", "add --destructive to allow it"); }),
+              (std::pair<int, std::string>{1, "mmc-test: refusing; add --destructive to allow it\n"}));
+}
+
+TEST(CliErrors, AUsageErrorAddsTheHelpHint)
+{
+    EXPECT_EQ(run([]() -> int { throw UsageError("unknown option '--bogus'"); }),
+              (std::pair<int, std::string>{2, "mmc-test: unknown option '--bogus'\n"
+                                              "Try 'mmc-test --help' for more information.\n"}));
+}
+
+TEST(CliErrors, InterruptedIs130)
+{
+    EXPECT_EQ(run([]() -> int { throw Error(ErrorKind::interrupted, "interrupted before anything was erased"); }),
+              (std::pair<int, std::string>{130, "mmc-test: interrupted before anything was erased\n"}));
+}
+
+TEST(CliErrors, AnyOtherExceptionIsAFailure)
+{
+    EXPECT_EQ(run([]() -> int { throw std::system_error(ENOENT, std::generic_category(), "/dev/mmcblk9"); }).first, 1);
+    EXPECT_EQ(run([]() -> int { throw std::invalid_argument("bad"); }), (std::pair<int, std::string>{1, "mmc-test: bad\n"}));
+}
+
+TEST(CliErrors, LibraryErrorsCarryTheirKind)
+{
+    EXPECT_EQ(run([]() -> int { throw mmc::bench::SessionUsage("--suite state needs a raw device"); }).first, 2);
+    EXPECT_EQ(run([]() -> int { throw mmc::bench::SessionRefused("/dev/sda: not an MMC device", "add --any-device"); }),
+              (std::pair<int, std::string>{1, "mmc-test: /dev/sda: not an MMC device; add --any-device\n"}));
+    EXPECT_EQ(run([]() -> int { mmc::erase::make_plan({64 << 20, 0, {0, 0}, 512, 512, 0, false}); return 0; }).first, 2);
+}
+
+TEST(CliErrors, InContextPrefixesAndKeepsTheKind)
+{
+    const auto [status, text] = run([]() -> int {
+        return in_context("/dev/mmcblk0", []() -> int { throw mmc::erase::PlanError("length is 0: nothing to erase"); });
+    });
+    EXPECT_EQ(status, 2);
+    EXPECT_EQ(text.rfind("mmc-test: /dev/mmcblk0: length is 0: nothing to erase\n", 0), 0u) << text;
+    EXPECT_EQ(run([]() -> int { return in_context("could not write the bundle", []() -> int { throw std::runtime_error("ENOSPC"); }); }),
+              (std::pair<int, std::string>{1, "mmc-test: could not write the bundle: ENOSPC\n"}));
+    EXPECT_EQ(in_context("x", [] { return 7; }), 7);
+}
+
+TEST(CliErrors, AsUsageMakesInputErrorsUsageErrors)
+{
+    EXPECT_EQ(run([]() -> int { return as_usage([]() -> int { throw std::runtime_error("csd: odd number of hex digits"); }); }).first, 2);
+    EXPECT_EQ(run([]() -> int { return as_usage([]() -> int { throw Error(ErrorKind::failure, "kept"); }); }).first, 1);
+}
