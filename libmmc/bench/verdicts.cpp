@@ -12,6 +12,19 @@ std::string number(double v, const std::string& unit)
     return fmt::format("{:.{}f} MB/s", v, v < 10 ? 2 : 1);
 }
 
+// A figure just below the requirement must not print as equal to it
+// ("measured 10.00 MB/s is below the required 10.0 MB/s"): then it gets
+// the decimals that show the shortfall.
+std::string below(double got, double required, const std::string& unit)
+{
+    std::string text = number(got, unit);
+    for (int decimals = 2; text == number(required, unit) || std::stod(text) >= required; ++decimals) {
+        text = fmt::format("{:.{}f} {}", got, decimals, unit);
+        if (decimals == 6) break;
+    }
+    return text;
+}
+
 std::string ceiling_text(const BusCeiling& bus)
 {
     return fmt::format("{} bus ceiling {:.0f} MB/s", bus.mode.empty() ? "the" : "the " + bus.mode, *bus.ceiling_mb_s);
@@ -66,7 +79,7 @@ Verdict judge(const std::string& claim, double required, const Measured& m, cons
         }
     }
     v.result = "fail";
-    v.why = fmt::format("measured {} is below the required {}", number(got, unit), number(required, unit));
+    v.why = fmt::format("measured {} is below the required {}", below(got, required, unit), number(required, unit));
     if (bus.ceiling_mb_s)
         v.why += fmt::format(" ({} is not the limit)", ceiling_text(bus));
     return v;

@@ -30,6 +30,17 @@ TEST(BenchVerdicts, PassAndFail)
     EXPECT_EQ(judge_mb_s("x", 10, m(9.99), unknown_bus).result, "fail");
 }
 
+TEST(BenchVerdicts, AShortfallIsNeverPrintedAsEqual)
+{
+    auto v = judge_mb_s("speed class C10", 10, m(9.996), unknown_bus);
+    EXPECT_EQ(v.result, "fail");
+    EXPECT_NE(v.why.find("measured 9.996 MB/s is below the required 10.0 MB/s"), std::string::npos) << v.why;
+    v = judge_iops("A1 random read", 1500, 4096, m(1499.6), unknown_bus);
+    EXPECT_NE(v.why.find("measured 1499.60 IOPS is below the required 1500 IOPS"), std::string::npos) << v.why;
+    v = judge_mb_s("speed class C10", 10, m(6.1), unknown_bus);
+    EXPECT_NE(v.why.find("measured 6.10 MB/s is below"), std::string::npos) << v.why << ": a clear shortfall keeps its usual form";
+}
+
 TEST(BenchVerdicts, NotMeasuredIsNotApplicable)
 {
     const auto v = judge_iops("A1 random write", 500, 4096, {std::nullopt, "write test skipped: read-only run"}, hs);
