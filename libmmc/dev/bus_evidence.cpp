@@ -36,18 +36,6 @@ uint64_t field_or(const regs::DecodedRegister* r, std::string_view name, uint64_
     return f ? f->raw : fallback;
 }
 
-bus::CardKind kind_of(CardType t)
-{
-    switch (t) {
-    case CardType::sd:
-    case CardType::sd_combo: return bus::CardKind::sd;
-    case CardType::mmc: return bus::CardKind::mmc;
-    case CardType::sdio: return bus::CardKind::sdio;
-    case CardType::unknown: break;
-    }
-    return bus::CardKind::unknown;
-}
-
 void add_card_capabilities(bus::Evidence& e, const regs::CardRegisters& regs)
 {
     using regs::RegKind;
@@ -210,7 +198,10 @@ bus::Evidence gather_bus_evidence(const Host& host, const Card* card, const regs
             e.kernel_message = e.log->card_message;
         }
     }
-    if (card) e.card = kind_of(card->type);
+    if (card) {
+        e.card = family_of(card->type);
+        e.sdio = card->type == CardType::sdio;
+    }
     if (registers) add_card_capabilities(e, *registers);
     return e;
 }

@@ -42,18 +42,6 @@ nlohmann::ordered_json text_or_null(const std::string& s)
 
 } // namespace
 
-std::optional<regs::CardFamily> family_of(CardType type)
-{
-    switch (type) {
-    case CardType::sd:
-    case CardType::sd_combo: return regs::CardFamily::sd;
-    case CardType::mmc: return regs::CardFamily::mmc;
-    case CardType::sdio:
-    case CardType::unknown: break;
-    }
-    return std::nullopt;
-}
-
 Identity identity_of(const Card& card, const regs::CardRegisters* registers, const SysRoots& roots)
 {
     Identity id;

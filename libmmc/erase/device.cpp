@@ -71,7 +71,7 @@ void apply_registers(Capabilities& c, const regs::CardRegisters& regs, uint64_t 
 {
     const auto* csd = regs.get(regs::RegKind::csd);
     c.erase_class = (field(csd, "ccc") >> 5) & 1;
-    if (c.family == Family::sd) {
+    if (c.family == regs::CardFamily::sd) {
         c.block_addressed = field(csd, "csd_structure") != 0;
         if (const auto* scr = regs.get(regs::RegKind::scr))
             c.erased_byte = field(scr, "data_stat_after_erase") ? 0xff : 0x00;
@@ -168,9 +168,10 @@ Target find_target(const std::string& device, const TargetOptions& o)
     }
     const dev::Card& card = *mmc->card;
     t.rca = card.rca;
-    const bool sd = card.type == dev::CardType::sd || card.type == dev::CardType::sd_combo;
-    c.family = sd ? Family::sd : card.type == dev::CardType::mmc ? Family::mmc : Family::none;
-    c.kind = sd ? "an SD card" : c.family == Family::mmc ? "an eMMC" : fmt::format("a {} card", dev::to_string(card.type));
+    c.family = dev::family_of(card.type);
+    c.kind = c.family == regs::CardFamily::sd    ? "an SD card"
+             : c.family == regs::CardFamily::mmc ? "an eMMC"
+                                                 : fmt::format("a {} card", dev::to_string(card.type));
     c.preferred_erase_bytes = number(dev::card_attr(card, "preferred_erase_size"));
 
     const auto id = dev::identify(card, roots, {o.use_ioctl});
