@@ -1,5 +1,6 @@
 #include "dev/bus_evidence.h"
 #include "dev/system.h"
+#include "regs/card_facts.h"
 
 #include <charconv>
 #include <fmt/format.h>
@@ -32,8 +33,7 @@ std::optional<uint32_t> dt_u32(const fs::path& path)
 
 uint64_t field_or(const regs::DecodedRegister* r, std::string_view name, uint64_t fallback)
 {
-    const auto* f = r ? r->field(name) : nullptr;
-    return f ? f->raw : fallback;
+    return regs::field_value(r, name).value_or(fallback);
 }
 
 void add_card_capabilities(bus::Evidence& e, const regs::CardRegisters& regs)
