@@ -5,6 +5,7 @@
 #include "bench/job.h"
 #include "bench/suites.h"
 #include "cli/cli.h"
+#include "cli/stop_signal.h"
 #include "cli/confirm.h"
 #include "cli/json_out.h"
 #include "cli/progress.h"
@@ -20,7 +21,6 @@
 #include "version.h"
 
 #include <atomic>
-#include <csignal>
 #include <ctime>
 #include <fmt/format.h>
 #include <getopt.h>
@@ -32,8 +32,7 @@ namespace {
 
 constexpr const char* tool = "mmc-qualify";
 
-std::atomic<bool> stop_requested{false};
-extern "C" void on_signal(int) { stop_requested.store(true); }
+const std::atomic<bool>& stop_requested = mmc::cli::stop_requested(); // set by SIGINT, SIGTERM, SIGHUP
 
 void usage(std::FILE* to)
 {
@@ -182,15 +181,6 @@ Options parse_options(int argc, char** argv)
 // The first Ctrl-C stops the pipeline cleanly (the running step at its next
 // safe point, then the bundle); a second one (SA_RESETHAND) ends it at once,
 // as in mmc-bench, for a step stuck in a command.
-void install_signals()
-{
-    struct sigaction sa {};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND; // and no SA_RESTART: a read at the prompt returns
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
-}
-
 std::string now_utc() { return mmc::report::iso8601_utc(static_cast<int64_t>(std::time(nullptr))); }
 
 // Asks once for the whole plan. Returns an exit status, or -1 to go on.
@@ -329,7 +319,7 @@ int main(int argc, char** argv)
     } catch (const mmc::cli::UsageError& e) {
         return mmc::cli::usage_failure(tool, e.what());
     }
-    install_signals();
+    mmc::cli::install_stop_signals(mmc::cli::SecondSignal::kills);
 
     const auto plan = mmc::qualify::make_plan(mmc::qualify::step_table(o.settings), o.settings);
     if (o.dry_run) {
