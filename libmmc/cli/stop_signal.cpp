@@ -8,15 +8,10 @@ namespace mmc::cli {
 namespace {
 
 std::atomic<bool> requested{false};
-volatile std::sig_atomic_t first_signal = 0;
 
 static_assert(std::atomic<bool>::is_always_lock_free, "a signal handler may only touch a lock-free atomic");
 
-extern "C" void on_stop_signal(int sig)
-{
-    if (!first_signal) first_signal = sig;
-    requested.store(true);
-}
+extern "C" void on_stop_signal(int) { requested.store(true); }
 
 } // namespace
 
@@ -33,7 +28,5 @@ const std::atomic<bool>& install_stop_signals(SecondSignal second)
 }
 
 const std::atomic<bool>& stop_requested() { return requested; }
-
-int stop_signal_received() { return first_signal; }
 
 } // namespace mmc::cli

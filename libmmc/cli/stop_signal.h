@@ -23,7 +23,4 @@ const std::atomic<bool>& install_stop_signals(SecondSignal second = SecondSignal
 // always false when install_stop_signals was never called).
 const std::atomic<bool>& stop_requested();
 
-// The first stop signal received (SIGINT, ...), 0 when none.
-int stop_signal_received();
-
 } // namespace mmc::cli
