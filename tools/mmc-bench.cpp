@@ -7,10 +7,10 @@
 #include "cli/json_out.h"
 #include "cli/progress.h"
 #include "cli/size.h"
+#include "cli/stop_signal.h"
 #include "version.h"
 
 #include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <fmt/format.h>
 #include <getopt.h>
@@ -21,8 +21,7 @@ namespace {
 
 constexpr const char* tool = "mmc-bench";
 
-std::atomic<bool> stop_requested{false};
-extern "C" void on_signal(int) { stop_requested.store(true); }
+const std::atomic<bool>& stop_requested = mmc::cli::stop_requested(); // set by SIGINT, SIGTERM, SIGHUP
 
 void usage(std::FILE* to)
 {
@@ -261,14 +260,10 @@ int run(int argc, char** argv)
 {
     const Parsed p = parse_options(argc, argv);
 
-    // The first Ctrl-C stops the run cleanly; a second one (SA_RESETHAND)
+    // The first Ctrl-C stops the run cleanly; a second one (SecondSignal::kills)
     // kills it at once, which leaves nothing behind either: the test file
     // has no name from the start.
-    struct sigaction sa{};
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+    mmc::cli::install_stop_signals(mmc::cli::SecondSignal::kills);
 
     mmc::cli::ProgressLine line;
     // An error leaves through run_tool: no progress left on its line.

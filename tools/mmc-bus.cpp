@@ -77,7 +77,8 @@ struct Options {
     std::optional<std::string> dt_file, dt_node, dmesg_file;
     std::optional<uint32_t> caps, caps2;
     std::string kernel;
-    std::optional<mmc::bus::CardKind> card;
+    std::optional<mmc::regs::CardFamily> card;
+    bool sdio = false; // --card sdio
     std::optional<double> measure_seconds;
     bool json = false, verbose = false, use_ioctl = true, debugfs_set = false;
     mmc::dev::SysRoots roots;
@@ -129,10 +130,9 @@ Options parse_options(int argc, char** argv)
         case dmesg: o.dmesg_file = optarg; break;
         case card: {
             const std::string v = optarg;
-            if (v == "sd") o.card = mmc::bus::CardKind::sd;
-            else if (v == "mmc" || v == "emmc") o.card = mmc::bus::CardKind::mmc;
-            else if (v == "sdio") o.card = mmc::bus::CardKind::sdio;
-            else throw mmc::cli::UsageError(fmt::format("--card {}: expected sd, mmc or sdio", v));
+            o.card = mmc::regs::card_family_from_string(v);
+            o.sdio = v == "sdio";
+            if (!o.card && !o.sdio) throw mmc::cli::UsageError(fmt::format("--card {}: expected sd, mmc or sdio", v));
             break;
         }
         case measure: {
@@ -160,7 +160,7 @@ Options parse_options(int argc, char** argv)
     if (optind < argc) o.target = argv[optind++];
     if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'", argv[optind]));
     if (o.ios_file && o.target) throw mmc::cli::UsageError("give a DEVICE or --ios, not both");
-    if (!o.ios_file && (o.caps || o.caps2 || o.card || o.dt_file))
+    if (!o.ios_file && (o.caps || o.caps2 || o.card || o.sdio || o.dt_file))
         throw mmc::cli::UsageError("--caps, --caps2, --card and --dt describe a pasted dump; use them with --ios");
     if (o.dt_node && !o.dt_file) throw mmc::cli::UsageError("--dt-node picks a node of --dt; give --dt FILE");
     if (o.ios_file && o.measure_seconds) throw mmc::cli::UsageError("--measure needs a live card, not --ios");
@@ -216,12 +216,13 @@ std::vector<mmc::out::BusReport> offline_reports(const Options& o)
                                                                            : std::vector<std::string>{ios.host});
             e.kernel_message = e.log->card_message;
         }
-        if (o.card)
-            e.card = *o.card;
+        e.sdio = o.sdio;
+        if (o.card || o.sdio)
+            e.card = o.card;
         else if (ios.timing.rfind("mmc", 0) == 0)
-            e.card = mmc::bus::CardKind::mmc;
+            e.card = mmc::regs::CardFamily::mmc;
         else if (ios.timing.rfind("sd", 0) == 0)
-            e.card = mmc::bus::CardKind::sd;
+            e.card = mmc::regs::CardFamily::sd;
         mmc::out::BusReport r{mmc::bus::diagnose(e), {}, e.kernel_message, std::nullopt, {}, dt, {}};
         if (e.log) r.log_events = e.log->events;
         out.push_back(std::move(r));
@@ -234,8 +235,8 @@ mmc::out::BusReport live_report(const mmc::dev::Host& host, const mmc::dev::Card
     std::optional<mmc::regs::CardRegisters> regs;
     if (card) {
         const auto gathered = mmc::dev::gather_registers(*card, o.roots, {o.use_ioctl});
-        const auto family = card->type == mmc::dev::CardType::mmc ? mmc::regs::CardFamily::mmc : mmc::regs::CardFamily::sd;
-        regs = mmc::regs::decode_card(family, gathered.registers);
+        // An SDIO or unknown card has no storage registers to decode.
+        if (const auto family = mmc::dev::family_of(card->type)) regs = mmc::regs::decode_card(*family, gathered.registers);
     }
     auto evidence = mmc::dev::gather_bus_evidence(host, card, regs ? &*regs : nullptr, o.roots, o.kernel);
     if (o.dmesg_file) {

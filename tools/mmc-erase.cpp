@@ -2,6 +2,7 @@
 // and signals here; planning, safety, methods and verification in
 // libmmc/erase; views in libmmc/out/erase_view.
 #include "cli/cli.h"
+#include "cli/stop_signal.h"
 #include "cli/confirm.h"
 #include "cli/json_out.h"
 #include "cli/progress.h"
@@ -11,7 +12,6 @@
 #include "version.h"
 
 #include <atomic>
-#include <csignal>
 #include <cstring>
 #include <fmt/format.h>
 #include <getopt.h>
@@ -22,14 +22,7 @@ namespace {
 
 constexpr const char* tool = "mmc-erase";
 
-std::atomic<bool> stop_requested{false};
-volatile std::sig_atomic_t stop_signal = 0;
-
-extern "C" void on_signal(int sig)
-{
-    stop_signal = sig;
-    stop_requested.store(true);
-}
+const std::atomic<bool>& stop_requested = mmc::cli::stop_requested(); // set by SIGINT, SIGTERM, SIGHUP
 
 void usage(std::FILE* to)
 {
@@ -165,16 +158,6 @@ void print_json(const nlohmann::ordered_json& body)
     mmc::cli::print_json(doc, tool);
 }
 
-void install_signals()
-{
-    struct sigaction sa {};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0; // no SA_RESTART: a read at the prompt returns
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-}
-
 int interrupted_status() { return mmc::cli::interrupted; }
 
 // Ask on the terminal; true only for "yes".
@@ -191,7 +174,8 @@ bool confirm(const mmc::erase::Prepared& p)
 int run(int argc, char** argv)
 {
     const Options o = parse_options(argc, argv);
-    install_signals();
+    // A second signal is ignored too: a card command in flight always ends.
+    mmc::cli::install_stop_signals(mmc::cli::SecondSignal::ignored);
 
     // A bad range is a usage error (erase::PlanError), the rest failures.
     const mmc::erase::Prepared prepared =

@@ -6,6 +6,7 @@
 #include "bench/job.h"
 #include "bench/suites.h"
 #include "cli/cli.h"
+#include "cli/stop_signal.h"
 #include "cli/confirm.h"
 #include "cli/json_out.h"
 #include "cli/progress.h"
@@ -21,7 +22,6 @@
 #include "version.h"
 
 #include <atomic>
-#include <csignal>
 #include <ctime>
 #include <fmt/format.h>
 #include <getopt.h>
@@ -33,8 +33,7 @@ namespace {
 
 constexpr const char* tool = "mmc-qualify";
 
-std::atomic<bool> stop_requested{false};
-extern "C" void on_signal(int) { stop_requested.store(true); }
+const std::atomic<bool>& stop_requested = mmc::cli::stop_requested(); // set by SIGINT, SIGTERM, SIGHUP
 
 void usage(std::FILE* to)
 {
@@ -184,15 +183,6 @@ Options parse_options(int argc, char** argv)
 // The first Ctrl-C stops the pipeline cleanly (the running step at its next
 // safe point, then the bundle); a second one (SA_RESETHAND) ends it at once,
 // as in mmc-bench, for a step stuck in a command.
-void install_signals()
-{
-    struct sigaction sa {};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND; // and no SA_RESTART: a read at the prompt returns
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
-}
-
 std::string now_utc() { return mmc::report::iso8601_utc(static_cast<int64_t>(std::time(nullptr))); }
 
 // Asks once for the whole plan. Returns an exit status, or -1 to go on.
@@ -326,7 +316,7 @@ mmc::qualify::json run_json(const Options& o, const mmc::qualify::StepContext& c
 int run(int argc, char** argv)
 {
     const Options o = parse_options(argc, argv);
-    install_signals();
+    mmc::cli::install_stop_signals(mmc::cli::SecondSignal::kills);
 
     const auto plan = mmc::qualify::make_plan(mmc::qualify::step_table(o.settings), o.settings);
     if (o.dry_run) {

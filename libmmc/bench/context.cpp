@@ -5,6 +5,7 @@
 #include "dev/discovery.h"
 #include "dev/register_sources.h"
 #include "dev/system.h"
+#include "regs/card_facts.h"
 #include "regs/card_registers.h"
 
 #include <fmt/format.h>
@@ -15,15 +16,6 @@ namespace mmc::bench {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::optional<int64_t> int_of(const regs::DecodedRegister& r, std::string_view key)
-{
-    const auto* d = r.find(key);
-    if (!d) return std::nullopt;
-    if (const auto* i = std::get_if<int64_t>(&d->value)) return *i;
-    if (const auto* b = std::get_if<bool>(&d->value)) return *b ? 1 : 0;
-    return std::nullopt;
-}
 
 // "C10" -> 10, "U3" -> 3, "V30" -> 30, "A2" -> 2; nothing for anything else.
 std::optional<int> class_number(const regs::DecodedRegister& r, std::string_view key, char letter)
@@ -46,14 +38,14 @@ CardClaims claims_from(const regs::CardRegisters& regs, std::string source)
     if (!ssr) return c;
     c.known = true;
     c.source = std::move(source);
-    if (const auto mb = int_of(*ssr, "speed_class_mb_s"); mb && *mb > 0) c.speed_class_mb_s = static_cast<int>(*mb);
+    if (const auto mb = regs::derived_int(ssr, "speed_class_mb_s"); mb && *mb > 0) c.speed_class_mb_s = static_cast<int>(*mb);
     c.uhs_grade = class_number(*ssr, "uhs_speed_grade", 'U');
     c.video_class = class_number(*ssr, "video_speed_class", 'V');
     c.app_perf_class = class_number(*ssr, "app_perf_class", 'A');
-    if (const auto au = int_of(*ssr, "au_size_bytes")) c.au_bytes = static_cast<uint64_t>(*au);
-    if (const auto cache = int_of(*ssr, "perf_enh_cache_support")) c.cache_support = *cache != 0;
+    c.au_bytes = regs::au_bytes(regs).value_or(0); // 0: AU_SIZE not defined
+    if (const auto cache = regs::derived_int(ssr, "perf_enh_cache_support")) c.cache_support = *cache != 0;
     // The decoded depth (2-32), not the SSR's code (depth - 1).
-    if (const auto cq = int_of(*ssr, "perf_enh_cq_depth")) c.cq_depth = static_cast<int>(*cq);
+    if (const auto cq = regs::derived_int(ssr, "perf_enh_cq_depth")) c.cq_depth = static_cast<int>(*cq);
     return c;
 }
 

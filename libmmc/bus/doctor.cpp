@@ -35,8 +35,9 @@ constexpr ModeList mmc_modes{"legacy", "HS26", "MMC-HS", "DDR52", "HS200", "HS40
 using ModeSet = uint32_t;
 constexpr ModeSet any_mode = (1u << 7) - 1;
 
-struct Family {
-    CardKind kind;
+// The modes of one card family, slowest first.
+struct FamilyModes {
+    regs::CardFamily family;
     const ModeList& modes;
 
     int index(std::string_view mode) const
@@ -63,17 +64,17 @@ struct Family {
         return {};
     }
     std::string_view top() const { return modes.back(); }
-    double ceiling(std::string_view mode) const { return mode_ceiling_mb_s(mode, kind).value_or(0); }
+    double ceiling(std::string_view mode) const { return mode_ceiling_mb_s(mode, family).value_or(0); }
     // Modes that need 1.8 V (or 1.2 V) I/O: every UHS-I mode, HS200 and up.
     ModeSet low_voltage() const
     {
-        return kind == CardKind::mmc ? bit("HS200") | bit("HS400") | bit("HS400ES")
+        return family == regs::CardFamily::mmc ? bit("HS200") | bit("HS400") | bit("HS400ES")
                                      : bit("SDR12") | bit("SDR25") | bit("SDR50") | bit("DDR50") | bit("SDR104");
     }
 };
 
-const Family sd_family{CardKind::sd, sd_modes};
-const Family mmc_family{CardKind::mmc, mmc_modes};
+const FamilyModes sd_family{regs::CardFamily::sd, sd_modes};
+const FamilyModes mmc_family{regs::CardFamily::mmc, mmc_modes};
 
 // What one side (card or host) offers, and in whose name it stops.
 struct Side {
@@ -130,22 +131,30 @@ bool contains(const std::vector<std::string>& names, std::string_view name)
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// The card in the slot, from the most direct evidence available.
-CardKind card_kind(const Evidence& e, const std::string& host)
+// The card in the slot, from the most direct evidence available: its family,
+// or an SDIO function (d.sdio), or neither when nothing says.
+void identify_card(const Evidence& e, Diagnosis& d)
 {
-    if (e.card != CardKind::unknown) return e.card;
+    using regs::CardFamily;
+    d.card = e.card;
+    d.sdio = e.sdio;
+    if (e.card || e.sdio) return;
     // A vendor kernel named the debugfs directory of its SDIO Wi-Fi host "sdio".
-    if (host.rfind("sdio", 0) == 0) return CardKind::sdio;
     const auto& m = e.kernel_message;
-    if (m.find(" SDIO card") != std::string::npos) return CardKind::sdio;
-    if (m.find(" MMC card") != std::string::npos) return CardKind::mmc;
-    for (const char* sd : {" SD card", " SDHC card", " SDXC card", " SDUC card", "-combo card"})
-        if (m.find(sd) != std::string::npos) return CardKind::sd;
-    if (e.device_type) return CardKind::mmc;
-    if (e.s18a || e.uhs_speed_grade || !e.sd_bus_speeds_supported.empty()) return CardKind::sd;
-    if (e.ios.timing.rfind("mmc ", 0) == 0) return CardKind::mmc;
-    if (e.ios.timing.rfind("sd ", 0) == 0) return CardKind::sd;
-    return CardKind::unknown;
+    if (d.host.rfind("sdio", 0) == 0 || m.find(" SDIO card") != std::string::npos) {
+        d.sdio = true;
+        return;
+    }
+    d.card = [&]() -> std::optional<CardFamily> {
+        if (m.find(" MMC card") != std::string::npos) return CardFamily::mmc;
+        for (const char* sd : {" SD card", " SDHC card", " SDXC card", " SDUC card", "-combo card"})
+            if (m.find(sd) != std::string::npos) return CardFamily::sd;
+        if (e.device_type) return CardFamily::mmc;
+        if (e.s18a || e.uhs_speed_grade || !e.sd_bus_speeds_supported.empty()) return CardFamily::sd;
+        if (e.ios.timing.rfind("mmc ", 0) == 0) return CardFamily::mmc;
+        if (e.ios.timing.rfind("sd ", 0) == 0) return CardFamily::sd;
+        return std::nullopt;
+    }();
 }
 
 // ---- the card ---------------------------------------------------------
@@ -155,7 +164,7 @@ CardKind card_kind(const Evidence& e, const std::string& host)
 // host asked for 1.8 V, so S18A=0 from a host without UHS proves little.
 Side sd_card(const Evidence& e, ModeSet proven, bool host_asks_1_8v)
 {
-    const Family& f = sd_family;
+    const FamilyModes& f = sd_family;
     const auto& listed = e.sd_bus_speeds_supported;
     const auto lists = [&](std::string_view m) { return contains(listed, m); };
     const bool listed_uhs = lists("SDR50") || lists("SDR104") || lists("DDR50");
@@ -193,7 +202,7 @@ Side sd_card(const Evidence& e, ModeSet proven, bool host_asks_1_8v)
 // 4/5 HS200, 6/7 HS400; STROBE_SUPPORT adds enhanced strobe to HS400.
 Side mmc_card(const Evidence& e, ModeSet proven)
 {
-    const Family& f = mmc_family;
+    const FamilyModes& f = mmc_family;
     Side s;
     s.owner = "card";
     if (!e.device_type) return s;
@@ -233,7 +242,7 @@ struct Host {
 // asked for. Without them, the device-tree flags are the evidence
 // (mmc_of_parse turns them into caps; a driver may add more itself, which the
 // running mode then proves).
-Host host_modes(const Evidence& e, const Family& f, const std::vector<std::string>& caps)
+Host host_modes(const Evidence& e, const FamilyModes& f, const std::vector<std::string>& caps)
 {
     struct Flag {
         std::string_view cap, dt_flag, mode;
@@ -261,7 +270,7 @@ Host host_modes(const Evidence& e, const Family& f, const std::vector<std::strin
         {"HS400_1_2V", "mmc-hs400-1_2v", "HS400"},
         {"HS400_ES", "mmc-hs400-enhanced-strobe", "HS400ES"},
     }};
-    const bool is_mmc = f.kind == CardKind::mmc;
+    const bool is_mmc = f.family == regs::CardFamily::mmc;
     const auto& dt = e.dt;
     const bool use_caps = e.caps || e.caps2;
     Host h;
@@ -319,16 +328,16 @@ std::string regulator_text(const Regulator& r)
 }
 
 // The device-tree properties that would offer the modes above `best`.
-std::string dt_properties_above(const Family& f, std::string_view best)
+std::string dt_properties_above(const FamilyModes& f, std::string_view best)
 {
-    if (f.kind != CardKind::mmc)
+    if (f.family != regs::CardFamily::mmc)
         return f.index(best) < f.index("SDR50") ? "sd-uhs-sdr104 (and sd-uhs-sdr50, sd-uhs-ddr50)" : "sd-uhs-sdr104";
     if (f.index(best) < f.index("HS200")) return "mmc-hs200-1_8v (and mmc-hs400-1_8v on an 8-bit bus)";
     return best == "HS200" ? "mmc-hs400-1_8v (on an 8-bit bus)" : "mmc-hs400-enhanced-strobe";
 }
 
 // The device-tree properties that offer a mode above `best`, which the node has.
-std::vector<std::string> dt_properties_present_above(const DeviceTree& dt, const Family& f, std::string_view best)
+std::vector<std::string> dt_properties_present_above(const DeviceTree& dt, const FamilyModes& f, std::string_view best)
 {
     struct P {
         std::string_view prop, mode;
@@ -348,7 +357,7 @@ std::vector<std::string> dt_properties_present_above(const DeviceTree& dt, const
 // Who stops the host at `best` when its caps or its device tree offer no
 // more: the controller (host), the board's device tree, or - where the
 // evidence cannot tell them apart - unknown, with what would decide.
-void own_host_stop(Host& h, const Evidence& e, const Family& f, std::string_view best)
+void own_host_stop(Host& h, const Evidence& e, const FamilyModes& f, std::string_view best)
 {
     Side& s = h.side;
     const auto& dt = e.dt;
@@ -390,12 +399,12 @@ void own_host_stop(Host& h, const Evidence& e, const Family& f, std::string_view
 }
 
 // Why the host stops at its best mode, in words, and what to try.
-void describe_host(Host& h, const Evidence& e, const Family& f, const std::vector<std::string>& caps)
+void describe_host(Host& h, const Evidence& e, const FamilyModes& f, const std::vector<std::string>& caps)
 {
     Side& s = h.side;
     const auto best = f.best(s.modes);
     if (!s.known || best == f.top()) return;
-    const bool is_mmc = f.kind == CardKind::mmc;
+    const bool is_mmc = f.family == regs::CardFamily::mmc;
     if (h.no_1_8_v || h.regulator_3v3) {
         const bool at_3v3 = e.ios.signal_voltage_v && *e.ios.signal_voltage_v > 3;
         const std::string why = h.no_1_8_v ? std::string("no-1-8-v") : regulator_text(*e.dt->vqmmc);
@@ -651,7 +660,7 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
 
 // The bus runs below what both sides offer: a fallback. The kernel log says
 // why; without it, the cause is unknown.
-Shortfall fallback(const Evidence& e, const Family& f, std::string_view mode, std::string_view shared, const Host& host)
+Shortfall fallback(const Evidence& e, const FamilyModes& f, std::string_view mode, std::string_view shared, const Host& host)
 {
     Shortfall s{"unknown", f.ceiling(shared) / f.ceiling(mode), {}, {}, "mode", {}, {}};
     const bool at_3v3 = e.ios.signal_voltage_v && *e.ios.signal_voltage_v > 3;
@@ -705,7 +714,7 @@ Shortfall fallback(const Evidence& e, const Family& f, std::string_view mode, st
     return s;
 }
 
-void mode_shortfalls(const Evidence& e, const Family& f, std::string_view mode, const Side& card, const Host& host_info,
+void mode_shortfalls(const Evidence& e, const FamilyModes& f, std::string_view mode, const Side& card, const Host& host_info,
                      std::vector<Shortfall>& out, std::vector<Finding>& info)
 {
     const Side& host = host_info.side;
@@ -789,7 +798,7 @@ Diagnosis diagnose(const Evidence& e)
     Diagnosis d;
     d.host = e.host.empty() ? e.ios.host : e.host;
     d.ios = e.ios;
-    d.card = card_kind(e, d.host);
+    identify_card(e, d);
     if (e.caps) d.caps_names = decode_caps(*e.caps, e.kernel_version);
     if (e.caps2) add_unique(d.caps_names, decode_caps2(*e.caps2, e.kernel_version));
     std::vector<std::string> caps = d.caps_names;
@@ -824,7 +833,7 @@ Diagnosis diagnose(const Evidence& e)
         d.ceiling_mb_s = d.clock_ceiling_mb_s ? std::min(*d.mode_ceiling_mb_s, *d.clock_ceiling_mb_s) : d.mode_ceiling_mb_s;
     }
 
-    if (d.card == CardKind::sdio) {
+    if (d.sdio) {
         // Wi-Fi and other SDIO functions: the bus is not a disk's bus.
         d.ceiling_mb_s.reset();
         d.limit = "not storage";
@@ -852,14 +861,14 @@ Diagnosis diagnose(const Evidence& e)
     }
 
     std::vector<Shortfall> shortfalls;
-    const Family* family = d.card == CardKind::mmc ? &mmc_family : d.card == CardKind::sd ? &sd_family : nullptr;
+    const FamilyModes* family = !d.card ? nullptr : *d.card == regs::CardFamily::mmc ? &mmc_family : &sd_family;
     if (family && family->index(d.mode) < 0) {
         notes.push_back({"warning", fmt::format("{} is no {} mode: the card type and the timing disagree", d.mode,
-                                                d.card == CardKind::mmc ? "MMC" : "SD")});
+                                                d.card == regs::CardFamily::mmc ? "MMC" : "SD")});
         family = nullptr;
     }
     if (family) {
-        const Family& f = *family;
+        const FamilyModes& f = *family;
         // The running mode proves both sides can do it (high-speed timing at
         // 26 MHz or less proves only HS26).
         ModeSet proven = f.bit(d.mode);
@@ -867,14 +876,14 @@ Diagnosis diagnose(const Evidence& e)
         Host host = host_modes(e, f, caps);
         if (host.side.known) host.side.modes |= proven;
         describe_host(host, e, f, caps);
-        const Side card = d.card == CardKind::mmc
+        const Side card = d.card == regs::CardFamily::mmc
                               ? mmc_card(e, proven)
                               : sd_card(e, proven, !host.side.known || (host.side.modes & f.low_voltage()) != 0);
         if (host.side.known) d.host_best_mode = f.best(host.side.modes);
         if (card.known) d.card_best_mode = f.best(card.modes);
         if (!card.known && !card.why.empty()) notes.push_back({"info", card.why});
         mode_shortfalls(e, f, f.best(proven), card, host, shortfalls, notes);
-    } else if (d.card == CardKind::unknown) {
+    } else if (!d.card) {
         notes.push_back({"info", "the card type is unknown, so neither side's best mode can be judged"});
     }
     if (hz) delivery_shortfalls(e, *spec, *hz, caps, shortfalls, notes);

@@ -10,6 +10,7 @@
 #include "bus/device_tree.h"
 #include "bus/ios.h"
 #include "bus/kernel_log.h"
+#include "regs/register.h"
 
 #include <cstdint>
 #include <map>
@@ -20,15 +21,14 @@
 
 namespace mmc::bus {
 
-enum class CardKind { sd, mmc, sdio, unknown };
-
 struct Evidence {
     std::string host;                  // "mmc0"
     Ios ios;
     std::optional<uint32_t> caps;      // debugfs caps
     std::optional<uint32_t> caps2;     // debugfs caps2
     std::string kernel_version;        // "6.1.0-57-amd64"; decides the caps layout
-    CardKind card = CardKind::unknown;
+    std::optional<regs::CardFamily> card; // nullopt: not known (the doctor deduces it), or SDIO
+    bool sdio = false;                     // an SDIO function (Wi-Fi...): not storage, card stays nullopt
     std::string controller;            // "sdhci-pci (PCI 1b36:0007 at ...)"
     std::optional<DeviceTree> dt;      // the host's device-tree node, when read
     bool dt_absent = false;            // the host has no device-tree node (PCI, ACPI): caps are the controller's alone
@@ -51,7 +51,8 @@ struct Finding {
 
 struct Diagnosis {
     std::string host;
-    CardKind card = CardKind::unknown;
+    std::optional<regs::CardFamily> card; // nullopt: unknown, or SDIO
+    bool sdio = false;                     // an SDIO function, not storage
     Ios ios;
     std::string mode;                         // legacy, HS, SDR12 ... HS400ES; "off" when powered off
     std::optional<double> mode_ceiling_mb_s;  // from the mode table, 10^6 bytes/s
@@ -78,10 +79,9 @@ Diagnosis diagnose(const Evidence& evidence);
 // "HS", "mmc high-speed" -> "MMC-HS", "mmc HS400 enhanced strobe" -> "HS400ES".
 std::string mode_name(const Ios& ios);
 // Ceiling of a mode in MB/s (10^6 bytes), nullopt for unknown. "legacy" is the
-// SD default speed (12.5); the overload with the card kind gives MMC legacy
-// (26 MHz x 8 bits = 26) for CardKind::mmc.
-std::optional<double> mode_ceiling_mb_s(std::string_view mode);
-std::optional<double> mode_ceiling_mb_s(std::string_view mode, CardKind card);
+// SD default speed (12.5), or MMC legacy (26 MHz x 8 bits = 26) when the card
+// is known to be an MMC.
+std::optional<double> mode_ceiling_mb_s(std::string_view mode, std::optional<regs::CardFamily> card = std::nullopt);
 
 // The clock and bus width a mode is rated for; its ceiling is
 // clock_hz x width_bits (x2 when ddr) / 8. Besides the running-mode names,
@@ -92,7 +92,7 @@ struct ModeSpec {
     int width_bits = 0;
     bool ddr = false;
 };
-std::optional<ModeSpec> mode_spec(std::string_view mode, CardKind card = CardKind::unknown);
+std::optional<ModeSpec> mode_spec(std::string_view mode, std::optional<regs::CardFamily> card = std::nullopt);
 
 // caps/caps2 bit names; `kernel_version` like "4.9.140" selects the layout
 // used before v4.11 for caps bits 10 and up.

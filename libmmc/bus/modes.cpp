@@ -70,21 +70,19 @@ std::string mode_name(const Ios& ios)
     return {}; // "invalid" (SD Express, UHS-II on kernels without a name) or nothing
 }
 
-std::optional<ModeSpec> mode_spec(std::string_view mode, CardKind card)
+std::optional<ModeSpec> mode_spec(std::string_view mode, std::optional<regs::CardFamily> card)
 {
-    if (mode == "legacy" && card == CardKind::mmc) return specs.back();
+    if (mode == "legacy" && card == regs::CardFamily::mmc) return specs.back();
     for (const auto& s : specs)
         if (s.name == mode) return s;
     return std::nullopt;
 }
 
-std::optional<double> mode_ceiling_mb_s(std::string_view mode, CardKind card)
+std::optional<double> mode_ceiling_mb_s(std::string_view mode, std::optional<regs::CardFamily> card)
 {
     const auto s = mode_spec(mode, card);
     if (!s) return std::nullopt;
     return s->clock_hz * s->width_bits * (s->ddr ? 2 : 1) / 8 / 1e6;
 }
-
-std::optional<double> mode_ceiling_mb_s(std::string_view mode) { return mode_ceiling_mb_s(mode, CardKind::unknown); }
 
 } // namespace mmc::bus

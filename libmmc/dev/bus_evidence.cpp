@@ -1,5 +1,6 @@
 #include "dev/bus_evidence.h"
 #include "dev/system.h"
+#include "regs/card_facts.h"
 
 #include <charconv>
 #include <fmt/format.h>
@@ -32,20 +33,7 @@ std::optional<uint32_t> dt_u32(const fs::path& path)
 
 uint64_t field_or(const regs::DecodedRegister* r, std::string_view name, uint64_t fallback)
 {
-    const auto* f = r ? r->field(name) : nullptr;
-    return f ? f->raw : fallback;
-}
-
-bus::CardKind kind_of(CardType t)
-{
-    switch (t) {
-    case CardType::sd:
-    case CardType::sd_combo: return bus::CardKind::sd;
-    case CardType::mmc: return bus::CardKind::mmc;
-    case CardType::sdio: return bus::CardKind::sdio;
-    case CardType::unknown: break;
-    }
-    return bus::CardKind::unknown;
+    return regs::field_value(r, name).value_or(fallback);
 }
 
 void add_card_capabilities(bus::Evidence& e, const regs::CardRegisters& regs)
@@ -210,7 +198,10 @@ bus::Evidence gather_bus_evidence(const Host& host, const Card* card, const regs
             e.kernel_message = e.log->card_message;
         }
     }
-    if (card) e.card = kind_of(card->type);
+    if (card) {
+        e.card = family_of(card->type);
+        e.sdio = card->type == CardType::sdio;
+    }
     if (registers) add_card_capabilities(e, *registers);
     return e;
 }

@@ -66,6 +66,18 @@ std::string_view to_string(CardType type)
     return "unknown";
 }
 
+std::optional<regs::CardFamily> family_of(CardType type)
+{
+    switch (type) {
+    case CardType::sd:
+    case CardType::sd_combo: return regs::CardFamily::sd;
+    case CardType::mmc: return regs::CardFamily::mmc;
+    case CardType::sdio:
+    case CardType::unknown: break;
+    }
+    return std::nullopt;
+}
+
 std::string Controller::describe() const
 {
     std::string where;

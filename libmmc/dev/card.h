@@ -4,6 +4,7 @@
 
 #include "bus/ios.h"
 #include "dev/sysfs.h"
+#include "regs/register.h"
 
 #include <cstdint>
 #include <optional>
@@ -12,8 +13,12 @@
 
 namespace mmc::dev {
 
+// The kernel's card type (sysfs "type"); the text is the kernel's word.
 enum class CardType { sd, mmc, sdio, sd_combo, unknown };
 std::string_view to_string(CardType type);
+// The one mapping from the kernel's card type to the register family every
+// module uses: an SD combo card is SD; SDIO and unknown cards have none.
+std::optional<regs::CardFamily> family_of(CardType type);
 
 // The controller behind a host: a PCI function or a device-tree node.
 struct Controller {

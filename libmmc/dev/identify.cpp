@@ -1,5 +1,7 @@
 #include "dev/identify.h"
 
+#include "regs/card_facts.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -7,32 +9,12 @@ namespace mmc::dev {
 
 namespace {
 
-const regs::Derived* derived(const regs::DecodedRegister* r, std::string_view key)
-{
-    return r ? r->find(key) : nullptr;
-}
-
 std::string derived_text(const regs::DecodedRegister* r, std::string_view key)
 {
-    const auto* d = derived(r, key);
+    const auto* d = r ? r->find(key) : nullptr;
     if (!d) return {};
     if (const auto* s = std::get_if<std::string>(&d->value)) return *s;
     return regs::value_text(d->value);
-}
-
-std::optional<uint64_t> derived_bytes(const regs::DecodedRegister* r, std::string_view key)
-{
-    const auto* d = derived(r, key);
-    if (!d) return std::nullopt;
-    if (const auto* i = std::get_if<int64_t>(&d->value); i && *i > 0) return static_cast<uint64_t>(*i);
-    return std::nullopt;
-}
-
-std::optional<uint64_t> field(const regs::DecodedRegister* r, std::string_view name)
-{
-    if (!r) return std::nullopt;
-    const auto* f = r->field(name);
-    return f ? std::optional<uint64_t>(f->raw) : std::nullopt;
 }
 
 nlohmann::ordered_json text_or_null(const std::string& s)
@@ -41,18 +23,6 @@ nlohmann::ordered_json text_or_null(const std::string& s)
 }
 
 } // namespace
-
-std::optional<regs::CardFamily> family_of(CardType type)
-{
-    switch (type) {
-    case CardType::sd:
-    case CardType::sd_combo: return regs::CardFamily::sd;
-    case CardType::mmc: return regs::CardFamily::mmc;
-    case CardType::sdio:
-    case CardType::unknown: break;
-    }
-    return std::nullopt;
-}
 
 Identity identity_of(const Card& card, const regs::CardRegisters* registers, const SysRoots& roots)
 {
@@ -79,23 +49,9 @@ CardFacts facts_of(const Card& card, const RegisterGathering& gathered, const re
     f.family = family_of(card.type);
     for (const auto& r : gathered.registers)
         if (r.kind == regs::RegKind::ssr) f.ssr_source = r.source;
-    if (f.family == regs::CardFamily::sd) {
-        if (const auto dse = field(registers.get(regs::RegKind::scr), "data_stat_after_erase"))
-            f.erased_byte = *dse ? 0xff : 0x00;
-        f.au_bytes = derived_bytes(registers.get(regs::RegKind::ssr), "au_size_bytes");
-    } else if (f.family == regs::CardFamily::mmc) {
-        const auto* ext = registers.get(regs::RegKind::ext_csd);
-        if (const auto emc = field(ext, "erased_mem_cont")) f.erased_byte = *emc ? 0xff : 0x00;
-        // JESD84-B51 7.4.72: HC_ERASE_GRP_SIZE counts 512 KiB units; it
-        // applies when ERASE_GROUP_DEF is set (Linux sets it on every eMMC).
-        if (const auto hc = field(ext, "hc_erase_grp_size"); hc && *hc) f.erase_group_bytes = *hc * 512 * 1024;
-        if (!f.erase_group_bytes) {
-            const auto* csd = registers.get(regs::RegKind::csd);
-            const auto blocks = derived_bytes(csd, "erase_group_size_blocks");
-            const auto block = derived_bytes(csd, "write_block_bytes");
-            if (blocks) f.erase_group_bytes = *blocks * block.value_or(512);
-        }
-    }
+    f.erased_byte = regs::erased_byte(registers);
+    if (f.family == regs::CardFamily::sd) f.au_bytes = regs::au_bytes(registers);
+    if (f.family == regs::CardFamily::mmc) f.erase_group_bytes = regs::erase_group_bytes(registers);
     return f;
 }
 

@@ -49,9 +49,6 @@ struct Identified {
     CardFacts facts;
 };
 
-// The one mapping from the kernel's card type to a register family.
-std::optional<regs::CardFamily> family_of(CardType type);
-
 // Gather, decode and sum up one card. Never throws for a card whose
 // registers cannot be read: what is missing is in gathered.notes.
 Identified identify(const Card& card, const SysRoots& roots, const SourceOptions& options);

@@ -91,9 +91,8 @@ RegisterGathering gather_registers(const Card& card, const SysRoots& roots, cons
         }
     }
 
-    const bool sd = card.type == CardType::sd || card.type == CardType::sd_combo;
-    const bool mmc = card.type == CardType::mmc;
-    if (!sd && !mmc) {
+    const auto family = family_of(card.type);
+    if (!family) {
         g.out.notes.push_back(fmt::format("{} card: no storage registers", to_string(card.type)));
         g.out.commands_error = "not a storage card";
         return std::move(g.out);
@@ -119,7 +118,7 @@ RegisterGathering gather_registers(const Card& card, const SysRoots& roots, cons
     }
     g.sysfs_or_note(RegKind::ocr);
 
-    if (sd) {
+    if (family == regs::CardFamily::sd) {
         if (!g.try_ioctl(RegKind::scr, "ACMD51", [&] { return g.channel->sd_scr(); })) g.sysfs_or_note(RegKind::scr);
         if (!g.try_ioctl(RegKind::ssr, "ACMD13", [&] { return g.channel->sd_status(); })) g.sysfs_or_note(RegKind::ssr);
         g.try_ioctl(RegKind::switch_status, "CMD6", [&] { return g.channel->sd_switch_query(); });

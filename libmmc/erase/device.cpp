@@ -2,6 +2,7 @@
 
 #include "dev/discovery.h"
 #include "dev/identify.h"
+#include "regs/card_facts.h"
 #include "regs/hex.h"
 
 #include <algorithm>
@@ -22,21 +23,8 @@ uint64_t number(const std::optional<std::string>& text)
     return v;
 }
 
-uint64_t field(const regs::DecodedRegister* r, std::string_view name)
-{
-    if (!r) return 0;
-    const auto* f = r->field(name);
-    return f ? f->raw : 0;
-}
-
-int64_t derived_int(const regs::DecodedRegister* r, std::string_view key)
-{
-    if (!r) return 0;
-    const auto* d = r->find(key);
-    if (!d) return 0;
-    if (const auto* i = std::get_if<int64_t>(&d->value)) return *i;
-    return 0;
-}
+// A field's raw value, 0 when the register or field is absent.
+uint64_t field(const regs::DecodedRegister* r, std::string_view name) { return regs::field_value(r, name).value_or(0); }
 
 // "/dev/mmcblk0" -> "mmcblk0"; other names unchanged.
 std::string strip_dev(const std::string& name, const dev::SysRoots& roots)
@@ -71,13 +59,12 @@ void apply_registers(Capabilities& c, const regs::CardRegisters& regs, uint64_t 
 {
     const auto* csd = regs.get(regs::RegKind::csd);
     c.erase_class = (field(csd, "ccc") >> 5) & 1;
-    if (c.family == Family::sd) {
+    if (c.family == regs::CardFamily::sd) {
         c.block_addressed = field(csd, "csd_structure") != 0;
-        if (const auto* scr = regs.get(regs::RegKind::scr))
-            c.erased_byte = field(scr, "data_stat_after_erase") ? 0xff : 0x00;
+        c.erased_byte = regs::erased_byte(regs);
         if (const auto* ssr = regs.get(regs::RegKind::ssr)) {
             c.ssr = *ssr;
-            c.au_bytes = static_cast<uint64_t>(derived_int(ssr, "au_size_bytes"));
+            c.au_bytes = regs::au_bytes(regs).value_or(0);
             c.sd_discard_support = field(ssr, "discard_support") != 0;
             c.fule_support = field(ssr, "fule_support") != 0;
         }
@@ -85,25 +72,23 @@ void apply_registers(Capabilities& c, const regs::CardRegisters& regs, uint64_t 
     }
     // MMC: sector addressing above 2 GiB, as Linux decides it.
     const auto* ext = regs.get(regs::RegKind::ext_csd);
-    const uint64_t sectors = field(ext, "sec_count");
-    c.block_addressed = (sectors ? sectors * 512 : capacity_bytes) > (uint64_t{2} << 30);
-    const uint64_t block = static_cast<uint64_t>(derived_int(csd, "write_block_bytes"));
-    c.csd_erase_group_bytes = static_cast<uint64_t>(derived_int(csd, "erase_group_size_blocks")) * (block ? block : 512);
+    c.block_addressed = regs::capacity_bytes(regs).value_or(capacity_bytes) > (uint64_t{2} << 30);
+    c.csd_erase_group_bytes = regs::csd_erase_group_bytes(regs).value_or(0);
     if (csd) {
-        const double ms = static_cast<double>(derived_int(csd, "taac_ns")) * (10 << field(csd, "r2w_factor")) / 1e6;
+        const double ms = static_cast<double>(regs::derived_int(csd, "taac_ns").value_or(0)) * (10 << field(csd, "r2w_factor")) / 1e6;
         c.csd_write_timeout_ms = static_cast<uint32_t>(std::max(1.0, std::ceil(ms)));
     }
     if (!ext) return;
     c.have_ext_csd = true;
     c.ext_csd_rev = static_cast<int>(field(ext, "ext_csd_rev"));
     c.sec_feature_support = static_cast<uint8_t>(field(ext, "sec_feature_support"));
-    c.hc_erase_group_bytes = field(ext, "hc_erase_grp_size") * 512 * 1024;
+    c.hc_erase_group_bytes = regs::hc_erase_group_bytes(regs).value_or(0);
     c.hc_erase_group_def = field(ext, "erase_group_def") & 1;
     c.erase_timeout_mult = static_cast<uint32_t>(field(ext, "erase_timeout_mult"));
     c.trim_mult = static_cast<uint32_t>(field(ext, "trim_mult"));
     c.sec_erase_mult = static_cast<uint32_t>(field(ext, "sec_erase_mult"));
     c.sec_trim_mult = static_cast<uint32_t>(field(ext, "sec_trim_mult"));
-    c.erased_byte = field(ext, "erased_mem_cont") ? 0xff : 0x00;
+    c.erased_byte = regs::erased_byte(regs);
 }
 
 Target find_target(const std::string& device, const TargetOptions& o)
@@ -168,9 +153,10 @@ Target find_target(const std::string& device, const TargetOptions& o)
     }
     const dev::Card& card = *mmc->card;
     t.rca = card.rca;
-    const bool sd = card.type == dev::CardType::sd || card.type == dev::CardType::sd_combo;
-    c.family = sd ? Family::sd : card.type == dev::CardType::mmc ? Family::mmc : Family::none;
-    c.kind = sd ? "an SD card" : c.family == Family::mmc ? "an eMMC" : fmt::format("a {} card", dev::to_string(card.type));
+    c.family = dev::family_of(card.type);
+    c.kind = c.family == regs::CardFamily::sd    ? "an SD card"
+             : c.family == regs::CardFamily::mmc ? "an eMMC"
+                                                 : fmt::format("a {} card", dev::to_string(card.type));
     c.preferred_erase_bytes = number(dev::card_attr(card, "preferred_erase_size"));
 
     const auto id = dev::identify(card, roots, {o.use_ioctl});

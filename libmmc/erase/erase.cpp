@@ -49,8 +49,8 @@ Prepared prepare(const std::string& device, const Range& range, Method method, c
     // --au, when the AU is a whole number of the method's own unit.
     std::optional<EraseUnit> au;
     if (options.au_bytes) au = EraseUnit{*options.au_bytes, "--au"};
-    else if (caps.family == Family::sd && caps.au_bytes) au = EraseUnit{caps.au_bytes, "SSR AU_SIZE"};
-    if (options.au_bytes && caps.family == Family::sd && caps.au_bytes && caps.au_bytes != *options.au_bytes)
+    else if (caps.family == regs::CardFamily::sd && caps.au_bytes) au = EraseUnit{caps.au_bytes, "SSR AU_SIZE"};
+    if (options.au_bytes && caps.family == regs::CardFamily::sd && caps.au_bytes && caps.au_bytes != *options.au_bytes)
         p.warnings.push_back(fmt::format("--au {} overrides the SSR's AU_SIZE ({})", regs::bytes_text(*options.au_bytes),
                                          regs::bytes_text(caps.au_bytes)));
     if (au && restores_clean(m)) {
@@ -95,9 +95,9 @@ Prepared prepare(const std::string& device, const Range& range, Method method, c
                                          e == &p.plan.head ? "the first" : "the last", e->extent.length,
                                          e->extent.offset, regs::bytes_text(p.unit.bytes)));
     }
-    if (caps.family == Family::sd && is_raw(m) && !caps.ssr)
+    if (caps.family == regs::CardFamily::sd && is_raw(m) && !caps.ssr)
         p.warnings.push_back("the SD status (SSR) could not be read: busy timeouts use 250 ms per AU");
-    if (caps.family == Family::sd && is_raw(m) && caps.ssr && caps.au_bytes == 0)
+    if (caps.family == regs::CardFamily::sd && is_raw(m) && caps.ssr && caps.au_bytes == 0)
         p.warnings.push_back(fmt::format("SSR AU_SIZE is 0 (not defined): the erase unit is {} from {}",
                                          regs::bytes_text(p.unit.bytes), p.unit.source));
     return p;

@@ -47,9 +47,9 @@ std::vector<uint32_t> cmd38_args(Method m, const Capabilities& caps)
     }
 }
 
-std::string arg_name(Family f, uint32_t a)
+std::string arg_name(std::optional<regs::CardFamily> f, uint32_t a)
 {
-    if (f == Family::sd) {
+    if (f == regs::CardFamily::sd) {
         switch (a) {
         case arg::erase: return "ERASE";
         case arg::sd_discard: return "DISCARD";
@@ -113,31 +113,31 @@ std::optional<std::string> refusal(Method m, const Capabilities& c, bool whole_d
                                c.name);
         return std::nullopt;
     case Method::secure:
-        if (c.family == Family::sd)
+        if (c.family == regs::CardFamily::sd)
             return fmt::format("SD cards have no secure erase: the kernel rejects BLKSECDISCARD on {}; use erase or "
                                "discard",
                                c.name);
-        if (c.family == Family::mmc) {
+        if (c.family == regs::CardFamily::mmc) {
             if (!c.have_ext_csd) return "EXT_CSD could not be read, so secure erase support is unknown";
             if (!(c.sec_feature_support & sec_er_en))
                 return fmt::format("{}: SECURE_ER_EN (bit 0) is clear, so the device has no secure erase or secure "
                                    "trim for BLKSECDISCARD",
                                    sec_text(c));
         }
-        if (c.discard_max_bytes == 0 && c.family != Family::none)
+        if (c.discard_max_bytes == 0 && c.family)
             return fmt::format("the block layer offers no discard for {} (queue/discard_max_bytes is 0)", c.name);
         return std::nullopt;
     default: break;
     }
 
     // Raw card commands.
-    if (c.family == Family::none)
+    if (!c.family)
         return fmt::format("{} sends card commands, and {} is {}, not an MMC/SD card; use discard, secure or zeroout",
                            name, c.name, c.kind.empty() ? "not on an MMC host" : c.kind);
-    if (is_sd_method(m) && c.family != Family::sd)
+    if (is_sd_method(m) && c.family != regs::CardFamily::sd)
         return fmt::format("{} is an SD method and {} is an eMMC; use erase, trim or emmc-discard", name,
                            c.name);
-    if (is_emmc_method(m) && c.family != Family::mmc)
+    if (is_emmc_method(m) && c.family != regs::CardFamily::mmc)
         return fmt::format("{} is an eMMC method and {} is an SD card; use erase{}", name, c.name,
                            c.sd_discard_support ? " or sd-discard" : "");
     if (!c.erase_class)
@@ -197,11 +197,11 @@ Selection select_method(Method requested, const Capabilities& c, bool whole_devi
             throw MethodRefused(fmt::format("--method {} refused: {}", to_string(requested), *why));
         return {requested, "requested"};
     }
-    if (c.family != Family::none && c.erase_class && c.raw_channel)
+    if (c.family && c.erase_class && c.raw_channel)
         return {Method::erase, fmt::format("auto: the card's own erase, {} with the erase command class", c.kind)};
     if (!refusal(Method::discard, c, whole_device)) {
         std::string why = "auto: the block layer offers discard";
-        if (c.family != Family::none)
+        if (c.family)
             why += fmt::format(" and raw card commands are unavailable ({})",
                                !c.erase_class ? "no erase command class" : c.raw_unavailable);
         return {Method::discard, why};
@@ -222,7 +222,7 @@ EraseUnit erase_unit(Method m, const Capabilities& c)
     case Method::fule: return {lb, "logical block size (FULE takes the whole user area)"};
     default: break;
     }
-    if (c.family == Family::sd) {
+    if (c.family == regs::CardFamily::sd) {
         if (c.au_bytes) return {c.au_bytes, "SSR AU_SIZE"};
         if (c.preferred_erase_bytes >= lb) return {c.preferred_erase_bytes, "sysfs preferred_erase_size"};
         return {lb, "logical block size"};
@@ -253,7 +253,7 @@ uint64_t chunk_limit(Method m, const Capabilities& c)
 
 Outcome expected_outcome(Method m, const Capabilities& c)
 {
-    const std::string reg = c.family == Family::sd ? "SCR DATA_STAT_AFTER_ERASE" : "EXT_CSD ERASED_MEM_CONT";
+    const std::string reg = c.family == regs::CardFamily::sd ? "SCR DATA_STAT_AFTER_ERASE" : "EXT_CSD ERASED_MEM_CONT";
     Outcome o;
     o.declared = c.erased_byte;
     switch (m) {
@@ -263,23 +263,23 @@ Outcome expected_outcome(Method m, const Capabilities& c)
         o.basis = "BLKZEROOUT writes zeros";
         return o;
     case Method::discard:
-        if (c.family == Family::none) {
+        if (!c.family) {
             o.declared.reset();
             o.basis = "BLKDISCARD; the device declares no erased pattern";
-        } else if (c.family == Family::sd && c.sd_discard_support) {
+        } else if (c.family == regs::CardFamily::sd && c.sd_discard_support) {
             o.undefined = true;
             o.basis = "BLKDISCARD: the kernel sends SD DISCARD, which may keep the old data";
-        } else if (c.family == Family::mmc && c.ext_csd_rev >= 6) {
+        } else if (c.family == regs::CardFamily::mmc && c.ext_csd_rev >= 6) {
             o.undefined = true;
             o.basis = "BLKDISCARD: the kernel sends eMMC DISCARD, which may keep the old data";
         } else {
             o.basis = fmt::format("BLKDISCARD: the kernel sends {}; {}",
-                                  c.family == Family::mmc && (c.sec_feature_support & sec_gb_cl_en) ? "TRIM" : "ERASE",
+                                  c.family == regs::CardFamily::mmc && (c.sec_feature_support & sec_gb_cl_en) ? "TRIM" : "ERASE",
                                   reg);
         }
         return o;
     case Method::secure:
-        if (c.family == Family::none) {
+        if (!c.family) {
             o.declared.reset();
             o.basis = "BLKSECDISCARD; the device declares no erased pattern";
         } else {
@@ -297,7 +297,7 @@ Outcome expected_outcome(Method m, const Capabilities& c)
 
 uint32_t busy_timeout_ms(const Capabilities& c, uint32_t a, const Extent& disk)
 {
-    if (c.family == Family::sd) {
+    if (c.family == regs::CardFamily::sd) {
         if (a == arg::sd_discard) return clamp_ms(250); // SD_DISCARD_TIMEOUT_MS in Linux
         const uint64_t au = c.au_bytes ? c.au_bytes : c.preferred_erase_bytes ? c.preferred_erase_bytes : 4 * MiB;
         const uint64_t count = units_touched(disk, au);
@@ -324,8 +324,8 @@ uint32_t busy_timeout_ms(const Capabilities& c, uint32_t a, const Extent& disk)
 std::vector<std::vector<dev::MmcCommand>> erase_sequences(Method m, const Capabilities& c, uint16_t rca,
                                                           const Extent& disk)
 {
-    if (c.family == Family::none || disk.empty()) return {};
-    const bool sd = c.family == Family::sd;
+    if (!c.family || disk.empty()) return {};
+    const bool sd = c.family == regs::CardFamily::sd;
     const uint32_t start_op = sd ? 32 : 35, end_op = sd ? 33 : 36;
     auto address = [&](uint64_t byte) { return static_cast<uint32_t>(c.block_addressed ? byte / 512 : byte); };
     const uint32_t start = address(disk.offset);
@@ -347,11 +347,11 @@ std::vector<std::vector<dev::MmcCommand>> erase_sequences(Method m, const Capabi
 
 dev::MmcCommand sanitize_command() { return r1b_command(6, sanitize_switch_arg, sanitize_timeout_ms); }
 
-std::vector<std::string> r1_errors(uint32_t status, Family family)
+std::vector<std::string> r1_errors(uint32_t status, regs::CardFamily family)
 {
     const std::array<uint8_t, 4> bytes{static_cast<uint8_t>(status >> 24), static_cast<uint8_t>(status >> 16),
                                        static_cast<uint8_t>(status >> 8), static_cast<uint8_t>(status)};
-    const auto r = regs::decode_card_status(bytes, family == Family::mmc ? regs::CardFamily::mmc : regs::CardFamily::sd);
+    const auto r = regs::decode_card_status(bytes, family);
     const auto* errors = r.find("errors");
     if (!errors) return {};
     return std::get<regs::StringList>(errors->value);
@@ -366,7 +366,7 @@ std::string describe(Method m, const Capabilities& c)
     case Method::automatic: return "auto";
     default: break;
     }
-    const bool sd = c.family == Family::sd;
+    const bool sd = c.family == regs::CardFamily::sd;
     std::string args;
     for (const uint32_t a : cmd38_args(m, c))
         args += fmt::format("{}{} (0x{:x})", args.empty() ? "" : " then ", arg_name(c.family, a), a);
@@ -415,7 +415,8 @@ private:
 class MmcExecutor final : public Executor {
 public:
     MmcExecutor(const std::string& disk_path, Method m, const Capabilities& caps, uint16_t rca, uint64_t start)
-        : channel_(disk_path), method_(m), caps_(caps), rca_(rca), start_(start)
+        : channel_(disk_path), method_(m), caps_(caps), family_(caps.family.value_or(regs::CardFamily::sd)), rca_(rca),
+          start_(start)
     {
     }
 
@@ -431,7 +432,7 @@ public:
             // Responses of start, end, CMD38 and the closing CMD13 (the first
             // CMD13 only clears what earlier commands left).
             for (std::size_t i = 1; i < seq.size(); ++i) {
-                const auto errors = r1_errors(seq[i].response[0], caps_.family);
+                const auto errors = r1_errors(seq[i].response[0], family_);
                 if (!errors.empty())
                     throw ExecError(fmt::format("CMD{} (arg 0x{:08x}) answered card status 0x{:08x}: {}", seq[i].opcode,
                                                 seq[i].arg, seq[i].response[0], fmt::join(errors, ", ")));
@@ -448,7 +449,7 @@ public:
         } catch (const std::system_error& err) {
             throw ExecError(fmt::format("CMD6 SANITIZE_START failed: {}", err.code().message()));
         }
-        const auto errors = r1_errors(cmd.response[0], caps_.family);
+        const auto errors = r1_errors(cmd.response[0], family_);
         if (!errors.empty())
             throw ExecError(fmt::format("CMD6 SANITIZE_START answered card status 0x{:08x}: {}", cmd.response[0],
                                         fmt::join(errors, ", ")));
@@ -467,6 +468,7 @@ private:
     dev::MmcChannel channel_;
     Method method_;
     Capabilities caps_;
+    regs::CardFamily family_; // how to read the card's R1 status (select_method allows raw commands only on MMC/SD cards)
     uint16_t rca_;
     uint64_t start_;
 };

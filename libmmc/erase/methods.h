@@ -19,11 +19,9 @@
 
 namespace mmc::erase {
 
-enum class Family { none, sd, mmc }; // none: not an MMC/SD card (a loop device, a USB reader)
-
 // Everything method choice, alignment and timeouts depend on.
 struct Capabilities {
-    Family family = Family::none;
+    std::optional<regs::CardFamily> family; // nullopt: not an MMC/SD card (a loop device, a USB reader)
     std::string name;        // block device name, "mmcblk0", "loop0"
     std::string kind;        // "SD card", "eMMC", "loop device", ... for messages
 
@@ -144,7 +142,7 @@ std::vector<std::vector<dev::MmcCommand>> erase_sequences(Method m, const Capabi
 dev::MmcCommand sanitize_command();
 
 // Error bits of an R1 card status, by name; empty when none is set.
-std::vector<std::string> r1_errors(uint32_t status, Family family);
+std::vector<std::string> r1_errors(uint32_t status, regs::CardFamily family);
 
 // One executor per method: erases one chunk at a time. Throws ExecError.
 struct ExecError : std::runtime_error {

@@ -46,22 +46,18 @@ nlohmann::ordered_json device_tree_json(const bus::DeviceTree& dt)
 
 } // namespace
 
-std::string_view card_kind_name(bus::CardKind kind)
+std::string_view card_type_name(const bus::Diagnosis& d)
 {
-    switch (kind) {
-    case bus::CardKind::sd: return "SD";
-    case bus::CardKind::mmc: return "MMC";
-    case bus::CardKind::sdio: return "SDIO";
-    case bus::CardKind::unknown: break;
-    }
-    return "unknown";
+    if (d.sdio) return "SDIO";
+    if (!d.card) return "unknown";
+    return *d.card == regs::CardFamily::mmc ? "MMC" : "SD";
 }
 
 std::string bus_text(const BusReport& r, bool verbose)
 {
     const auto& d = r.diagnosis;
     const auto& i = d.ios;
-    std::string out = fmt::format("{}  {} card{}\n", d.host.empty() ? "(pasted ios)" : d.host, card_kind_name(d.card),
+    std::string out = fmt::format("{}  {} card{}\n", d.host.empty() ? "(pasted ios)" : d.host, card_type_name(d),
                                   r.controller.empty() ? "" : ", " + r.controller);
     std::string running = d.mode;
     if (!i.timing.empty()) running += fmt::format(" ({})", i.timing);
@@ -120,7 +116,7 @@ nlohmann::ordered_json bus_json(const BusReport& r)
     const auto& i = d.ios;
     nlohmann::ordered_json j;
     j["host"] = text_or_null(d.host);
-    j["card_type"] = card_kind_name(d.card);
+    j["card_type"] = card_type_name(d);
     j["controller"] = text_or_null(r.controller);
     j["ios"] = {{"clock_hz", opt(i.clock_hz)},
                 {"actual_clock_hz", opt(i.actual_clock_hz)},

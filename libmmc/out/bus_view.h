@@ -23,6 +23,7 @@ struct BusReport {
 
 std::string bus_text(const BusReport& report, bool verbose);
 nlohmann::ordered_json bus_json(const BusReport& report);
-std::string_view card_kind_name(bus::CardKind kind);
+// "SD", "MMC", "SDIO" or "unknown", as the text and JSON views name the card.
+std::string_view card_type_name(const bus::Diagnosis& d);
 
 } // namespace mmc::out

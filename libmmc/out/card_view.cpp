@@ -1,6 +1,7 @@
 #include "out/card_view.h"
 
 #include "out/register_json.h"
+#include "regs/card_facts.h"
 #include "regs/register.h"
 
 #include <fmt/format.h>
@@ -31,11 +32,7 @@ std::string field_text(const regs::DecodedRegister* r, std::string_view name)
     return f && f->text ? *f->text : std::string();
 }
 
-uint64_t raw_of(const regs::DecodedRegister* r, std::string_view name)
-{
-    const auto* f = r ? r->field(name) : nullptr;
-    return f ? f->raw : 0;
-}
+uint64_t raw_of(const regs::DecodedRegister* r, std::string_view name) { return regs::field_value(r, name).value_or(0); }
 
 void append(std::string& to, const std::string& part)
 {

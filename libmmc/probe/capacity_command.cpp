@@ -5,6 +5,7 @@
 #include "cli/json_out.h"
 #include "cli/progress.h"
 #include "cli/size.h"
+#include "cli/stop_signal.h"
 #include "dev/block_safety.h"
 #include "erase/device.h"
 #include "probe/capacity.h"
@@ -13,7 +14,6 @@
 #include "version.h"
 
 #include <atomic>
-#include <csignal>
 #include <fmt/format.h>
 #include <getopt.h>
 #include <unistd.h>
@@ -24,9 +24,7 @@ namespace {
 
 constexpr const char* tool = "mmc-probe";
 
-std::atomic<bool> stop_requested{false};
-
-extern "C" void on_capacity_stop_signal(int) { stop_requested.store(true); }
+const std::atomic<bool>& stop_requested = cli::stop_requested(); // set by SIGINT, SIGTERM, SIGHUP
 
 void usage(std::FILE* to)
 {
@@ -122,17 +120,6 @@ Options parse(int argc, char** argv)
     return o;
 }
 
-void install_signals()
-{
-    struct sigaction sa {};
-    sa.sa_handler = on_capacity_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0; // no SA_RESTART: the prompt's read returns
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-    sigaction(SIGHUP, &sa, nullptr);
-}
-
 void print_json(const nlohmann::ordered_json& body)
 {
     nlohmann::ordered_json doc;
@@ -211,7 +198,8 @@ int run_capacity(int argc, char** argv)
         return cli::ok;
     }
 
-    install_signals();
+    // A second signal is ignored too: the probe always restores what it overwrote.
+    cli::install_stop_signals();
     if (!o.yes) {
         if (!isatty(STDIN_FILENO)) {
             cli::error(tool, fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes "

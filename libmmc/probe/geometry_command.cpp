@@ -9,6 +9,7 @@
 #include "cli/json_out.h"
 #include "cli/progress.h"
 #include "cli/size.h"
+#include "cli/stop_signal.h"
 #include "dev/discovery.h"
 #include "dev/identify.h"
 #include "probe/flashbench_text.h"
@@ -20,7 +21,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <getopt.h>
@@ -38,8 +38,7 @@ using nlohmann::ordered_json;
 
 constexpr const char* tool = "mmc-probe";
 
-std::atomic<bool> stop_requested{false};
-extern "C" void on_geometry_stop_signal(int) { stop_requested.store(true); }
+const std::atomic<bool>& stop_requested = cli::stop_requested(); // set by SIGINT, SIGTERM, SIGHUP
 
 void usage(std::FILE* to)
 {
@@ -199,16 +198,6 @@ ProbedDevice find_device(const Options& o)
 }
 
 
-void install_signals()
-{
-    struct sigaction sa{};
-    sa.sa_handler = on_geometry_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-    sigaction(SIGHUP, &sa, nullptr);
-}
-
 int from_flashbench(const Options& o)
 {
     GeometryReport r;
@@ -280,7 +269,7 @@ int on_device(const Options& o)
     const ProbedDevice d = find_device(o);
     GeometryReport r;
     if (d.card) r.claims = claims_of(*d.card, d.preferred_erase);
-    install_signals();
+    cli::install_stop_signals();
     const auto start = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     cli::ProgressLine line;

@@ -1,29 +1,13 @@
 #include "probe/register_check.h"
 
 #include "cli/size.h"
+#include "regs/card_facts.h"
 
 #include <variant>
 
 namespace mmc::probe {
 
 namespace {
-
-std::optional<uint64_t> derived(const regs::DecodedRegister* r, std::string_view key)
-{
-    if (!r) return std::nullopt;
-    const auto* d = r->find(key);
-    if (!d) return std::nullopt;
-    if (const auto* i = std::get_if<int64_t>(&d->value); i && *i > 0) return static_cast<uint64_t>(*i);
-    return std::nullopt;
-}
-
-std::optional<uint64_t> field(const regs::DecodedRegister* r, std::string_view name)
-{
-    if (!r) return std::nullopt;
-    const auto* f = r->field(name);
-    if (!f) return std::nullopt;
-    return f->raw;
-}
 
 const char* verdict(const RegisterClaim& c, std::optional<uint64_t> au)
 {
@@ -53,14 +37,11 @@ RegisterClaims claims_of(const dev::Identified& id, std::optional<uint64_t> pref
     r.claims[0].bytes = id.facts.au_bytes && *id.facts.au_bytes ? id.facts.au_bytes : std::nullopt;
     if (preferred && *preferred) r.claims[1].bytes = preferred;
     if (sd) {
-        r.claims[2].bytes = derived(csd, "erase_sector_bytes");
+        r.claims[2].bytes = regs::derived_positive(csd, "erase_sector_bytes");
     } else {
         r.claims[2].label = "CSD ERASE_GRP_SIZE";
-        const auto blocks = derived(csd, "erase_group_size_blocks");
-        const auto block = derived(csd, "write_block_bytes");
-        if (blocks) r.claims[2].bytes = *blocks * (block ? *block : 512);
-        if (const auto hc = field(regs.get(regs::RegKind::ext_csd), "hc_erase_grp_size"); hc && *hc)
-            r.claims[3].bytes = *hc * 512 * 1024;
+        r.claims[2].bytes = regs::csd_erase_group_bytes(regs);
+        r.claims[3].bytes = regs::hc_erase_group_bytes(regs);
     }
     return r;
 }

@@ -15,6 +15,7 @@
 namespace {
 
 using namespace mmc::bus;
+using mmc::regs::CardFamily;
 
 std::string read_file(const std::string& path)
 {
@@ -82,7 +83,7 @@ Evidence pi3_lab()
     e.caps = pi3_lab_caps;
     e.caps2 = 0;
     e.kernel_version = "6.1.0-50-arm64";
-    e.card = CardKind::sd;
+    e.card = CardFamily::sd;
     e.dt = dt_file("rpi3-sdhost.dts");
     return e;
 }
@@ -166,7 +167,7 @@ TEST(BusRpi, Pi4CorpusDumpWithItsDeviceTreeNamesTheHost)
 {
     Evidence e;
     e.ios = corpus_ios("Raspberry Pi 4 Model B (BCM2711, sdhci-iproc");
-    e.card = CardKind::sd;
+    e.card = CardFamily::sd;
     e.dt = dt_file("rpi4-emmc2.dts");
     const Diagnosis d = diagnose(e);
     EXPECT_EQ(d.mode, "DDR50");
@@ -189,7 +190,7 @@ TEST(BusRpi, Pi4QuirkDumpPointsAtTheCommandLine)
 {
     Evidence e;
     e.ios = corpus_ios("Raspberry Pi 4 Model B (BCM2711, mmc0 = SD slot), cmdline sdhci.debug_quirks2=4");
-    e.card = CardKind::sd;
+    e.card = CardFamily::sd;
     e.dt = dt_file("rpi4-emmc2.dts");
     const Diagnosis d = diagnose(e);
     EXPECT_EQ(d.mode, "HS");
@@ -208,7 +209,7 @@ TEST(BusRpi, Pi5Sdr104IsTheBusAtFullSpeed)
     e.ios = one_ios("clock:\t\t200000000 Hz\nactual clock:\t200000000 Hz\nvdd:\t\t21 (3.3 ~ 3.4 V)\n"
                     "power mode:\t2 (on)\nbus width:\t2 (4 bits)\ntiming spec:\t6 (sd uhs SDR104)\n"
                     "signal voltage:\t1 (1.80 V)\n");
-    e.card = CardKind::sd;
+    e.card = CardFamily::sd;
     e.dt = DeviceTree{};
     e.dt->compatible = {"brcm,bcm2712-sdhci", "brcm,sdhci-brcmstb"};
     e.dt->flags = {"sd-uhs-sdr50", "sd-uhs-ddr50", "sd-uhs-sdr104"};

@@ -15,6 +15,7 @@
 namespace {
 
 using namespace mmc::bus;
+using mmc::regs::CardFamily;
 using nlohmann::json;
 
 const json& ios_corpus()
@@ -472,9 +473,9 @@ TEST(ModesCeiling, EveryMode)
 TEST(ModesCeiling, LegacyDependsOnTheFamily)
 {
     EXPECT_EQ(mode_ceiling_mb_s("legacy"), 12.5);                  // SD default speed: 25 MHz x 4 bits
-    EXPECT_EQ(mode_ceiling_mb_s("legacy", CardKind::sd), 12.5);
-    EXPECT_EQ(mode_ceiling_mb_s("legacy", CardKind::mmc), 26);     // MMC: 26 MHz x 8 bits
-    EXPECT_EQ(mode_ceiling_mb_s("HS200", CardKind::mmc), 200);
+    EXPECT_EQ(mode_ceiling_mb_s("legacy", CardFamily::sd), 12.5);
+    EXPECT_EQ(mode_ceiling_mb_s("legacy", CardFamily::mmc), 26);     // MMC: 26 MHz x 8 bits
+    EXPECT_EQ(mode_ceiling_mb_s("HS200", CardFamily::mmc), 200);
 }
 
 TEST(ModesSpec, ClockWidthAndEdges)
@@ -510,8 +511,8 @@ struct CorpusCase {
     std::string finding; // the finding that leads
 };
 
-void sd(Evidence& e) { e.card = CardKind::sd; }
-void emmc(Evidence& e) { e.card = CardKind::mmc; }
+void sd(Evidence& e) { e.card = CardFamily::sd; }
+void emmc(Evidence& e) { e.card = CardFamily::mmc; }
 
 // Each case's expectations come from reading the entry's "diagnosis" and
 // "thread_cause"; the DT facts come from the entry's fragment.
@@ -525,7 +526,7 @@ const std::vector<CorpusCase>& corpus_cases()
         // sdhci.debug_quirks2=4 is SDHCI_QUIRK2_NO_1_8_V, the quirk no-1-8-v sets.
         {1, "Raspberry Pi 4 Model B (BCM2711, mmc0 = SD slot), cmdline sdhci.debug_quirks2=4",
          [](Evidence& e) {
-             e.card = CardKind::sd;
+             e.card = CardFamily::sd;
              e.dt = DeviceTree{};
              e.dt->flags = {"no-1-8-v"};
          },
@@ -534,7 +535,7 @@ const std::vector<CorpusCase>& corpus_cases()
         {2, "Raspberry Pi 4 Model B, mmc1 (SDIO",
          [](Evidence& e) {
              e.host = "mmc1";
-             e.card = CardKind::sdio;
+             e.sdio = true;
          },
          "HS", 25, 41666667.0 * 4 / 8 / 1e6, std::nullopt, "not storage", "mmc1 is an SDIO function (such as Wi-Fi), not storage"},
         // SDR104 at 150 MHz: rk3328.dtsi's own max-frequency, a SoC limit.
@@ -691,7 +692,7 @@ TEST(DoctorCorpus, HostCapsNameTheHostOnlyWhereTheBoardIsRuledOut)
     // Not in the corpus: the Pi 4 dump with caps that offer DDR50 but no
     // SDR104 (a made-up value to show what caps add).
     Evidence e = evidence_of(entry(0));
-    e.card = CardKind::sd;
+    e.card = CardFamily::sd;
     e.caps = 0x00170007; // 4_BIT_DATA, MMC/SD_HIGHSPEED, UHS_SDR12, SDR25, SDR50, DDR50
     e.kernel_version = "5.10";
     // caps alone: the controller's abilities and the DT's properties together.
@@ -731,14 +732,15 @@ TEST(DoctorTraps, SdioHostsAreNotStorage)
 {
     // Named by the debugfs directory alone.
     const Diagnosis named = diagnose(evidence_of(entry(11)));
-    EXPECT_EQ(named.card, CardKind::sdio);
+    EXPECT_TRUE(named.sdio);
+    EXPECT_FALSE(named.card); // an SDIO function has no storage family
     EXPECT_EQ(named.limit, "not storage");
     EXPECT_FALSE(named.ceiling_mb_s);
     EXPECT_TRUE(has_finding(named, "the host whose debugfs directory is named sdio is an SDIO function"));
 
     // SpacemiT K1 Wi-Fi: SDR104, 187.5 of 204.8 MHz.
     Evidence k1 = evidence_of(entry(14));
-    k1.card = CardKind::sdio;
+    k1.sdio = true;
     const Diagnosis d = diagnose(k1);
     EXPECT_EQ(d.limit, "not storage");
     EXPECT_EQ(d.mode, "SDR104");
@@ -769,7 +771,7 @@ TEST(DoctorTraps, AbsurdActualClockIsIgnored)
 {
     // RZ/G3L: "actual clock: 8 Hz" for a 150 MHz HS400ES bus.
     const Diagnosis d = diagnose(evidence_of(entry(10)));
-    EXPECT_EQ(d.card, CardKind::mmc); // from the timing
+    EXPECT_EQ(d.card, CardFamily::mmc); // from the timing
     EXPECT_EQ(d.mode, "HS400ES");
     EXPECT_EQ(d.mode_ceiling_mb_s, 400);
     EXPECT_EQ(d.clock_ceiling_mb_s, 300); // 150 MHz x 8 bits x 2
@@ -813,7 +815,7 @@ TEST(DoctorTraps, SeveralHostsDiagnosedOneByOne)
     a.ios = all[0];
     b.ios = all[1];
     EXPECT_EQ(diagnose(a).mode, "DDR50");
-    EXPECT_EQ(diagnose(a).card, CardKind::sd); // from the timing
+    EXPECT_EQ(diagnose(a).card, CardFamily::sd); // from the timing
     EXPECT_EQ(diagnose(b).mode, "SDR104");
     EXPECT_EQ(diagnose(b).ceiling_mb_s, 75);
 }
@@ -833,7 +835,7 @@ TEST(DoctorTraps, OldKernelCapsLayout)
     Evidence e;
     e.ios = parse_one("clock:\t\t100000000 Hz\nactual clock:\t100000000 Hz\npower mode:\t2 (on)\nbus width:\t2 (4 bits)\n"
                       "timing spec:\t5 (sd uhs SDR50)\nsignal voltage:\t1 (1.80 V)\n");
-    e.card = CardKind::sd;
+    e.card = CardFamily::sd;
     e.caps = 0x00078005;
     e.s18a = true;
     e.sd_bus_speeds_supported = {"SDR12", "SDR25", "SDR50", "SDR104"};
@@ -858,7 +860,7 @@ TEST(DoctorTraps, Caps2OfKernelsBeforeHs400AreNotTrusted)
     // A 3.10 vendor kernel: caps2 bit 15 was SANITIZE then, not HS400_1_8V.
     Evidence e;
     e.ios = parse_one("clock:\t\t200000000 Hz\npower mode:\t2 (on)\nbus width:\t3 (8 bits)\ntiming spec:\t9 (mmc HS200)\n");
-    e.card = CardKind::mmc;
+    e.card = CardFamily::mmc;
     e.caps = 0x00000143;
     e.caps2 = 0x00008020;
     e.kernel_version = "3.10.49";
@@ -872,7 +874,7 @@ TEST(DoctorTraps, Caps2OfKernelsBeforeHs400AreNotTrusted)
 TEST(DoctorTraps, Am62xWorkedExample)
 {
     const Diagnosis d = diagnose(evidence_of(entry(12)));
-    EXPECT_EQ(d.card, CardKind::mmc);
+    EXPECT_EQ(d.card, CardFamily::mmc);
     EXPECT_EQ(d.mode, "DDR52");
     EXPECT_EQ(d.host_best_mode, "DDR52"); // matches the timing
     EXPECT_EQ(d.mode_ceiling_mb_s, 104);
@@ -932,7 +934,7 @@ TEST(DoctorLab, SdCard)
     ASSERT_EQ(e.caps, 0x4000000fu);
     ASSERT_EQ(e.caps2, 0x00024000u);
     e.kernel_version = "6.1.0";
-    e.card = CardKind::sd;
+    e.card = CardFamily::sd;
     e.s18a = false;
     e.sd_bus_speeds_supported = {"SDR12", "SDR25"};
     e.dt_absent = true; // sdhci-pci: no device-tree node
@@ -971,7 +973,7 @@ TEST(DoctorLab, EmmcCard)
     e.caps = 0x4000010f;
     e.caps2 = 0x00020000;
     e.kernel_version = "6.1.0";
-    e.card = CardKind::mmc;
+    e.card = CardFamily::mmc;
     e.device_type = 0x03;
 
     const Diagnosis d = diagnose(e);
@@ -1005,7 +1007,7 @@ Evidence sd_hs_at_3v3()
     Evidence e;
     e.ios = parse_one("clock:\t\t50000000 Hz\nactual clock:\t50000000 Hz\npower mode:\t2 (on)\nbus width:\t2 (4 bits)\n"
                       "timing spec:\t2 (sd high-speed)\nsignal voltage:\t0 (3.30 V)\n");
-    e.card = CardKind::sd;
+    e.card = CardFamily::sd;
     e.caps = 0x000f0007; // 4_BIT_DATA, MMC/SD_HIGHSPEED, UHS_SDR12..SDR104
     return e;
 }
@@ -1111,7 +1113,7 @@ TEST(DoctorLimit, HostWithoutHs200)
     Evidence e;
     e.ios = parse_one("clock:\t\t52000000 Hz\npower mode:\t2 (on)\nbus width:\t3 (8 bits)\ntiming spec:\t8 (mmc DDR52)\n"
                       "signal voltage:\t1 (1.80 V)\n");
-    e.card = CardKind::mmc;
+    e.card = CardFamily::mmc;
     e.caps = 0x40001143; // 8-bit, MMC_HIGHSPEED, 1_8V_DDR
     e.device_type = 0x57;
     e.strobe_support = true;
@@ -1127,7 +1129,7 @@ TEST(DoctorLimit, BusWidthFromTheDeviceTree)
 {
     Evidence e;
     e.ios = parse_one("clock:\t\t200000000 Hz\npower mode:\t2 (on)\nbus width:\t2 (4 bits)\ntiming spec:\t9 (mmc HS200)\n");
-    e.card = CardKind::mmc;
+    e.card = CardFamily::mmc;
     e.dt = DeviceTree{};
     e.dt->bus_width = 4;
     e.dt->flags = {"mmc-hs200-1_8v"};
@@ -1143,7 +1145,7 @@ TEST(DoctorLimit, NothingOnTheBusLimits)
 {
     Evidence e;
     e.ios = parse_one(ios_text(9));
-    e.card = CardKind::mmc;
+    e.card = CardFamily::mmc;
     e.caps = 0x40000147;   // 8-bit, MMC_HIGHSPEED, ...
     e.caps2 = 0x00108020;  // HS200_1_8V_SDR, HS400_1_8V, HS400_ES
     e.device_type = 0x57;
@@ -1173,7 +1175,7 @@ TEST(DoctorLimit, Hs26CardHoldsTheClock)
     // An eMMC with DEVICE_TYPE 0x01 runs high-speed timing at 26 MHz.
     Evidence e;
     e.ios = parse_one("clock:\t\t26000000 Hz\npower mode:\t2 (on)\nbus width:\t3 (8 bits)\ntiming spec:\t1 (mmc high-speed)\n");
-    e.card = CardKind::mmc;
+    e.card = CardFamily::mmc;
     e.caps = 0x40000147; // 8-bit, MMC_HIGHSPEED
     e.device_type = 0x01;
     const Diagnosis d = diagnose(e);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 using namespace mmc::erase;
+using mmc::regs::CardFamily;
 
 namespace {
 TargetOptions fixture(const std::string& name, bool any_device = false)
@@ -33,7 +34,7 @@ TEST(EraseDevice, LabSdCardFromSysfs)
         EXPECT_EQ(t.card->product, "QEMU!");
         EXPECT_EQ(t.card->serial, "0xdeadbeef");
         const auto& c = t.caps;
-        EXPECT_EQ(c.family, Family::sd);
+        EXPECT_EQ(c.family, CardFamily::sd);
         EXPECT_FALSE(c.raw_channel);
         EXPECT_EQ(c.raw_unavailable, "--no-ioctl");
         EXPECT_EQ(c.preferred_erase_bytes, 4194304u);
@@ -58,7 +59,7 @@ TEST(EraseDevice, EmmcPartitionResolvesToItsDiskAndBounds)
     EXPECT_EQ(t.disk_path, "/dev/mmcblk1");
     EXPECT_EQ(t.start, uint64_t{532480} * 512);
     EXPECT_EQ(t.size, uint64_t{121610240} * 512);
-    EXPECT_EQ(t.caps.family, Family::mmc);
+    EXPECT_EQ(t.caps.family, CardFamily::mmc);
     // EXT_CSD from debugfs: SEC_FEATURE_SUPPORT 0x55, 4 MiB HC erase groups.
     EXPECT_TRUE(t.caps.have_ext_csd);
     EXPECT_EQ(t.caps.sec_feature_support, 0x55);
@@ -84,7 +85,7 @@ TEST(EraseDevice, UsbReaderNeedsAnyDevice)
         EXPECT_NE(std::string(e.what()).find("not an MMC/SD device: sda is on USB"), std::string::npos) << e.what();
     }
     const auto t = find_target("/dev/sda", fixture("usb-reader", true));
-    EXPECT_EQ(t.caps.family, Family::none);
+    EXPECT_FALSE(t.caps.family);
     EXPECT_FALSE(t.card);
     EXPECT_NE(t.not_mmc.find("USB"), std::string::npos);
     EXPECT_EQ(t.size, uint64_t{62333952} * 512);

@@ -31,7 +31,7 @@ const std::string lab_ssr = "80" + std::string(126, '0');
 Capabilities sd_card(const std::string& csd = lab_csd, const std::string& ssr = lab_ssr, bool channel = true)
 {
     Capabilities c;
-    c.family = Family::sd;
+    c.family = CardFamily::sd;
     c.name = "mmcblk0";
     c.kind = "an SD card";
     c.raw_channel = channel;
@@ -91,7 +91,7 @@ Capabilities emmc(const ExtCsd& e, bool channel = true)
     ext[181] = e.erased_mem_cont;
     for (int i = 0; i < 4; ++i) ext[212 + i] = static_cast<uint8_t>(e.sectors >> (8 * i));
     Capabilities c;
-    c.family = Family::mmc;
+    c.family = CardFamily::mmc;
     c.name = "mmcblk1";
     c.kind = "an eMMC";
     c.raw_channel = channel;
@@ -106,7 +106,7 @@ Capabilities emmc(const ExtCsd& e, bool channel = true)
 Capabilities loop_device(uint64_t discard_max = 4294966784)
 {
     Capabilities c;
-    c.family = Family::none;
+    c.family = std::nullopt;
     c.name = "loop0";
     c.kind = "a loop device";
     c.discard_granularity = 4096;
@@ -132,7 +132,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 TEST(EraseMethods, AutoPicksTheCardsOwnEraseOnAnSdCard)
 {
     const auto c = sd_card();
-    EXPECT_EQ(c.family, Family::sd);
+    EXPECT_EQ(c.family, CardFamily::sd);
     EXPECT_TRUE(c.erase_class);
     EXPECT_TRUE(c.block_addressed);
     ASSERT_TRUE(c.erased_byte);
@@ -346,10 +346,10 @@ TEST(EraseMethods, ExpectedOutcomes)
 
 TEST(EraseMethods, R1ErrorBits)
 {
-    EXPECT_TRUE(r1_errors(0x00000900, Family::sd).empty()); // tran, ready for data
-    EXPECT_EQ(r1_errors(0x10000900, Family::sd), std::vector<std::string>{"erase_seq_error"});
-    EXPECT_EQ(r1_errors(0x08008900, Family::mmc), (std::vector<std::string>{"erase_param", "wp_erase_skip"}));
-    EXPECT_EQ(r1_errors(0x80000000, Family::sd), std::vector<std::string>{"out_of_range"});
+    EXPECT_TRUE(r1_errors(0x00000900, CardFamily::sd).empty()); // tran, ready for data
+    EXPECT_EQ(r1_errors(0x10000900, CardFamily::sd), std::vector<std::string>{"erase_seq_error"});
+    EXPECT_EQ(r1_errors(0x08008900, CardFamily::mmc), (std::vector<std::string>{"erase_param", "wp_erase_skip"}));
+    EXPECT_EQ(r1_errors(0x80000000, CardFamily::sd), std::vector<std::string>{"out_of_range"});
 }
 
 TEST(EraseMethods, Descriptions)
