@@ -1077,7 +1077,7 @@ TEST(DoctorLimit, CardThatRefusesHighSpeed)
     e.ios = parse_one("clock:\t\t25000000 Hz\nbus width:\t2 (4 bits)\ntiming spec:\t0 (legacy)\n"
                       "signal voltage:\t0 (3.30 V)\n");
     e.host = "mmc0";
-    e.card = CardKind::sd;
+    e.card = CardFamily::sd;
     e.caps = 0x00000007; // 4_BIT_DATA MMC_HIGHSPEED SD_HIGHSPEED
     e.kernel_version = "6.1";
     const std::string log = "[    4.852512] mmc0: Problem switching card into high-speed mode!\n"
