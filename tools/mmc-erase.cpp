@@ -9,6 +9,8 @@
 #include "cli/size.h"
 #include "erase/erase.h"
 #include "out/erase_view.h"
+#include "probe/ladder.h"
+#include "probe/sampler.h"
 #include "version.h"
 
 #include <atomic>
@@ -47,6 +49,8 @@ Options:
                        give none (default: the SD status's AU_SIZE); a method
                        that erases aligns to whole AUs, the only ones it
                        restores to the clean state
+     --au measure      measure the AU first, as mmc-probe geometry does
+                       (read-only: a few thousand small reads)
      --chunk SIZE      at most SIZE bytes per chunk (default: what the device
                        allows, bounded so Ctrl-C is prompt)
      --verify[=MODE]   read the range back and check it: sampled (default)
@@ -76,6 +80,7 @@ struct Options {
     mmc::erase::Method method = mmc::erase::Method::automatic;
     mmc::erase::Options lib;
     bool yes = false, dry_run = false, json = false, verbose = false;
+    bool measure_au = false; // --au measure
 };
 
 Options parse_options(int argc, char** argv)
@@ -115,6 +120,10 @@ Options parse_options(int argc, char** argv)
             if (o.lib.max_chunk == 0) throw mmc::cli::UsageError("--chunk 0: a chunk must hold at least one byte");
             break;
         case au: {
+            if (std::string(optarg) == "measure") {
+                o.measure_au = true;
+                break;
+            }
             const uint64_t bytes = mmc::cli::size_option("--au", optarg);
             if (bytes < 512 || bytes % 512) throw mmc::cli::UsageError(fmt::format("--au {}: expected a multiple of 512", optarg));
             o.lib.au_bytes = bytes;
@@ -168,18 +177,47 @@ bool confirm(const mmc::erase::Prepared& p)
     return mmc::cli::confirm(question, "erase", false) == mmc::cli::Confirmation::yes;
 }
 
+// --au measure: the AU from the read ladder of mmc-probe geometry, on the
+// whole disk (AUs are counted from its first byte). Read-only.
+void measure_au(Options& o, const mmc::erase::Target& t)
+{
+    mmc::cli::ProgressLine line;
+    mmc::probe::BlockReadTimer reader(t.disk_path);
+    mmc::probe::SampleOptions so;
+    so.stop = &stop_requested;
+    so.progress = [&](uint64_t done, uint64_t total) {
+        line.show(fmt::format("measuring the AU (read-only): {}/{} reads", done, total));
+    };
+    const auto ladder = mmc::probe::sample_ladder(reader, so);
+    line.clear();
+    if (stop_requested.load()) throw mmc::cli::Error(mmc::cli::ErrorKind::interrupted, "interrupted while measuring the AU; nothing was erased");
+    const auto g = mmc::probe::analyze(ladder);
+    if (!g.au_bytes)
+        throw mmc::cli::Error(mmc::cli::ErrorKind::failure,
+                              fmt::format("{}: the read ladder shows no AU (confidence {}); give the AU with --au SIZE",
+                                          t.disk_path, g.confidence));
+    o.lib.au_bytes = *g.au_bytes;
+    o.lib.au_source = fmt::format("the read ladder (mmc-probe geometry: confidence {})", g.confidence);
+}
+
 } // namespace
 
 // The tool once started; what it throws, run_tool reports.
 int run(int argc, char** argv)
 {
-    const Options o = parse_options(argc, argv);
+    Options o = parse_options(argc, argv);
     // A second signal is ignored too: a card command in flight always ends.
     mmc::cli::install_stop_signals(mmc::cli::SecondSignal::ignored);
 
     // A bad range is a usage error (erase::PlanError), the rest failures.
-    const mmc::erase::Prepared prepared =
-        mmc::cli::in_context(o.device, [&] { return mmc::erase::prepare(o.device, o.range, o.method, o.lib); });
+    auto prepare = [&] {
+        return mmc::cli::in_context(o.device, [&] { return mmc::erase::prepare(o.device, o.range, o.method, o.lib); });
+    };
+    mmc::erase::Prepared prepared = prepare();
+    if (o.measure_au) { // the device is resolved and safe: measure, then plan again with the AU found
+        measure_au(o, prepared.target);
+        prepared = prepare();
+    }
 
     if (o.dry_run) {
         if (o.json)

@@ -48,11 +48,11 @@ Prepared prepare(const std::string& device, const Range& range, Method method, c
     // block): a method that erases aligns to the AU, from the SD status or
     // --au, when the AU is a whole number of the method's own unit.
     std::optional<EraseUnit> au;
-    if (options.au_bytes) au = EraseUnit{*options.au_bytes, "--au"};
+    if (options.au_bytes) au = EraseUnit{*options.au_bytes, options.au_source};
     else if (caps.family == regs::CardFamily::sd && caps.au_bytes) au = EraseUnit{caps.au_bytes, "SSR AU_SIZE"};
     if (options.au_bytes && caps.family == regs::CardFamily::sd && caps.au_bytes && caps.au_bytes != *options.au_bytes)
-        p.warnings.push_back(fmt::format("--au {} overrides the SSR's AU_SIZE ({})", regs::bytes_text(*options.au_bytes),
-                                         regs::bytes_text(caps.au_bytes)));
+        p.warnings.push_back(fmt::format("the AU of {} ({}) overrides the SSR's AU_SIZE ({})", options.au_source,
+                                         regs::bytes_text(*options.au_bytes), regs::bytes_text(caps.au_bytes)));
     if (au && restores_clean(m)) {
         if (au->bytes % p.unit.bytes == 0) {
             p.unit = *au;

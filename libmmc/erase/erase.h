@@ -29,6 +29,7 @@ struct Options {
     bool use_ioctl = true;       // card commands for registers and raw methods
     uint64_t max_chunk = 0;      // at most this many bytes per chunk (0: the method's own bound)
     std::optional<uint64_t> au_bytes; // the AU (--au): for cards whose registers give none, or to override them
+    std::string au_source = "--au";   // where au_bytes came from, as the plan names it
     VerifyMode verify = VerifyMode::none;
     dev::SysRoots roots;         // sysfs, debugfs, /dev
     dev::SafetyRoots safety; // /proc and sysfs for the safety checks

@@ -138,12 +138,38 @@ std::string describe_erase(const Settings& s)
     }
 }
 
+std::optional<uint64_t> size_at(const json& doc, const char* key)
+{
+    if (!doc.is_object() || !doc.contains(key) || !doc[key].is_number_unsigned()) return std::nullopt;
+    const auto v = doc[key].get<uint64_t>();
+    return v ? std::optional<uint64_t>(v) : std::nullopt;
+}
+
+// The AU the erase and state steps align to: the geometry step's, when it found one
+// and the card's registers give none (SSR AU_SIZE; a device that is not a
+// card has none); else nothing, and mmc-bench takes the registers' (or
+// assumes one and says so; mmc-erase aligns to the method's own unit).
+std::optional<uint64_t> measured_au(const json& geometry)
+{
+    const auto au = size_at(geometry, "au_size");
+    if (!au) return std::nullopt;
+    const json& regs = geometry.contains("registers") ? geometry["registers"] : json();
+    const json& ssr = regs.is_object() && regs.contains("ssr_au_size") ? regs["ssr_au_size"] : json();
+    const bool registers_give_one = ssr.is_object() && ssr.contains("bytes") && ssr["bytes"].is_number() && ssr["bytes"].get<double>() > 0;
+    return registers_give_one ? std::nullopt : au;
+}
+
 StepResult run_erase(StepContext& c)
 {
     const Settings& s = c.settings;
     erase::Prepared prepared;
     try {
-        prepared = erase::prepare(s.device, erase_range(s), erase::Method::automatic, erase_options(s));
+        erase::Options options = erase_options(s);
+        if (const auto au = measured_au(c.geometry)) {
+            options.au_bytes = au;
+            options.au_source = "the geometry step (mmc-probe geometry)";
+        }
+        prepared = erase::prepare(s.device, erase_range(s), erase::Method::automatic, options);
     } catch (const erase::PlanError& e) {
         return failed(cli::usage, fmt::format("{}: {}", s.device, e.what()));
     } catch (const std::exception& e) {
@@ -263,26 +289,7 @@ std::function<std::string(const Settings&)> describe_probe(ArgsFn args, std::str
     };
 }
 
-std::optional<uint64_t> size_at(const json& doc, const char* key)
-{
-    if (!doc.is_object() || !doc.contains(key) || !doc[key].is_number_unsigned()) return std::nullopt;
-    const auto v = doc[key].get<uint64_t>();
-    return v ? std::optional<uint64_t>(v) : std::nullopt;
-}
 
-// The AU the state step aligns to: the geometry step's, when it found one
-// and the card's registers give none (SSR AU_SIZE; a device that is not a
-// card has none); else nothing, and mmc-bench takes the registers' (or
-// assumes one and says so).
-std::optional<uint64_t> measured_au_for_bench(const json& geometry)
-{
-    const auto au = size_at(geometry, "au_size");
-    if (!au) return std::nullopt;
-    const json& regs = geometry.contains("registers") ? geometry["registers"] : json();
-    const json& ssr = regs.is_object() && regs.contains("ssr_au_size") ? regs["ssr_au_size"] : json();
-    const bool registers_give_one = ssr.is_object() && ssr.contains("bytes") && ssr["bytes"].is_number() && ssr["bytes"].get<double>() > 0;
-    return registers_give_one ? std::nullopt : au;
-}
 
 // mmc-probe capacity's exit statuses that name a fake (10-13): an answer.
 bool names_a_fake(int status)
@@ -309,7 +316,7 @@ StepResult run_capacity(const StepSpec& child, StepContext& c)
 
 StepResult run_state(StepContext& c)
 {
-    const auto au = measured_au_for_bench(c.geometry);
+    const auto au = measured_au(c.geometry);
     StepResult r = run_bench(c, "state", au);
     // Say where the AU came from: the benchmark's own document cannot.
     if (au && r.doc.is_object())

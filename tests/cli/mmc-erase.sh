@@ -267,6 +267,17 @@ if command -v nbdfuse >/dev/null && command -v nbdkit >/dev/null && [ -e /dev/fu
         python3 -c "import json; c = json.load(open('$work/sim-$1.json'))['counters']; print(c['discard']['bytes'], c['aus']['erased'])" >"$out" 2>&1
         expect "sim $1: the card discarded $4 bytes, $5 AUs now clean" "$out" "^$4 $5\$"
     done
+    # --au measure: a card whose registers give no AU (a loop device over
+    # the simulator) is erased aligned to the AU its read ladder shows.
+    $sim --size 128M --page 16k --au 2M --state full --stats "$work/sim-measure.json" -- \
+        sh -c "$erase -J -y --any-device --au measure --offset 1M --length 16M \"\$MMC_SIM_DEV\"" >"$out" 2>"$err"
+    rc=$?
+    [ $rc -eq 0 ] && pass "--au measure: erased" || { fail "--au measure: exit $rc"; sed 's/^/    | /' "$err" | head -5; }
+    json_eq "--au measure: aligned to the 2 MiB AU of the read ladder, 2 partial AUs" \
+        "j['plan']['erase_unit'], j['plan']['erase_unit_source'].startswith('the read ladder (mmc-probe geometry'), j['plan']['au_aligned'], j['plan']['partial_aus']['count']" \
+        "2097152 True True 2"
+    $PY -c "import json; c = json.load(open('$work/sim-measure.json'))['counters']; print(c['discard']['bytes'], c['aus']['erased'])" >"$out" 2>&1
+    expect "--au measure: the card discarded 14 MiB, 7 AUs now clean" "$out" "^14680064 7\$"
     $erase -J -y --any-device --au 4M --offset 2M --length 16M --dry-run "$loop" >"$out" 2>"$err"
     json_eq "misaligned by half an AU: the warning says what it costs" \
         "[w for w in j['warnings'] if 'partial AU' in w][0].split(':')[0]" "the range leaves 2 partial AUs at its edges"

@@ -118,6 +118,9 @@ if [ -f "$bundle" ]; then
     want "sim bundle: the probe's page and AU are the card's" \
         "$(pyjson "$bundle" "j['probe']['geometry']['page_size'], j['probe']['geometry']['au_size'], j['probe']['geometry']['confidence'] in ('high', 'medium')")" \
         "16384 4194304 True"
+    want "sim bundle: with no AU in the registers, the erase aligned to the geometry step's" \
+        "$(pyjson "$bundle" "j['erase']['plan']['erase_unit'], j['erase']['plan']['erase_unit_source'], j['erase']['plan']['au_aligned']")" \
+        "4194304 the geometry step (mmc-probe geometry) True"
     want "sim bundle: capacity good, every byte usable" \
         "$(pyjson "$bundle" "j['probe']['capacity']['verdict'], j['probe']['capacity']['usable_bytes'] == j['probe']['capacity']['announced_bytes'] == 256 << 20")" \
         "good True"
