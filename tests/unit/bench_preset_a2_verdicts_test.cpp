@@ -5,34 +5,16 @@
 // IOPS, 10 MB/s sustained. The simulator has no command queue: the presets
 // reach (or miss) these figures at QD1, as their notes say.
 #include "bench/verdicts.h"
-#include "sim/figures.h"
-#include "sim/params.h"
+#include "preset_figures.h"
 
-#include <fstream>
 #include <gtest/gtest.h>
 
 using namespace mmc;
 
 namespace {
 
-sim::Params preset(const std::string& name)
-{
-    std::ifstream in("sim/presets/" + name + ".json");
-    EXPECT_TRUE(in) << "run from the source tree: sim/presets/" << name << ".json";
-    return sim::params_from_json(nlohmann::json::parse(in));
-}
-
-struct Figures {
-    double read_iops, write_iops, seq_mb_s;
-};
-
-// What the a1/a2 suites measure, as the model predicts it: 4 KiB QD1 random
-// reads, random writes inside the open AUs, 512 KiB sequential writes.
-Figures figures(const sim::Params& p)
-{
-    return {sim::random_read_iops(p, 4096), sim::random_write_iops(p, uint64_t{p.open_aus} * p.au_bytes, 4096),
-            sim::sequential_write_mb_s(p, sim::StartState::clean, 512 * 1024)};
-}
+using test::preset;
+const auto figures = test::suite_figures;
 
 // UHS-I SDR104: 208 MHz, 4 bits, 104 MB/s.
 const bench::BusCeiling sdr104{"SDR104", 104, 208'000'000, "sdhci-pci (PCI 1217:8620)"};

@@ -4,34 +4,16 @@
 // high-speed bus. The seeds' question: two cards of equal sequential speed
 // that only the A1 verdict tells apart.
 #include "bench/verdicts.h"
-#include "sim/figures.h"
-#include "sim/params.h"
+#include "preset_figures.h"
 
-#include <fstream>
 #include <gtest/gtest.h>
 
 using namespace mmc;
 
 namespace {
 
-sim::Params preset(const std::string& name)
-{
-    std::ifstream in("sim/presets/" + name + ".json");
-    EXPECT_TRUE(in) << "run from the source tree: sim/presets/" << name << ".json";
-    return sim::params_from_json(nlohmann::json::parse(in));
-}
-
-struct Figures {
-    double read_iops, write_iops, seq_mb_s;
-};
-
-// What mmc-bench's a1 suite measures, as the model predicts it: 4 KiB QD1
-// random reads, random writes inside the open AUs, 512 KiB sequential writes.
-Figures figures(const sim::Params& p)
-{
-    return {sim::random_read_iops(p, 4096), sim::random_write_iops(p, uint64_t{p.open_aus} * p.au_bytes, 4096),
-            sim::sequential_write_mb_s(p, sim::StartState::clean, 512 * 1024)};
-}
+using test::preset;
+const auto figures = test::suite_figures;
 
 const bench::BusCeiling hs{"HS", 25, 50'000'000, "sdhci-pci (PCI 1217:8620)"};
 
