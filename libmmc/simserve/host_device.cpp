@@ -140,7 +140,7 @@ void HostDevice::start_nbdfuse()
     mountpoint_ = dir_ / "mnt";
     fs::create_directory(mountpoint_);
     const auto log = dir_ / "nbdfuse.log";
-    nbdfuse_ = spawn({"nbdfuse", "--connections", "1", "--pidfile", (dir_ / "nbdfuse.pid").string(),
+    nbdfuse_ = spawn({"nbdfuse", "--connections", "1", "-s", "--pidfile", (dir_ / "nbdfuse.pid").string(),
                       (mountpoint_ / "card").string(), "--unix", (dir_ / "nbd.sock").string()},
                      logged_to(log, true));
     wait_for_pidfile(dir_ / "nbdfuse.pid", "nbdfuse", nbdfuse_, log);

@@ -9,7 +9,8 @@
 # and a busy time equal to the model's prediction. A second card, with a
 # 16 KiB page and a 4 MiB AU whose costs stand above QEMU's own per-sector
 # time (page read and AU crossing 3 ms), is read by mmc-probe geometry
-# through the real kernel stack: the read ladder must show both.
+# through the real kernel stack: the read ladder must show both. A third,
+# a limbo fake, is named by mmc-probe capacity.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
 command -v qemu-system-x86_64 >/dev/null || { skip "lab: qemu-system-x86_64 not installed (make deps)"; finish; exit; }
@@ -76,4 +77,14 @@ scripts/sdlab --sim "--size 1G --page 16k --au 4M --command 1ms --page-read 3ms 
 cp "$res/geo/geo.json" "$out"
 json_eq "mmc-probe geometry in the guest: 16 KiB page, 4 MiB AU, high confidence" \
     "$(cat "$res/geo/geo.rc"), j['page_size'], j['au_size'], j['confidence']" "0 16384 4194304 high"
+
+# A limbo fake (1 GiB announced, 256 MiB real) behind the lab's SD host:
+# mmc-probe capacity names it through the kernel stack, exit 10.
+# shellcheck disable=SC2016
+scripts/sdlab --sim "--preset fake-limbo-64g-8g --size 1G --real-size 256M" --out "$res/cap" -- sh -c '
+    mmc-probe capacity -J --yes /dev/mmcblk0 >$SDLAB_OUT/cap.json 2>$SDLAB_OUT/cap.err; echo $? >$SDLAB_OUT/cap.rc' ||
+    { fail "lab run (capacity) failed"; finish; exit 1; }
+cp "$res/cap/cap.json" "$out"
+json_eq "mmc-probe capacity in the guest: limbo, 256 MiB of 1 GiB usable, exit 10" \
+    "$(cat "$res/cap/cap.rc"), j['verdict'], j['usable_bytes'], j['announced_bytes']" "10 limbo 268435456 1073741824"
 finish
