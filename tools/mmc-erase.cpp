@@ -188,10 +188,9 @@ void measure_au(Options& o, const mmc::erase::Target& t)
     so.progress = [&](uint64_t done, uint64_t total) {
         line.show(fmt::format("measuring the AU (read-only): {}/{} reads", done, total));
     };
-    const auto ladder = mmc::probe::sample_ladder(reader, so);
+    const auto g = mmc::probe::read_geometry(reader, so, true).geometry;
     line.clear();
     if (stop_requested.load()) throw mmc::cli::Error(mmc::cli::ErrorKind::interrupted, "interrupted while measuring the AU; nothing was erased");
-    const auto g = mmc::probe::analyze(ladder);
     if (!g.au_bytes)
         throw mmc::cli::Error(mmc::cli::ErrorKind::failure,
                               fmt::format("{}: the read ladder shows no AU (confidence {}); give the AU with --au SIZE",

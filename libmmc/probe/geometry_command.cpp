@@ -283,21 +283,9 @@ int on_device(const Options& o)
             line.show(fmt::format("reading the ladder: {}/{} reads, {}", done, total,
                                   cli::eta_text(static_cast<double>(done), static_cast<double>(total), elapsed())));
         };
-        r.ladder = sample_ladder(reader, so);
-        r.geometry = analyze(r.ladder);
-        // A busy machine delays single reads; when the first reading is not
-        // clear, three times the repeats give each place more chances to be
-        // read undisturbed (the fastest is kept), at three times the cost.
-        if (!o.repeats_given && r.geometry.confidence != "high" && !stop_requested) {
-            const std::string first = fmt::format("a first reading with {} repeats was not clear (confidence {}: page {}, AU {}); "
-                                                  "read again with {}",
-                                                  so.repeats, r.geometry.confidence, found(r.geometry.page_bytes),
-                                                  found(r.geometry.au_bytes), 3 * so.repeats);
-            so.repeats *= 3;
-            r.ladder = sample_ladder(reader, so);
-            r.geometry = analyze(r.ladder);
-            r.geometry.evidence.insert(r.geometry.evidence.begin(), first);
-        }
+        auto reading = read_geometry(reader, so, !o.repeats_given);
+        r.ladder = std::move(reading.ladder);
+        r.geometry = std::move(reading.geometry);
         line.clear();
     } catch (const std::exception& e) {
         line.clear();

@@ -1,5 +1,7 @@
 #include "probe/sampler.h"
 
+#include "cli/size.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <fcntl.h>
@@ -154,6 +156,25 @@ Ladder sample_ladder(ReadTimer& dev, const SampleOptions& o)
     if (!gaps.empty()) l.noise_ns = median(gaps);
     if (o.progress) o.progress(total, total);
     return l;
+}
+
+GeometryReading read_geometry(ReadTimer& device, SampleOptions options, bool again_if_unclear)
+{
+    GeometryReading r;
+    r.ladder = sample_ladder(device, options);
+    r.geometry = analyze(r.ladder);
+    const bool stopped = options.stop && options.stop->load();
+    if (!again_if_unclear || r.geometry.confidence == "high" || stopped) return r;
+    auto found = [](const std::optional<uint64_t>& b) { return b ? cli::format_bytes(*b) : std::string("none"); };
+    const std::string first = fmt::format("a first reading with {} repeats was not clear (confidence {}: page {}, AU {}); "
+                                          "read again with {}",
+                                          options.repeats, r.geometry.confidence, found(r.geometry.page_bytes),
+                                          found(r.geometry.au_bytes), 3 * options.repeats);
+    options.repeats *= 3;
+    r.ladder = sample_ladder(device, options);
+    r.geometry = analyze(r.ladder);
+    r.geometry.evidence.insert(r.geometry.evidence.begin(), first);
+    return r;
 }
 
 } // namespace mmc::probe

@@ -66,4 +66,17 @@ std::vector<uint64_t> row_positions(uint64_t align, uint64_t device_size, uint32
 // and second fastest repeat. Stops early (fewer rows) when *stop is set.
 Ladder sample_ladder(ReadTimer& device, const SampleOptions& options);
 
+struct GeometryReading {
+    Ladder ladder;
+    Geometry geometry;
+};
+
+// The ladder read and analyzed. A busy machine delays single reads: when
+// `again_if_unclear` and the first reading is not of high confidence, the
+// ladder is read again with three times the repeats (more chances for each
+// place to be read undisturbed, the fastest kept), at three times the cost,
+// and the evidence says so. Both mmc-probe geometry and mmc-erase --au
+// measure read the card this way.
+GeometryReading read_geometry(ReadTimer& device, SampleOptions options, bool again_if_unclear);
+
 } // namespace mmc::probe
