@@ -83,6 +83,9 @@ json_eq "stats: 16 write requests of 64 KiB" "j['counters']['write']['requests']
 json_eq "stats: one discard of 4 MiB" "j['counters']['discard']['bytes'], j['counters']['discard']['requests']" "4194304 1"
 json_eq "stats: at least the reads dd made" "j['counters']['read']['bytes'] >= 1048576 + 4096" "True"
 json_eq "stats: COMMAND's status and the card" "j['command_exit_status'], j['card']['size'], j['tool']" "7 67108864 mmc-sim"
+json_eq "stats: every request answered once, its lateness counted" \
+    "j['served']['answers'] == sum(j['counters'][k]['requests'] for k in ('read', 'write', 'discard', 'flush')), 0 <= j['served']['late_ns_mean'] <= j['served']['late_ns_max'], j['served']['late_over_50us'] <= j['served']['answers'], j['served']['host_gap_ns_mean'] > 0" \
+    "True True True True"
 no_leftovers "after a command"
 
 cat >"$work/fake.sh" <<'SCRIPT'

@@ -21,6 +21,7 @@
 #include "simserve/card_file.h"
 #include "version.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <ctime>
@@ -49,6 +50,41 @@ struct Server {
     uint64_t start_ns = 0; // CLOCK_MONOTONIC at virtual time 0
 } server;
 
+// How faithfully the model's times were served: how late each answer left
+// (the model's completion time is when it should), and how long the host
+// took between an answer and its next request (the chain's round trip plus
+// the client's own time: what a client measures on top of the model's).
+struct Punctuality {
+    uint64_t answers = 0, late_ns = 0, late_max_ns = 0, late_over_50us = 0;
+    uint64_t last_answer_ns = 0, gaps = 0, gap_ns = 0;
+
+    void arrived(uint64_t now)
+    {
+        if (!last_answer_ns) return;
+        gaps++;
+        gap_ns += now - last_answer_ns;
+    }
+    void answered(uint64_t due, uint64_t now)
+    {
+        const uint64_t late = now > due ? now - due : 0;
+        answers++;
+        late_ns += late;
+        late_max_ns = std::max(late_max_ns, late);
+        late_over_50us += late > 50'000;
+        last_answer_ns = now;
+    }
+    nlohmann::ordered_json json() const
+    {
+        nlohmann::ordered_json j;
+        j["answers"] = answers;
+        j["late_ns_mean"] = answers ? double(late_ns) / double(answers) : 0.0;
+        j["late_ns_max"] = late_max_ns;
+        j["late_over_50us"] = late_over_50us;
+        j["host_gap_ns_mean"] = gaps ? double(gap_ns) / double(gaps) : 0.0;
+        return j;
+    }
+} punctuality;
+
 uint64_t monotonic_ns()
 {
     timespec ts;
@@ -59,6 +95,14 @@ uint64_t monotonic_ns()
 uint64_t virtual_now()
 {
     return monotonic_ns() - server.start_ns;
+}
+
+// A request's arrival on virtual time, noted for the punctuality counters.
+uint64_t arrival()
+{
+    const uint64_t now = monotonic_ns();
+    punctuality.arrived(now);
+    return now - server.start_ns;
 }
 
 // Returns at virtual time `done` (at once when it has passed).
@@ -78,8 +122,10 @@ void answer_at(uint64_t done)
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
         }
     }
-    while (monotonic_ns() < at) {
+    uint64_t now;
+    while ((now = monotonic_ns()) < at) {
     }
+    punctuality.answered(at, now);
 }
 
 // Written whole to a temporary file and renamed, so a reader never sees half.
@@ -91,6 +137,7 @@ void write_stats()
     doc["version"] = mmc::version;
     doc["card"] = mmc::sim::to_json(server.params);
     doc["counters"] = server.card->counters_json();
+    doc["served"] = punctuality.json();
     const std::string tmp = server.stats_file + ".tmp";
     {
         std::ofstream out(tmp);
@@ -195,8 +242,8 @@ int mmcsim_pread(void*, void* buf, uint32_t count, uint64_t offset, uint32_t)
 {
     return guarded([&] {
         const std::span<uint8_t> out{static_cast<uint8_t*>(buf), count};
-        answer_at(server.joiner ? server.joiner->read(offset, out, virtual_now())
-                                : server.card->read(offset, out, virtual_now()));
+        const uint64_t now = arrival();
+        answer_at(server.joiner ? server.joiner->read(offset, out, now) : server.card->read(offset, out, now));
     });
 }
 
@@ -204,16 +251,16 @@ int mmcsim_pwrite(void*, const void* buf, uint32_t count, uint64_t offset, uint3
 {
     return guarded([&] {
         const std::span<const uint8_t> data{static_cast<const uint8_t*>(buf), count};
-        answer_at(server.joiner ? server.joiner->write(offset, data, virtual_now())
-                                : server.card->write(offset, data, virtual_now()));
+        const uint64_t now = arrival();
+        answer_at(server.joiner ? server.joiner->write(offset, data, now) : server.card->write(offset, data, now));
     });
 }
 
 int mmcsim_trim(void*, uint32_t count, uint64_t offset, uint32_t)
 {
     return guarded([&] {
-        answer_at(server.joiner ? server.joiner->discard(offset, count, virtual_now())
-                                : server.card->discard(offset, count, virtual_now()));
+        const uint64_t now = arrival();
+        answer_at(server.joiner ? server.joiner->discard(offset, count, now) : server.card->discard(offset, count, now));
     });
 }
 
@@ -222,7 +269,8 @@ int mmcsim_trim(void*, uint32_t count, uint64_t offset, uint32_t)
 int mmcsim_flush(void*, uint32_t)
 {
     return guarded([&] {
-        const uint64_t done = server.joiner ? server.joiner->flush(virtual_now()) : server.card->flush(virtual_now());
+        const uint64_t now = arrival();
+        const uint64_t done = server.joiner ? server.joiner->flush(now) : server.card->flush(now);
         write_stats(); // while the model says the card is busy anyway
         answer_at(done);
     });
