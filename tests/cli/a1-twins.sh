@@ -18,7 +18,7 @@
 # one card, a quarter of it for the other), the fail card's read verdict, the
 # pass card's sustained write (1.2x), the ratio of the two cards' reads, and
 # equal sequential writes. The pass
-# card's read verdict is printed; bench/a1-twins shows it on an idle machine.
+# card's read verdict is printed with the table.
 # Everything runs on one CPU: a wake-up on another, idle virtual CPU is the
 # chain's most variable cost.
 cd "$(dirname "$0")/../.." || exit 1
