@@ -136,14 +136,14 @@ TargetId identify_target(const SessionOptions& o)
         fs::path dir = fs::is_directory(id.path, ec) ? fs::path(id.path) : fs::path(id.path).parent_path();
         if (dir.empty()) dir = ".";
         struct stat st{};
-        if (::stat(dir.c_str(), &st) != 0) throw SessionRefused(fmt::format("--file {}: {}", id.path, std::strerror(errno)));
+        if (::stat(dir.c_str(), &st) != 0) throw SessionRefused(fmt::format("{}: {}", id.path, std::strerror(errno)));
         id.dev = st.st_dev;
     } else {
         id.path = device_path_of(o.device, o.roots);
         struct stat st{};
         if (::stat(id.path.c_str(), &st) != 0) throw SessionRefused(fmt::format("{}: {}", o.device, std::strerror(errno)));
         if (!S_ISBLK(st.st_mode))
-            throw SessionRefused(fmt::format("{}: not a block device", id.path), "use --file PATH to measure a file on a mounted filesystem");
+            throw SessionRefused(fmt::format("{}: not a block device", id.path), cli::Remedy::use_file);
         id.dev = st.st_rdev;
     }
     return id;
@@ -155,7 +155,7 @@ void confirm_writes(const SessionOptions& o, const std::string& path, const Cont
     try {
         check_destructive(path, o.roots, o.any_device);
     } catch (const WriteRefused& e) {
-        throw SessionRefused(e.what(), e.hint);
+        throw SessionRefused(e.what(), e.remedy);
     }
     // What is there now, so that nobody confirms without seeing it.
     std::error_code ec;

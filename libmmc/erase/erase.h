@@ -37,9 +37,10 @@ struct Options {
 
 // Nothing was touched: the device is unsafe, the method is not supported by
 // the card's registers, the range holds no whole erase unit, or the device
-// cannot be opened exclusively. what() says why.
-struct Refused : std::runtime_error {
-    using std::runtime_error::runtime_error;
+// cannot be opened exclusively. what() says why, the remedy what to do.
+struct Refused : cli::Error {
+    explicit Refused(const std::string& what, cli::Remedy r = cli::Remedy::none)
+        : cli::Error(cli::ErrorKind::failure, what, r) {}
 };
 
 // Everything decided before anything is destroyed.
