@@ -20,9 +20,9 @@ void check_usage(const SessionOptions& o)
 {
     const bool on_file = o.file.has_value();
     if (on_file && !o.custom && o.suite == "state")
-        throw SessionUsage("--suite state erases its region: it needs a raw device, not --file");
+        throw SessionUsage("the state suite erases its region: it needs a raw device, not a test file");
     if (on_file && precondition_of(o) != PreconditionMethod::none)
-        throw SessionUsage("--precondition applies to a raw device; a test file is written once when it is created");
+        throw SessionUsage("preconditioning applies to a raw device; a test file is written once when it is created");
 }
 
 JobPlan plan_jobs(const SessionOptions& o, const Context& context, bool on_file, RunReport& rep)

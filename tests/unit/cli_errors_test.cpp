@@ -64,7 +64,7 @@ TEST(CliErrors, AnyOtherExceptionIsAFailure)
 
 TEST(CliErrors, LibraryErrorsCarryTheirKind)
 {
-    EXPECT_EQ(run([]() -> int { throw mmc::bench::SessionUsage("--suite state needs a raw device"); }).first, 2);
+    EXPECT_EQ(run([]() -> int { throw mmc::bench::SessionUsage("the state suite needs a raw device"); }).first, 2);
     EXPECT_EQ(run([]() -> int {
                   throw mmc::bench::SessionRefused("/dev/sda: not an MMC device", Remedy::any_device_write);
               }),
