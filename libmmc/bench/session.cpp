@@ -3,6 +3,7 @@
 #include "bench/calibration.h"
 #include "bench/session_phases.h"
 #include "bench/engines/engine.h"
+#include "cli/printable.h"
 #include "dev/contents.h"
 #include "dev/discovery.h"
 #include "dev/system.h"
@@ -160,7 +161,7 @@ void confirm_writes(const SessionOptions& o, const std::string& path, const Cont
     // What is there now, so that nobody confirms without seeing it.
     std::error_code ec;
     const std::string name = fs::weakly_canonical(path, ec).filename().string();
-    const std::string holds = dev::volumes_text(dev::volumes_in_range(name, 0, UINT64_MAX, o.roots));
+    const std::string holds = cli::printable(dev::volumes_text(dev::volumes_in_range(name, 0, UINT64_MAX, o.roots)));
     require_confirmation(hooks.confirm ? hooks.confirm(write_question(path, context.card, holds)) : cli::Confirmation::no_terminal,
                          path);
 }
