@@ -145,6 +145,7 @@ PreconditionResult erase_region(const std::string& device, const Region& region,
     erase::Options eo;
     eo.any_device = ctl.any_device;
     eo.au_bytes = ctl.au_bytes;
+    eo.au_source = "the benchmark's AU";
     eo.roots = ctl.roots;
     eo.safety.sysfs = ctl.roots.sysfs;
     static const std::atomic<bool> never{false};

@@ -28,8 +28,8 @@ struct Options {
     bool any_device = false;     // accept a block device that is not on an MMC host
     bool use_ioctl = true;       // card commands for registers and raw methods
     uint64_t max_chunk = 0;      // at most this many bytes per chunk (0: the method's own bound)
-    std::optional<uint64_t> au_bytes; // the AU (--au): for cards whose registers give none, or to override them
-    std::string au_source = "--au";   // where au_bytes came from, as the plan names it
+    std::optional<uint64_t> au_bytes; // the AU: for cards whose registers give none, or to override them
+    std::string au_source = "the caller"; // where au_bytes came from, as the plan names it (mmc-erase: its option)
     VerifyMode verify = VerifyMode::none;
     dev::SysRoots roots;         // sysfs, debugfs, /dev
     dev::SafetyRoots safety; // /proc and sysfs for the safety checks
