@@ -127,6 +127,7 @@ Options parse_options(int argc, char** argv)
             const uint64_t bytes = mmc::cli::size_option("--au", optarg);
             if (bytes < 512 || bytes % 512) throw mmc::cli::UsageError(fmt::format("--au {}: expected a multiple of 512", optarg));
             o.lib.au_bytes = bytes;
+            o.lib.au_source = "--au";
             break;
         }
         case verify: {

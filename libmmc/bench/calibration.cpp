@@ -49,7 +49,7 @@ CpuPlacement pin_to_cpu(std::optional<int> cpu)
     // neighbour as much as the card (fio does not pin by default either).
     const int want = cpu ? *cpu : -1;
     if (!cpu) {
-        p.pin_error = "not asked; --cpu N pins";
+        p.pin_error = "not asked";
     } else {
         cpu_set_t set;
         CPU_ZERO(&set);

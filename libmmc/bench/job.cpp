@@ -87,7 +87,7 @@ void validate(const Job& job)
     if (job.runner != "psync" && job.runner != "io_uring")
         throw std::invalid_argument(fmt::format("ioengine '{}': expected psync or io_uring", job.runner));
     if (job.runner == "psync" && job.iodepth != 1)
-        throw std::invalid_argument(fmt::format("iodepth {} needs --ioengine io_uring (psync has one I/O in flight)", job.iodepth));
+        throw std::invalid_argument(fmt::format("iodepth {} needs the io_uring engine (psync has one I/O in flight)", job.iodepth));
     if (!(job.runtime_s > 0)) throw std::invalid_argument("runtime must be above zero");
     if (job.warmup_s < 0) throw std::invalid_argument("warm-up cannot be negative");
     if (job.ci_target_pct < 0) throw std::invalid_argument("confidence target cannot be negative");

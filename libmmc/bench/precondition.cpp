@@ -3,6 +3,10 @@
 #include "bench/engines/engine.h"
 #include "bench/data.h"
 #include "bench/runner.h"
+// The erase precondition erases with mmc-erase's engine (one method
+// choice, one executor). Safety is not taken from it: run_session has
+// already checked the device with bench/safety (dev/block_safety) and asked
+// before any precondition runs. This is bench's only include of erase/.
 #include "erase/erase.h"
 
 #include <cerrno>
@@ -141,6 +145,7 @@ PreconditionResult erase_region(const std::string& device, const Region& region,
     erase::Options eo;
     eo.any_device = ctl.any_device;
     eo.au_bytes = ctl.au_bytes;
+    eo.au_source = "the benchmark's AU";
     eo.roots = ctl.roots;
     eo.safety.sysfs = ctl.roots.sysfs;
     static const std::atomic<bool> never{false};

@@ -1,19 +1,20 @@
-// Before any write to a raw device: not an MMC/SD card without --any-device,
+// Before any write to a raw device: not an MMC/SD card unless any_device,
 // and the block device's own safety (dev/block_safety: mounted, swap, held by
 // another driver, the root filesystem's disk, read-only). The confirmation
 // is cli::confirm.
 #pragma once
 
+#include "cli/errors.h"
 #include "dev/sysfs.h"
 
-#include <stdexcept>
 #include <string>
 
 namespace mmc::bench {
 
-struct WriteRefused : std::runtime_error {
-    std::string hint; // what the user can do, or empty
-    WriteRefused(const std::string& what, std::string h) : std::runtime_error(what), hint(std::move(h)) {}
+// A failure; the remedy (what the user can do), if any, by meaning.
+struct WriteRefused : cli::Error {
+    explicit WriteRefused(const std::string& what, cli::Remedy r = cli::Remedy::none)
+        : cli::Error(cli::ErrorKind::failure, what, r) {}
 };
 
 // Throws WriteRefused when writing to `device_path` would destroy data

@@ -3,6 +3,7 @@
 #include "bench/calibration.h"
 #include "bench/session_phases.h"
 #include "bench/engines/engine.h"
+#include "cli/printable.h"
 #include "dev/contents.h"
 #include "dev/discovery.h"
 #include "dev/system.h"
@@ -136,14 +137,14 @@ TargetId identify_target(const SessionOptions& o)
         fs::path dir = fs::is_directory(id.path, ec) ? fs::path(id.path) : fs::path(id.path).parent_path();
         if (dir.empty()) dir = ".";
         struct stat st{};
-        if (::stat(dir.c_str(), &st) != 0) throw SessionRefused(fmt::format("--file {}: {}", id.path, std::strerror(errno)));
+        if (::stat(dir.c_str(), &st) != 0) throw SessionRefused(fmt::format("{}: {}", id.path, std::strerror(errno)));
         id.dev = st.st_dev;
     } else {
         id.path = device_path_of(o.device, o.roots);
         struct stat st{};
         if (::stat(id.path.c_str(), &st) != 0) throw SessionRefused(fmt::format("{}: {}", o.device, std::strerror(errno)));
         if (!S_ISBLK(st.st_mode))
-            throw SessionRefused(fmt::format("{}: not a block device", id.path), "use --file PATH to measure a file on a mounted filesystem");
+            throw SessionRefused(fmt::format("{}: not a block device", id.path), cli::Remedy::use_file);
         id.dev = st.st_rdev;
     }
     return id;
@@ -155,12 +156,12 @@ void confirm_writes(const SessionOptions& o, const std::string& path, const Cont
     try {
         check_destructive(path, o.roots, o.any_device);
     } catch (const WriteRefused& e) {
-        throw SessionRefused(e.what(), e.hint);
+        throw SessionRefused(e.what(), e.remedy);
     }
     // What is there now, so that nobody confirms without seeing it.
     std::error_code ec;
     const std::string name = fs::weakly_canonical(path, ec).filename().string();
-    const std::string holds = dev::volumes_text(dev::volumes_in_range(name, 0, UINT64_MAX, o.roots));
+    const std::string holds = cli::printable(dev::volumes_text(dev::volumes_in_range(name, 0, UINT64_MAX, o.roots)));
     require_confirmation(hooks.confirm ? hooks.confirm(write_question(path, context.card, holds)) : cli::Confirmation::no_terminal,
                          path);
 }

@@ -49,7 +49,8 @@ struct SessionHooks {
 // Refusals (a failure: exit 1) and usage problems (exit 2) before any I/O:
 // typed errors whose kind gives the tool's exit status (cli/errors.h).
 struct SessionRefused : cli::Error {
-    SessionRefused(const std::string& what, std::string h = {}) : cli::Error(cli::ErrorKind::failure, what, std::move(h)) {}
+    explicit SessionRefused(const std::string& what, cli::Remedy r = cli::Remedy::none)
+        : cli::Error(cli::ErrorKind::failure, what, r) {}
 };
 struct SessionUsage : cli::Error {
     explicit SessionUsage(const std::string& what) : cli::Error(cli::ErrorKind::usage, what) {}

@@ -20,9 +20,9 @@ void check_usage(const SessionOptions& o)
 {
     const bool on_file = o.file.has_value();
     if (on_file && !o.custom && o.suite == "state")
-        throw SessionUsage("--suite state erases its region: it needs a raw device, not --file");
+        throw SessionUsage("the state suite erases its region: it needs a raw device, not a test file");
     if (on_file && precondition_of(o) != PreconditionMethod::none)
-        throw SessionUsage("--precondition applies to a raw device; a test file is written once when it is created");
+        throw SessionUsage("preconditioning applies to a raw device; a test file is written once when it is created");
 }
 
 JobPlan plan_jobs(const SessionOptions& o, const Context& context, bool on_file, RunReport& rep)
@@ -36,7 +36,7 @@ JobPlan plan_jobs(const SessionOptions& o, const Context& context, bool on_file,
     if (o.au_bytes) so.au_bytes = *o.au_bytes;
     else if (card && card->claims.au_bytes) so.au_bytes = card->claims.au_bytes;
     else if (!on_file && ((o.suite == "class" && !o.custom) || state_suite || plan.precondition == PreconditionMethod::fragment))
-        rep.notes.push_back(fmt::format("the card's AU is unknown; {} MiB assumed (--au sets it)", so.au_bytes >> 20));
+        rep.notes.push_back(fmt::format("the card's AU is unknown; {} MiB assumed (an AU given overrides it)", so.au_bytes >> 20));
     if (context.queueing.cq_enabled == true)
         so.queue_depth = card && card->claims.cq_depth > 0 ? std::min(32, card->claims.cq_depth) : 32;
     try {
@@ -65,15 +65,15 @@ void keep_reads_unless_destructive(JobPlan& plan, const SessionOptions& o, const
     const bool precondition_writes = plan.precondition != PreconditionMethod::none;
     if (!o.custom && o.suite == "state")
         throw SessionRefused(fmt::format("{}: the state suite writes to and erases its region, destroying the data there", path),
-                             "add --destructive to allow it");
+                             cli::Remedy::destructive);
     if (o.custom || precondition_writes)
         throw SessionRefused(fmt::format("{}: {} destroys the data on it", path,
-                                         precondition_writes ? fmt::format("--precondition {}", to_string(plan.precondition))
+                                         precondition_writes ? fmt::format("preconditioning ({})", to_string(plan.precondition))
                                                              : std::string("a write test")),
-                             "add --destructive to allow it");
+                             cli::Remedy::destructive);
     std::vector<Job> kept;
     for (auto& j : plan.jobs) {
-        if (j.writes()) rep.skipped.push_back({j.name, "write test skipped: read-only run (add --destructive to run it)"});
+        if (j.writes()) rep.skipped.push_back({j.name, "write test skipped: read-only run (destructive runs only)"});
         else kept.push_back(j);
     }
     plan.jobs = kept;
@@ -92,7 +92,7 @@ void require_confirmation(cli::Confirmation answer, const std::string& path)
 {
     if (answer == cli::Confirmation::no_terminal)
         throw SessionRefused(fmt::format("{}: refusing to write without confirmation: no terminal to ask on", path),
-                             "add --yes to confirm on the command line");
+                             cli::Remedy::confirm);
     if (answer == cli::Confirmation::declined) throw SessionRefused(fmt::format("{}: not confirmed; nothing written", path));
 }
 

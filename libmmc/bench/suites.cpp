@@ -247,7 +247,7 @@ std::vector<Verdict> suite_verdicts(std::string_view suite, const Outcomes& o, c
 {
     std::vector<Verdict> out;
     if (suite == "quick") {
-        speed_claims(out, o, f, o.mb_s("seqwrite-4M"), " (indicative: 4 MiB sequential write; --suite class measures per AU)");
+        speed_claims(out, o, f, o.mb_s("seqwrite-4M"), " (indicative: 4 MiB sequential write; the class suite measures per AU)");
         if (f.sd_card && f.claims.app_perf_class)
             app_class(out, *f.claims.app_perf_class, o, f, "randread-4k", "randwrite-4k", "", " QD1");
     } else if (suite == "a1") {

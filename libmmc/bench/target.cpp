@@ -96,7 +96,7 @@ Target Target::open_block(const std::string& path, bool write)
     }
     struct stat st{};
     if (::fstat(t.fd_, &st) < 0) fail(errno, path);
-    if (!S_ISBLK(st.st_mode)) fail(ENOTBLK, path + ": not a block device (use --file for a file)");
+    if (!S_ISBLK(st.st_mode)) fail(ENOTBLK, path + ": not a block device");
     t.device_ = st.st_rdev;
     if (::ioctl(t.fd_, BLKGETSIZE64, &t.size_) < 0) fail(errno, path + ": BLKGETSIZE64");
     int lbs = 512;
@@ -121,7 +121,7 @@ Target Target::create_file(const std::string& path, uint64_t bytes, const std::a
     if (::statvfs(dir.c_str(), &vfs) == 0) {
         const uint64_t avail = static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
         if (bytes > avail)
-            fail(ENOSPC, fmt::format("{}: a {}-byte test file does not fit ({} bytes free); use --size", file, bytes, avail));
+            fail(ENOSPC, fmt::format("{}: a {}-byte test file does not fit ({} bytes free): give a smaller size", file, bytes, avail));
     }
     t.fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (t.fd_ < 0) {

@@ -66,7 +66,7 @@ struct Verdict {
 };
 
 // A figure a suite measured, or why it is missing ("write test skipped:
-// read-only run (add --destructive)").
+// read-only run (destructive runs only)").
 struct Measured {
     std::optional<double> value;
     std::string missing_why;

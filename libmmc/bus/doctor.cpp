@@ -369,7 +369,7 @@ void own_host_stop(Host& h, const Evidence& e, const FamilyModes& f, std::string
     if (!dt) {
         s.owner = "unknown";
         s.evidence.push_back("caps hold the controller's abilities and the device tree's properties together");
-        s.would_decide = fmt::format("the host's device-tree node (--dt FILE, or live): without {} there the board's device "
+        s.would_decide = fmt::format("the host's device-tree node (from a file, or read live): without {} there the board's device "
                                      "tree stops it; with it, the controller or its driver does",
                                      dt_properties_above(f, best));
         return;
@@ -481,7 +481,7 @@ void describe_host(Host& h, const Evidence& e, const FamilyModes& f, const std::
     } else if (!s.would_decide.empty()) {
         s.tries.push_back(dt ? "look up what the controller supports (its binding, its SoC's .dtsi) before adding a mode to the "
                                "device tree"
-                             : "give the host's device tree (--dt FILE) to tell the controller from the board");
+                             : "give the host's device tree to tell the controller from the board");
     }
 }
 
@@ -588,7 +588,7 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
                 s.text += fmt::format(" (the host has no {}-bit bus: caps has no {})", spec.width_bits, need);
                 s.evidence.push_back(fmt::format("caps: no {}", need));
                 if (s.owner == "unknown")
-                    s.would_decide = "the host's device tree (--dt): a bus-width there below the mode's means the board";
+                    s.would_decide = "the host's device tree: a bus-width there below the mode's means the board";
                 s.tries.push_back(fmt::format("a host with {} {}-bit bus would raise the ceiling {}x", spec.width_bits == 8 ? "an" : "a",
                                               spec.width_bits, spec.width_bits / width));
             } else {
@@ -597,7 +597,7 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
                 s.evidence.push_back(fmt::format("caps: {}, bus width {} in ios", need, width));
             }
         } else {
-            s.would_decide = "the host's caps (debugfs) or its device tree's bus-width (--dt)";
+            s.would_decide = "the host's caps (debugfs) or its device tree's bus-width";
         }
         out.push_back(s);
     }
@@ -648,9 +648,9 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
     } else {
         s.text = fmt::format("clock {}, below {}'s {} (the host's maximum clock f_max, which a device-tree max-frequency also sets)",
                              hz_text(hz), spec.name, hz_text(spec.clock_hz));
-        s.would_decide = "the host's device tree (--dt FILE, or live): a max-frequency there is the board's or the SoC's setting; "
+        s.would_decide = "the host's device tree (from a file, or read live): a max-frequency there is the board's or the SoC's setting; "
                          "none means the controller's own maximum";
-        s.tries.push_back("give the host's device tree (--dt FILE) to tell whether the controller or a device-tree setting caps "
+        s.tries.push_back("give the host's device tree to tell whether the controller or a device-tree setting caps "
                           "the clock");
     }
     out.push_back(s);
@@ -679,7 +679,7 @@ Shortfall fallback(const Evidence& e, const FamilyModes& f, std::string_view mod
         } else {
             s.text += ": the switch to 1.8 V signalling failed";
             s.would_decide = "the same card in another UHS host (if it switches there, this board's regulator or wiring is the "
-                             "cause), and the vqmmc-supply regulator's range (--dt)";
+                             "cause), and the vqmmc-supply regulator's range in the device tree";
         }
         s.tries.push_back("check the slot's vqmmc-supply regulator (it must reach 1.8 V) and try another card");
     } else if (const auto* ev = first_event(e, {LogEventKind::tuning_failed, LogEventKind::mode_switch_failed,
@@ -703,7 +703,7 @@ Shortfall fallback(const Evidence& e, const FamilyModes& f, std::string_view mod
             s.tries.push_back(std::string(soc->below_best_hint));
         s.would_decide = e.log ? "the kernel log names no tuning, switch or CRC failure for this host; the log from the card's "
                                  "insertion (dmesg after a re-plug) would"
-                               : "the kernel log (--dmesg FILE, or live as root): a tuning, voltage-switch or CRC failure there "
+                               : "the kernel log (from a file, or read live as root): a tuning, voltage-switch or CRC failure there "
                                  "names the cause";
         if (at_3v3 && needs_1v8)
             s.tries.push_back("check the slot's vqmmc-supply regulator (it must reach 1.8 V) and the kernel log for "
@@ -748,14 +748,14 @@ void mode_shortfalls(const Evidence& e, const FamilyModes& f, std::string_view m
             s.tries.insert(s.tries.begin(), "read the card's registers (mmc-info) to see what it supports");
         } else if (card.known) {
             s.text = fmt::format("{}; the host's caps were not read, so the host or a fallback is the reason", prefix);
-            s.would_decide = "the host's caps (debugfs) or device tree (--dt), and the kernel log (--dmesg)";
+            s.would_decide = "the host's caps (debugfs) or device tree, and the kernel log";
             s.tries.insert(s.tries.begin(), fmt::format("read the host's caps (/sys/kernel/debug/{}/caps, as root)",
                                                         e.host.empty() ? "mmcN" : e.host));
         } else {
             s.text = fmt::format("either the host or the card stops at {} (the kernel runs the best mode both offer); the "
                                  "host's caps and the card's registers would tell which",
                                  mode);
-            s.would_decide = "the host's caps or device tree (--caps, --dt) and the card's registers (mmc-info)";
+            s.would_decide = "the host's caps or device tree and the card's registers (mmc-info)";
             s.tries = {fmt::format("read the host's caps (/sys/kernel/debug/{}/caps, as root) and the card's registers "
                                    "(mmc-info) to tell which side limits",
                                    e.host.empty() ? "mmcN" : e.host)};
@@ -907,13 +907,13 @@ Diagnosis diagnose(const Evidence& e)
         d.decided_by = top.evidence;
         d.would_decide = top.would_decide;
         if (d.limit == "unknown" && d.would_decide.empty())
-            d.would_decide = "the host's caps or device tree (--caps, --dt), the card's registers (mmc-info) and the kernel log (--dmesg)";
+            d.would_decide = "the host's caps or device tree, the card's registers (mmc-info) and the kernel log";
     } else {
         d.limit = family ? "none" : "unknown";
         if (family)
             d.decided_by.push_back(fmt::format("ios: {}{}", d.mode, hz ? fmt::format(" at {}", hz_text(*hz)) : std::string()));
         else
-            d.would_decide = "the card type (--card sd|mmc)";
+            d.would_decide = "the card type (SD or MMC)";
     }
 
     for (const auto& s : shortfalls) {

@@ -18,7 +18,8 @@ int exit_status(ErrorKind kind)
 
 std::string error_text(const Error& e)
 {
-    return e.hint.empty() ? std::string(e.what()) : fmt::format("{}; {}", e.what(), e.hint);
+    const std::string_view remedy = e.hint.empty() ? remedy_text(e.remedy) : std::string_view(e.hint);
+    return remedy.empty() ? std::string(e.what()) : fmt::format("{}; {}", e.what(), remedy);
 }
 
 int run_tool(std::string_view tool, const std::function<int()>& body)
@@ -40,7 +41,9 @@ void rethrow_in_context(std::string_view context)
     try {
         throw;
     } catch (const Error& e) {
-        throw Error(e.kind, fmt::format("{}: {}", context, e.what()), e.hint);
+        Error in_context(e.kind, fmt::format("{}: {}", context, e.what()), e.hint);
+        in_context.remedy = e.remedy;
+        throw in_context;
     } catch (const std::exception& e) {
         throw Error(ErrorKind::failure, fmt::format("{}: {}", context, e.what()));
     }

@@ -5,6 +5,8 @@
 // thrown error into "tool: message" on stderr and an exit status.
 #pragma once
 
+#include "cli/remedy.h"
+
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -23,15 +25,17 @@ int exit_status(ErrorKind kind);
 
 struct Error : std::runtime_error {
     ErrorKind kind;
-    // What to do about it, said after the message ("add --destructive to
-    // allow it"); the tool's words: library code leaves it empty or passes
-    // its own wording of the remedy.
+    // What to do about it, said after the message. Library code gives a
+    // Remedy by meaning (cli/remedy.cpp words it with its flag); a tool may
+    // give its own words as the hint, which then come instead.
     std::string hint;
+    Remedy remedy = Remedy::none;
     Error(ErrorKind k, const std::string& message, std::string h = {})
         : std::runtime_error(message), kind(k), hint(std::move(h)) {}
+    Error(ErrorKind k, const std::string& message, Remedy r) : std::runtime_error(message), kind(k), remedy(r) {}
 };
 
-// "message" or "message; hint".
+// "message", or "message; hint" with the hint, else the remedy's wording.
 std::string error_text(const Error& error);
 
 // Runs a tool's body and returns its status. What it throws becomes

@@ -1,7 +1,5 @@
 #include "dev/contents.h"
 
-#include "cli/printable.h"
-
 #include <blkid/blkid.h>
 #include <fmt/format.h>
 
@@ -107,7 +105,7 @@ std::string volumes_text(const std::vector<Volume>& volumes)
     for (const auto& v : volumes) {
         if (!out.empty()) out += "; ";
         if (v.usage == "partition table") {
-            out += fmt::format("{} partition table", cli::printable(v.type));
+            out += fmt::format("{} partition table", v.type);
             continue;
         }
         out += v.device + ": ";
@@ -115,8 +113,8 @@ std::string volumes_text(const std::vector<Volume>& volumes)
             out += "no filesystem signature";
             continue;
         }
-        out += cli::printable(v.type);
-        if (!v.label.empty()) out += fmt::format(" \"{}\"", cli::printable(v.label));
+        out += v.type;
+        if (!v.label.empty()) out += fmt::format(" \"{}\"", v.label);
     }
     return out.empty() ? "no partition table or filesystem signature found" : out;
 }

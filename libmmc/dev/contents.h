@@ -32,7 +32,9 @@ std::vector<Volume> volumes_in_range(const std::string& disk, uint64_t offset, u
                                      const SysRoots& roots = {});
 
 // "mmcblk0p1: vfat \"boot\"; mmcblk0p2: ext4 \"rootfs\"; dos partition table",
-// or "no partition table or filesystem signature found".
+// or "no partition table or filesystem signature found". Types and labels
+// are as the media holds them: a view shows the text through
+// cli::printable (dev/ sits below the CLI layer and does not sanitise).
 std::string volumes_text(const std::vector<Volume>& volumes);
 
 } // namespace mmc::dev

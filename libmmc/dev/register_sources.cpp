@@ -77,7 +77,7 @@ RegisterGathering gather_registers(const Card& card, const SysRoots& roots, cons
 {
     Gatherer g{card, roots, nullptr, {}, {}};
     if (!options.use_ioctl)
-        g.channel_error = "--no-ioctl";
+        g.channel_error = commands_off;
     else if (!card.is_storage())
         g.channel_error = "no block device";
     else if (!roots.is_live())

@@ -22,13 +22,16 @@ struct SourceOptions {
     bool use_ioctl = true; // --no-ioctl: sysfs and debugfs only
 };
 
+// commands_error when the caller asked for no card commands (use_ioctl false).
+inline constexpr const char* commands_off = "card commands turned off";
+
 struct RegisterGathering {
     std::vector<regs::RawRegister> registers;
     std::vector<std::string> notes; // "ssr: ACMD13 failed (Operation not permitted); sysfs used"
     // Whether card commands get through at all (CMD13 answered), and if not
     // why: raw erase commands need the same channel.
     bool commands_work = false;
-    std::string commands_error; // "--no-ioctl", "fixture tree", "Operation not permitted"
+    std::string commands_error; // commands_off, "fixture tree", "Operation not permitted"
     int commands_errno = 0;     // EPERM/EACCES: not root (CAP_SYS_RAWIO)
 };
 

@@ -47,7 +47,7 @@ std::string without_name(const std::string& message, const std::string& name)
 std::string commands_unavailable(const dev::RegisterGathering& g)
 {
     if (g.commands_error == "fixture tree") return "a fixture tree has no card to talk to";
-    if (g.commands_error == "--no-ioctl") return g.commands_error;
+    if (g.commands_error == dev::commands_off) return g.commands_error;
     const bool not_root = g.commands_errno == EPERM || g.commands_errno == EACCES;
     return fmt::format("CMD13 to the card failed ({}){}", g.commands_error,
                        not_root ? "; card commands need CAP_SYS_RAWIO (run as root)" : "");

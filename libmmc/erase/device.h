@@ -4,6 +4,7 @@
 // Sysfs is a root so tests can use fixture trees.
 #pragma once
 
+#include "cli/errors.h"
 #include "dev/identify.h"
 #include "dev/sysfs.h"
 #include "erase/methods.h"
@@ -34,10 +35,12 @@ struct Target {
     std::vector<std::string> notes; // where registers came from, what failed
 };
 
-struct TargetError : std::runtime_error {
+// A failure (cli::ErrorKind::failure); the remedy, if any, by meaning.
+struct TargetError : cli::Error {
     enum class Why { not_found, not_mmc, no_block };
     Why why;
-    TargetError(Why w, const std::string& message) : std::runtime_error(message), why(w) {}
+    TargetError(Why w, const std::string& message, cli::Remedy r = cli::Remedy::none)
+        : cli::Error(cli::ErrorKind::failure, message, r), why(w) {}
 };
 
 struct TargetOptions {

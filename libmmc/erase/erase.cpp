@@ -27,7 +27,7 @@ Prepared prepare(const std::string& device, const Range& range, Method method, c
         p.target = find_target(device, {options.roots, options.any_device, options.use_ioctl});
     } catch (const TargetError& e) {
         if (e.why == TargetError::Why::not_mmc)
-            throw TargetError(e.why, fmt::format("{}; use --any-device to erase it anyway", e.what()));
+            throw TargetError(e.why, e.what(), cli::Remedy::any_device_erase);
         throw;
     }
     const auto& t = p.target;
@@ -68,8 +68,9 @@ Prepared prepare(const std::string& device, const Range& range, Method method, c
     p.plan = make_plan({t.size, t.start, range, p.unit.bytes, caps.logical_block, limit, options.zero_unaligned});
     if (p.plan.aligned.empty() && !options.zero_unaligned)
         throw Refused(fmt::format("the range {}+{} holds no whole erase unit ({} bytes, from {}); nothing would be "
-                                  "erased. Use --zero-unaligned to zero it instead",
-                                  p.plan.range.offset, p.plan.range.length, p.unit.bytes, p.unit.source));
+                                  "erased",
+                                  p.plan.range.offset, p.plan.range.length, p.unit.bytes, p.unit.source),
+                      cli::Remedy::zero_unaligned);
     if (m == Method::fule && p.plan.aligned != p.plan.range)
         throw Refused("FULE erases the whole user area, which is not a whole number of erase units here");
 
@@ -82,7 +83,7 @@ Prepared prepare(const std::string& device, const Range& range, Method method, c
             p.warnings.push_back(fmt::format(
                 "the range leaves {} partial AU{} at its edges: {} of it ({} before the first whole {} AU, {} after "
                 "the last) {} {}, and those AUs are not restored to the clean state: their next write still copies "
-                "their old data. Align --offset and --length to {} to clean every AU the range touches",
+                "their old data. Align the range's start and length to {} to clean every AU the range touches",
                 p.partial.count, p.partial.count > 1 ? "s" : "", regs::bytes_text(p.partial.bytes),
                 regs::bytes_text(p.plan.head.extent.length), regs::bytes_text(p.unit.bytes),
                 regs::bytes_text(p.plan.tail.extent.length), p.partial.bytes == 1 ? "is" : "are",
@@ -91,7 +92,7 @@ Prepared prepare(const std::string& device, const Range& range, Method method, c
     for (const Edge* e : {&p.plan.head, &p.plan.tail}) {
         if (p.au_aligned || e->action != EdgeAction::left_alone) continue;
         p.warnings.push_back(fmt::format("{} {} bytes at offset {} lie outside whole {} erase units and are left alone "
-                                         "(--zero-unaligned zeroes them)",
+                                         "(zeroing unaligned edges writes zeros there instead)",
                                          e == &p.plan.head ? "the first" : "the last", e->extent.length,
                                          e->extent.offset, regs::bytes_text(p.unit.bytes)));
     }

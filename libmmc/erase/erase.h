@@ -28,8 +28,8 @@ struct Options {
     bool any_device = false;     // accept a block device that is not on an MMC host
     bool use_ioctl = true;       // card commands for registers and raw methods
     uint64_t max_chunk = 0;      // at most this many bytes per chunk (0: the method's own bound)
-    std::optional<uint64_t> au_bytes; // the AU (--au): for cards whose registers give none, or to override them
-    std::string au_source = "--au";   // where au_bytes came from, as the plan names it
+    std::optional<uint64_t> au_bytes; // the AU: for cards whose registers give none, or to override them
+    std::string au_source = "the caller"; // where au_bytes came from, as the plan names it (mmc-erase: its option)
     VerifyMode verify = VerifyMode::none;
     dev::SysRoots roots;         // sysfs, debugfs, /dev
     dev::SafetyRoots safety; // /proc and sysfs for the safety checks
@@ -37,9 +37,10 @@ struct Options {
 
 // Nothing was touched: the device is unsafe, the method is not supported by
 // the card's registers, the range holds no whole erase unit, or the device
-// cannot be opened exclusively. what() says why.
-struct Refused : std::runtime_error {
-    using std::runtime_error::runtime_error;
+// cannot be opened exclusively. what() says why, the remedy what to do.
+struct Refused : cli::Error {
+    explicit Refused(const std::string& what, cli::Remedy r = cli::Remedy::none)
+        : cli::Error(cli::ErrorKind::failure, what, r) {}
 };
 
 // Everything decided before anything is destroyed.

@@ -152,7 +152,7 @@ std::optional<std::string> refusal(Method m, const Capabilities& c, bool whole_d
         if (!c.ssr) return "the SD status (SSR) could not be read, so FULE_SUPPORT is unknown";
         if (!c.fule_support) return "SSR FULE_SUPPORT is 0: the card does not support full user area logical erase";
         if (!whole_device)
-            return "FULE erases the whole user area; name the whole card and give no --offset/--length";
+            return "FULE erases the whole user area; name the whole card, not a range of it";
         break;
     case Method::trim:
         if (!c.have_ext_csd) return "EXT_CSD could not be read, so TRIM support is unknown";
@@ -194,7 +194,7 @@ Selection select_method(Method requested, const Capabilities& c, bool whole_devi
 {
     if (requested != Method::automatic) {
         if (auto why = refusal(requested, c, whole_device))
-            throw MethodRefused(fmt::format("--method {} refused: {}", to_string(requested), *why));
+            throw MethodRefused(fmt::format("method {} refused: {}", to_string(requested), *why));
         return {requested, "requested"};
     }
     if (c.family && c.erase_class && c.raw_channel)

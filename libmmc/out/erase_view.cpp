@@ -86,7 +86,7 @@ std::string erase_plan_text(const erase::Prepared& p)
         line("Capacity:", size_text(t.size));
     }
     line("Range:", extent_text(plan.range));
-    line("Contents:", dev::volumes_text(p.contents));
+    line("Contents:", cli::printable(dev::volumes_text(p.contents)));
     line("Method:", fmt::format("{}: {}{}", erase::to_string(p.selection.method), p.command,
                                 p.selection.why == "requested" ? "" : fmt::format(" ({})", p.selection.why)));
     line("Erase unit:", fmt::format("{} ({})", bytes_text(p.unit.bytes), p.unit.source));

@@ -153,7 +153,7 @@ int run_capacity(int argc, char** argv)
         t = erase::find_target(o.device, {o.roots, o.any_device, true});
     } catch (const erase::TargetError& e) {
         if (e.why == erase::TargetError::Why::not_mmc)
-            cli::error(tool, fmt::format("{}: {}; use --any-device to probe it anyway", o.device, e.what()));
+            cli::error(tool, fmt::format("{}: {}; {}", o.device, e.what(), cli::remedy_text(cli::Remedy::any_device_probe)));
         else
             cli::error(tool, fmt::format("{}: {}", o.device, e.what()));
         return cli::failure;

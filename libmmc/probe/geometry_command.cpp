@@ -232,7 +232,7 @@ std::optional<int> refuse_or_confirm(const Options& o, const ProbedDevice& d, co
     try {
         bench::check_destructive(d.path, o.roots, o.any_device);
     } catch (const bench::WriteRefused& e) {
-        cli::error(tool, e.hint.empty() ? e.what() : fmt::format("{}; {}", e.what(), e.hint));
+        cli::error(tool, cli::error_text(e));
         return cli::failure;
     }
     if (!plan.max_trial) {

@@ -172,6 +172,8 @@ StepResult run_erase(StepContext& c)
         prepared = erase::prepare(s.device, erase_range(s), erase::Method::automatic, options);
     } catch (const erase::PlanError& e) {
         return failed(cli::usage, fmt::format("{}: {}", s.device, e.what()));
+    } catch (const cli::Error& e) { // a refusal: its remedy too
+        return failed(cli::failure, fmt::format("{}: {}", s.device, cli::error_text(e)));
     } catch (const std::exception& e) {
         return failed(cli::failure, fmt::format("{}: {}", s.device, e.what()));
     }
@@ -247,7 +249,7 @@ StepResult run_bench(StepContext& c, const std::string& suite, std::optional<uin
     } catch (const bench::SessionUsage& e) {
         return failed(cli::usage, e.what());
     } catch (const bench::SessionRefused& e) {
-        return failed(cli::failure, e.hint.empty() ? std::string(e.what()) : fmt::format("{}; {}", e.what(), e.hint));
+        return failed(cli::failure, cli::error_text(e));
     } catch (const std::exception& e) {
         return failed(cli::failure, e.what());
     }

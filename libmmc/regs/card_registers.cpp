@@ -64,7 +64,7 @@ void check_mmc(const CardRegisters& c, std::vector<std::string>& w)
 {
     for (const auto& r : c.registers)
         if (r.reg.kind == RegKind::scr || r.reg.kind == RegKind::ssr || r.reg.kind == RegKind::switch_status)
-            w.push_back(fmt::format("{} given for an MMC card; it exists only on SD cards (use --card sd?)",
+            w.push_back(fmt::format("{} given for an MMC card; it exists only on SD cards (is the card an SD card?)",
                                     to_string(r.reg.kind)));
     const auto* csd = c.get(RegKind::csd);
     const auto* ext = c.get(RegKind::ext_csd);

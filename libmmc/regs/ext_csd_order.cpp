@@ -52,9 +52,9 @@ CardRegisters decode_card_oriented(CardFamily card, std::vector<RawRegister> inp
         out.registers[i].reg.warnings.insert(
             out.registers[i].reg.warnings.begin(),
             order == ByteOrder::reversed
-                ? std::string("bytes given reversed (--byte-order reversed): decoded from the last byte to the first")
+                ? std::string("bytes given reversed (the byte order was forced to reversed): decoded from the last byte to the first")
                 : std::string("bytes look reversed (ext_csd[511] first, as Linux printed them before about 2013): decoded "
-                              "reversed; --byte-order normal decodes them as given"));
+                              "reversed; forcing the normal byte order decodes them as given"));
     }
     return out;
 }

@@ -204,7 +204,7 @@ Bundle from_json(const json& doc)
     if (!doc.is_object()) throw NotABundle("not an mmckit bundle (not a JSON object)");
     if (!looks_like_bundle(doc)) {
         if (doc.contains("tool") && doc["tool"].is_string())
-            throw NotABundle(fmt::format("not an mmckit bundle ({} output; mmc-report --make-bundle makes a bundle from it)",
+            throw NotABundle(fmt::format("not an mmckit bundle ({} output; mmc-report makes a bundle from it)",
                                          doc["tool"].get<std::string>()));
         throw NotABundle("not an mmckit bundle (no \"format\": \"mmckit-bundle\")");
     }

@@ -139,14 +139,14 @@ Step parse_step(std::string_view text)
 {
     const auto c1 = text.find(':');
     if (c1 == std::string_view::npos || c1 == 0)
-        throw std::invalid_argument(fmt::format("--step {}: expected NAME:ok|fail:MESSAGE", text));
+        throw std::invalid_argument(fmt::format("step '{}': expected NAME:ok|fail:MESSAGE", text));
     const auto c2 = text.find(':', c1 + 1);
     const std::string_view status = text.substr(c1 + 1, c2 == std::string_view::npos ? std::string_view::npos : c2 - c1 - 1);
     Step s;
     s.name = std::string(text.substr(0, c1));
     if (status == "ok") s.ok = true;
     else if (status == "fail") s.ok = false;
-    else throw std::invalid_argument(fmt::format("--step {}: status '{}' is not ok or fail", text, status));
+    else throw std::invalid_argument(fmt::format("step '{}': status '{}' is not ok or fail", text, status));
     if (c2 != std::string_view::npos) s.message = std::string(text.substr(c2 + 1));
     return s;
 }

@@ -173,7 +173,7 @@ std::unique_ptr<Store> open_store(const std::string& url, bool create)
     }
     std::error_code ec;
     if (!create && !std::filesystem::exists(url, ec))
-        throw StoreError(fmt::format("{}: no such database (bundles go in with --db {} --import DIR)", url, url));
+        throw StoreError(fmt::format("{}: no such database (importing bundles creates it)", url));
     return std::make_unique<Store>(open_sqlite(url));
 }
 

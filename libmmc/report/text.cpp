@@ -320,7 +320,7 @@ std::string text_report(const Report& unsafe, bool color)
         if (g.has_random(rep.bundles)) out += "\n  Random I/O, IOPS at QD1 (w = write, r = read), and sequential MB/s\n" + random_table(rep, g);
         if (g.has_verdicts(rep.bundles)) out += "\n  Verdicts\n" + verdict_table(rep, g, color);
         if (g.has_probe(rep.bundles)) out += "\n  Flash geometry and capacity (mmc-probe)\n" + probe_table(rep, g);
-        if (g.has_state(rep.bundles)) out += "\n  What erasing bought (mmc-bench --suite state)\n" + state_lines(rep, g);
+        if (g.has_state(rep.bundles)) out += "\n  What erasing bought (the benchmark's state suite)\n" + state_lines(rep, g);
         if (!g.has_sequential(rep.bundles) && !g.has_random(rep.bundles)) out += "\n  No figures.\n";
 
         std::string problems;

@@ -218,7 +218,7 @@ void validate(const Params& p)
     const uint64_t real = real_size(p);
     if (p.fake == Fake::none) {
         if (p.real_size_bytes && p.real_size_bytes != p.size_bytes)
-            fail("real-size: only a fake card (--fake) has less storage than it announces");
+            fail("real-size: only a fake card has less storage than it announces");
         if (p.module_bytes) fail("module: only wraparound and chain fakes wrap addresses");
         if (p.strict_cache) fail("strict-cache: only limbo, chain and bad fakes have a limbo cache");
         return;

@@ -21,7 +21,7 @@ run 0 $bus -J --ios "$(ios 2)" --card sdio && json_eq "SDIO host is not storage"
 # alone cannot tell the controller from the board's DT, and the verdict says so.
 run 0 $bus -J --ios "$(ios 12)" --caps 0x4000114b --caps2 0x00860000 --kernel 5.10 &&
     json_eq "AM62x caps: host best DDR52, cause unknown until the DT tells" \
-        "j['hosts'][0]['host_best_mode'], j['hosts'][0]['limit'], '--dt' in j['hosts'][0]['would_decide']" "DDR52 unknown True"
+        "j['hosts'][0]['host_best_mode'], j['hosts'][0]['limit'], 'device-tree' in j['hosts'][0]['would_decide']" "DDR52 unknown True"
 # Pasted with grep prefixes and spaces for tabs, two hosts in one file.
 printf '/sys/kernel/debug/mmc0/ios:clock:          52000000 Hz\n/sys/kernel/debug/mmc0/ios:timing spec:    1 (mmc high-speed)\n/sys/kernel/debug/mmc0/ios:bus width:      3 (8 bits)\n/sys/kernel/debug/mmc1/ios:clock:          50000000 Hz\n/sys/kernel/debug/mmc1/ios:timing spec:    2 (sd high-speed)\n/sys/kernel/debug/mmc1/ios:bus width:      2 (4 bits)\n' > "$tmp/grep.txt"
 run 0 $bus -J --ios "$tmp/grep.txt" &&

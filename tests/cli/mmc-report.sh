@@ -122,7 +122,7 @@ run 0 $rep --make-bundle --out "$tmp/partial" --info "$tmp/nope.json" --bus $dat
 mkdir "$tmp/empty"
 run 1 $rep "$tmp/empty" && expect "no bundles: exit 1 with a message" "$err" "no bundles found in .*/empty"
 run 1 $rep $data/bench-a1.json examples/2-sf-lug && {
-    expect "a named non-bundle: warning" "$err" "bench-a1.json: not an mmckit bundle \(mmc-bench output; mmc-report --make-bundle"
+    expect "a named non-bundle: warning" "$err" "bench-a1.json: not an mmckit bundle \(mmc-bench output; mmc-report makes a bundle"
     expect "... and the others still reported" "$out" "^  Kingston 2G microSD +13\.3$"
 }
 run 1 $rep "$tmp/nope.json" && expect "missing file" "$err" "nope.json: No such file or directory"

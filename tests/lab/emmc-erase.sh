@@ -165,7 +165,7 @@ common() {
 }
 refused() { # refused METHOD REGEX
     rc "--method $1 refused (exit 1)" "refuse-$1" 1
-    expect "$p: --method $1: the reason is the register" "$d/refuse-$1.err" "--method $1 refused: $2"
+    expect "$p: --method $1: the reason is the register" "$d/refuse-$1.err" "method $1 refused: $2"
     if [ -f "$d/refuse-$1.json" ] && [ ! -s "$d/refuse-$1.json" ]; then pass "$p: --method $1: no JSON (nothing touched)"; else
         fail "$p: --method $1: a refusal printed JSON"; head -c 300 "$d/refuse-$1.json" 2>/dev/null | sed 's/^/    | /'
     fi

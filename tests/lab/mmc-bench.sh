@@ -52,7 +52,7 @@ check "SD status read live, claims recorded" quick.json "j['card']['claims']['so
 check "read-only by default: reads ran, writes skipped" quick.json \
     "[x['name'] for x in j['jobs']], [x['name'] for x in j['skipped']]" "['seqread-4M', 'randread-4k'] ['seqwrite-4M', 'randwrite-4k']"
 check "calibration reported" quick.json \
-    "j['calibration']['clock']['cost_ns'] > 0, j['calibration']['null_target'][0]['runner'], j['calibration']['pinned_cpu'], j['calibration']['pin_error']" "True psync None not asked; --cpu N pins"
+    "j['calibration']['clock']['cost_ns'] > 0, j['calibration']['null_target'][0]['runner'], j['calibration']['pinned_cpu'], j['calibration']['pin_error']" "True psync None not asked"
 check "every job: figures, CI, latency percentiles" quick.json \
     "all(x['ios'] > 0 and x['mb_s'] > 0 and x['lat_us']['p50'] <= x['lat_us']['p99'] <= x['lat_us']['max'] for x in j['jobs'])" "True"
 check "contract keys" quick.json \

@@ -253,11 +253,11 @@ TEST(BenchVerdicts, SkippedAndPartialJobs)
     broken.error = "write at offset 0: No such device";
     Outcomes o;
     o.ran = {{"randread-4k", &rd}, {"seqwrite-512k-sustained", &broken}};
-    o.skipped = {{"randwrite-4k", "write test skipped: read-only run (add --destructive to run it)"}};
+    o.skipped = {{"randwrite-4k", "write test skipped: read-only run (destructive runs only)"}};
     const auto v = suite_verdicts("a1", o, sd_facts());
     EXPECT_EQ(v[0].result, "pass");
     EXPECT_EQ(v[1].result, "not-applicable");
-    EXPECT_NE(v[1].why.find("--destructive"), std::string::npos);
+    EXPECT_NE(v[1].why.find("destructive runs only"), std::string::npos);
     EXPECT_EQ(v[2].result, "not-applicable");
     EXPECT_NE(v[2].why.find("stopped early"), std::string::npos);
 }

@@ -3,6 +3,7 @@
 #include "bench/session.h"
 #include "cli/cli.h"
 #include "cli/errors.h"
+#include "erase/device.h"
 #include "erase/plan.h"
 
 #include <gtest/gtest.h>
@@ -63,10 +64,39 @@ TEST(CliErrors, AnyOtherExceptionIsAFailure)
 
 TEST(CliErrors, LibraryErrorsCarryTheirKind)
 {
-    EXPECT_EQ(run([]() -> int { throw mmc::bench::SessionUsage("--suite state needs a raw device"); }).first, 2);
-    EXPECT_EQ(run([]() -> int { throw mmc::bench::SessionRefused("/dev/sda: not an MMC device", "add --any-device"); }),
-              (std::pair<int, std::string>{1, "mmc-test: /dev/sda: not an MMC device; add --any-device\n"}));
+    EXPECT_EQ(run([]() -> int { throw mmc::bench::SessionUsage("the state suite needs a raw device"); }).first, 2);
+    EXPECT_EQ(run([]() -> int {
+                  throw mmc::bench::SessionRefused("/dev/sda: not an MMC device", Remedy::any_device_write);
+              }),
+              (std::pair<int, std::string>{1, "mmc-test: /dev/sda: not an MMC device; use --any-device to write to it anyway\n"}));
     EXPECT_EQ(run([]() -> int { mmc::erase::make_plan({64 << 20, 0, {0, 0}, 512, 512, 0, false}); return 0; }).first, 2);
+}
+
+TEST(CliErrors, ARemedyIsWordedByCliAndAToolsHintComesInstead)
+{
+    EXPECT_EQ(error_text(Error(ErrorKind::failure, "the range holds no whole erase unit", Remedy::zero_unaligned)),
+              "the range holds no whole erase unit; use --zero-unaligned to zero it instead");
+    Error both(ErrorKind::failure, "refusing", "say yes");
+    both.remedy = Remedy::confirm;
+    EXPECT_EQ(error_text(both), "refusing; say yes");
+    EXPECT_EQ(error_text(Error(ErrorKind::failure, "refusing", Remedy::none)), "refusing");
+    // Every remedy has words, and each names the flag that gives it.
+    for (Remedy r : {Remedy::any_device_erase, Remedy::any_device_write, Remedy::any_device_probe, Remedy::zero_unaligned,
+                     Remedy::destructive, Remedy::confirm, Remedy::use_file})
+        EXPECT_NE(remedy_text(r).find(" --"), std::string_view::npos) << static_cast<int>(r);
+    EXPECT_FALSE(remedy_text(Remedy::release_device).empty());
+    EXPECT_TRUE(remedy_text(Remedy::none).empty());
+}
+
+TEST(CliErrors, InContextKeepsTheRemedy)
+{
+    EXPECT_EQ(run([]() -> int {
+                  return in_context("/dev/loop0", []() -> int {
+                      throw mmc::erase::TargetError(mmc::erase::TargetError::Why::not_mmc, "not an MMC/SD device",
+                                                    Remedy::any_device_erase);
+                  });
+              }),
+              (std::pair<int, std::string>{1, "mmc-test: /dev/loop0: not an MMC/SD device; use --any-device to erase it anyway\n"}));
 }
 
 TEST(CliErrors, InContextPrefixesAndKeepsTheKind)

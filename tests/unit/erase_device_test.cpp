@@ -36,7 +36,7 @@ TEST(EraseDevice, LabSdCardFromSysfs)
         const auto& c = t.caps;
         EXPECT_EQ(c.family, CardFamily::sd);
         EXPECT_FALSE(c.raw_channel);
-        EXPECT_EQ(c.raw_unavailable, "--no-ioctl");
+        EXPECT_EQ(c.raw_unavailable, "card commands turned off");
         EXPECT_EQ(c.preferred_erase_bytes, 4194304u);
         EXPECT_EQ(c.discard_max_bytes, 4194304u);
         EXPECT_EQ(c.discard_granularity, 4194304u);

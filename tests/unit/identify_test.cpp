@@ -37,7 +37,7 @@ TEST(Identify, SdCardFromSysfs)
     EXPECT_FALSE(id.facts.au_bytes);
     EXPECT_EQ(id.facts.ssr_source, "");
     EXPECT_FALSE(id.gathered.commands_work);
-    EXPECT_EQ(id.gathered.commands_error, "--no-ioctl");
+    EXPECT_EQ(id.gathered.commands_error, "card commands turned off");
 }
 
 TEST(Identify, EmmcEraseGroupAndErasedByteFromExtCsd)

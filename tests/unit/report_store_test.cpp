@@ -144,7 +144,7 @@ TEST(ReportStore, RejectedBundlesAreRecordedWithTheirReason)
     EXPECT_EQ(store->count("bundles"), 0);
     EXPECT_EQ(store->count("rejections"), 3);
     EXPECT_EQ(column(store->connection(), "SELECT reason FROM rejections WHERE source_path = 'tool.json'"),
-              "not an mmckit bundle (mmc-bench output; mmc-report --make-bundle makes a bundle from it)");
+              "not an mmckit bundle (mmc-bench output; mmc-report makes a bundle from it)");
 }
 
 TEST(ReportStore, MeasuredBundleColumns)

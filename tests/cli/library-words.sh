@@ -1,0 +1,157 @@
+#!/bin/sh
+# Library code names no command-line flags, and the modules keep their floors
+# (issue 12, part 3 and "Done when").
+#
+# 1. Flags. A string literal in libmmc/ that holds "--word" names a flag: the
+#    words of a remedy belong to cli/remedy.cpp, which the tools' errors use
+#    (cli::Remedy), and data (JSON warnings, notes, skip reasons, advice)
+#    names what it means. Not scanned: cli/ (the CLI layer words the flags),
+#    probe/*_command.cpp and probe/*_view.cpp, qualify/ (the tools' own
+#    command and view code). Comments are not scanned. Allowed where the
+#    "--word" is not ours: CSS custom properties in report/html.cpp, the
+#    options simserve/host_device.cpp passes to nbdkit, nbdfuse and losetup,
+#    and flashbench's --blocksize that probe/flashbench_text.cpp reads from a
+#    pasted command line.
+#
+# 2. Floors (direct #include lines, what the code needs today):
+#    - regs/ includes only regs/ (decoders are pure);
+#    - cli/ includes only cli/ (any module may use it without a cycle);
+#    - bus/ includes only bus/ and regs/ (ios, caps and the doctor are pure
+#      over regs), so dev/'s card model may hold bus facts;
+#    - dev/ includes only dev/, regs/ and bus/: nothing above it (no cli/,
+#      erase/, bench/, probe/, report/, qualify/, out/, sim/);
+#    - erase/ includes nothing from bench/; bench/ includes from erase/ only
+#      erase/erase.h, in bench/precondition.cpp (the erase precondition erases
+#      with mmc-erase's engine). Safety comes to both from dev/block_safety,
+#      never from each other: bench/ never includes erase/device.h or another
+#      erase/ header, erase/ never includes bench/safety.h.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/cli/lib.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work" "$out" "$err"' EXIT
+
+# flag_literals ROOT: "path:line: literal" for every string literal under
+# ROOT (a libmmc tree) that names a flag outside the places allowed above.
+flag_literals() {
+    "$PY" - "$1" <<'EOF'
+import os, re, sys
+root = sys.argv[1]
+skip_dirs = ("cli/", "qualify/")
+skip_file = re.compile(r"^probe/[a-z_]+_(command|view)\.cpp$")
+allowed = {
+    "report/html.cpp": {"--read", "--write", "--ink", "--muted", "--line", "--bg", "--soft"},
+    "simserve/host_device.cpp": {"--foreground", "--exit-with-parent", "--unix", "--pidfile", "--connections",
+                                 "--direct-io", "--find", "--show", "--detach"},
+    "probe/flashbench_text.cpp": {"--blocksize"},
+}
+literal = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+flag = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+for dirpath, _, files in os.walk(root):
+    for name in sorted(files):
+        if not name.endswith((".cpp", ".h")):
+            continue
+        rel = os.path.relpath(os.path.join(dirpath, name), root)
+        if rel.startswith(skip_dirs) or skip_file.match(rel):
+            continue
+        in_block = False
+        for n, line in enumerate(open(os.path.join(dirpath, name), encoding="utf-8", errors="replace"), 1):
+            code = line.strip()
+            if in_block:
+                if "*/" in code:
+                    in_block = False
+                continue
+            if code.startswith("/*"):
+                in_block = "*/" not in code
+                continue
+            if code.startswith("//") or code.startswith("#include"):
+                continue
+            # A comment after the code: cut at a // that is outside literals.
+            blanked = literal.sub(lambda m: "_" * len(m.group(0)), line)
+            if "//" in blanked:
+                line = line[:blanked.index("//")]
+            for lit in literal.findall(line):
+                bad = [f for f in flag.findall(lit) if f not in allowed.get(rel, ())]
+                if bad:
+                    print(f"{rel}:{n}: {' '.join(bad)} in {lit[:100]}")
+EOF
+}
+
+# include_breaks ROOT: "path: #include" for every include that crosses a floor.
+include_breaks() {
+    "$PY" - "$1" <<'EOF'
+import os, re, sys
+root = sys.argv[1]
+may = {  # module: the modules it may include (itself always)
+    "regs": {"regs"},
+    "cli": {"cli"},
+    "bus": {"bus", "regs"},
+    "dev": {"dev", "regs", "bus"},
+}
+include = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/([^"]+)"')
+for dirpath, _, files in os.walk(root):
+    for name in sorted(files):
+        if not name.endswith((".cpp", ".h")):
+            continue
+        rel = os.path.relpath(os.path.join(dirpath, name), root)
+        module = rel.split("/")[0]
+        for line in open(os.path.join(dirpath, name), encoding="utf-8", errors="replace"):
+            m = include.match(line)
+            if not m:
+                continue
+            target, header = m.group(1), f"{m.group(1)}/{m.group(2)}"
+            if module in may and target not in may[module] | {module}:
+                print(f"{rel}: {header} (a {module}/ file includes {target}/)")
+            if module == "erase" and target == "bench":
+                print(f"{rel}: {header} (erase/ includes bench/)")
+            if module == "bench" and target == "erase" and (rel, header) != ("bench/precondition.cpp", "erase/erase.h"):
+                print(f"{rel}: {header} (bench/ includes erase/ other than erase/erase.h in bench/precondition.cpp)")
+EOF
+}
+
+# Each scanner finds what it looks for: planted in a copy, it is reported.
+mkdir -p "$work/lib/erase" "$work/lib/dev" "$work/lib/bench" "$work/lib/cli" "$work/lib/report"
+cat >"$work/lib/erase/planted.cpp" <<'EOF'
+// a comment may say --any-device
+#include "bench/safety.h"
+void f() { throw Refused("no whole erase unit; use --zero-unaligned to zero it"); } // or --any-device
+const char* url = "http://x"; // "--yes" in a comment after a literal
+EOF
+printf '#include "cli/printable.h"\n' >"$work/lib/dev/planted.cpp"
+printf '#include "erase/device.h"\nconst char* s = "x--y, a-b";\n' >"$work/lib/bench/planted.cpp"
+printf 'const char* w = "use --any-device";\n' >"$work/lib/cli/planted.cpp"
+printf 'const char* css = "a{color:var(--ink)}";\n' >"$work/lib/report/html.cpp"
+flag_literals "$work/lib" >"$out" 2>"$err"
+[ -s "$err" ] && sed 's/^/    stderr: /' "$err" | head -5
+expect "scanner: a flag in a library message is found" "$out" "^erase/planted.cpp:3: --zero-unaligned in "
+[ "$(wc -l <"$out")" -eq 1 ] && pass "scanner: comments, cli/, allowed CSS and x--y are not flags" ||
+    { fail "scanner: expected one hit, got $(wc -l <"$out")"; sed 's/^/    | /' "$out"; }
+include_breaks "$work/lib" >"$out" 2>"$err"
+expect "scanner: dev/ including cli/ is found" "$out" "^dev/planted.cpp: cli/printable.h"
+expect "scanner: erase/ including bench/ is found" "$out" "^erase/planted.cpp: bench/safety.h"
+expect "scanner: bench/ including erase/device.h is found" "$out" "^bench/planted.cpp: erase/device.h"
+
+# The library itself.
+flag_literals "$top/libmmc" >"$out" 2>"$err"
+if [ -s "$err" ]; then
+    fail "flag scan ran"; sed 's/^/    stderr: /' "$err" | head -5
+elif [ -s "$out" ]; then
+    fail "library messages name no command-line flag (use a cli::Remedy, or name what it means)"; sed 's/^/    | /' "$out"
+else
+    pass "library messages name no command-line flag"
+fi
+# The scan saw the library: the remedies' own words are in cli/, which it skips.
+grep -q -- '"use --any-device to erase it anyway"' "$top/libmmc/cli/remedy.cpp" &&
+    pass "the remedies are worded in cli/remedy.cpp" || fail "cli/remedy.cpp words no --any-device remedy"
+
+include_breaks "$top/libmmc" >"$out" 2>"$err"
+if [ -s "$err" ]; then
+    fail "include scan ran"; sed 's/^/    stderr: /' "$err" | head -5
+elif [ -s "$out" ]; then
+    fail "every module keeps its floor"; sed 's/^/    | /' "$out"
+else
+    pass "every module keeps its floor (regs, cli, bus, dev; erase and bench)"
+fi
+grep -q '^#include "erase/erase.h"' "$top/libmmc/bench/precondition.cpp" &&
+    pass "the include rule saw bench's one erase include" || fail "bench/precondition.cpp no longer includes erase/erase.h: update this suite's rule"
+
+finish
