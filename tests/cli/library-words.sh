@@ -131,26 +131,23 @@ expect "scanner: erase/ including bench/ is found" "$out" "^erase/planted.cpp: b
 expect "scanner: bench/ including erase/device.h is found" "$out" "^bench/planted.cpp: erase/device.h"
 
 # The library itself.
-flag_literals "$top/libmmc" >"$out" 2>"$err"
-if [ -s "$err" ]; then
-    fail "flag scan ran"; sed 's/^/    stderr: /' "$err" | head -5
-elif [ -s "$out" ]; then
-    fail "library messages name no command-line flag (use a cli::Remedy, or name what it means)"; sed 's/^/    | /' "$out"
-else
-    pass "library messages name no command-line flag"
-fi
+# finds_nothing NAME HINT SCANNER DIR: SCANNER ran on DIR and found nothing.
+finds_nothing() {
+    "$3" "$4" >"$out" 2>"$err"
+    if [ -s "$err" ]; then
+        fail "$1: the scan failed"; sed 's/^/    stderr: /' "$err" | head -5
+    elif [ -s "$out" ]; then
+        fail "$1 ($2)"; sed 's/^/    | /' "$out"
+    else
+        pass "$1"
+    fi
+}
+finds_nothing "library messages name no command-line flag" "use a cli::Remedy, or name what it means" flag_literals "$top/libmmc"
 # The scan saw the library: the remedies' own words are in cli/, which it skips.
 grep -q -- '"use --any-device to erase it anyway"' "$top/libmmc/cli/remedy.cpp" &&
     pass "the remedies are worded in cli/remedy.cpp" || fail "cli/remedy.cpp words no --any-device remedy"
 
-include_breaks "$top/libmmc" >"$out" 2>"$err"
-if [ -s "$err" ]; then
-    fail "include scan ran"; sed 's/^/    stderr: /' "$err" | head -5
-elif [ -s "$out" ]; then
-    fail "every module keeps its floor"; sed 's/^/    | /' "$out"
-else
-    pass "every module keeps its floor (regs, cli, bus, dev; erase and bench)"
-fi
+finds_nothing "every module keeps its floor (regs, cli, bus, dev; erase and bench)" "see the rule at the top" include_breaks "$top/libmmc"
 grep -q '^#include "erase/erase.h"' "$top/libmmc/bench/precondition.cpp" &&
     pass "the include rule saw bench's one erase include" || fail "bench/precondition.cpp no longer includes erase/erase.h: update this suite's rule"
 
