@@ -38,4 +38,6 @@ assert lines[1] == "    FAIL the page: got 8192", lines
 assert lines[2] == "      | evidence 1", lines
 assert lines[3].startswith("check: "), lines
 PY
+run 0 "$top/tests/run-all" "$tmp/good.sh" "$tmp/good.sh" && expect "the end says what the run took" "$out" "^check: took [0-9]+ s; the slowest suites"
+expect "  with each suite's seconds" "$out" "^  [0-9]+ $tmp/good.sh$"
 finish
