@@ -1,4 +1,5 @@
 #include "bus/device_tree.h"
+#include "bus/parse_text.h"
 
 #include <algorithm>
 #include <array>
@@ -37,15 +38,6 @@ const std::vector<std::string_view>& device_tree_flags()
 }
 
 namespace {
-
-bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-    while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-    return s;
-}
 
 // Limits no real tree approaches (a whole board's tree has a few thousand
 // nodes, a node a few dozen properties); they keep hostile text linear.
@@ -86,7 +78,7 @@ struct Node {
 std::string_view strip_labels(std::string_view s, std::vector<std::string>* labels)
 {
     for (;;) {
-        s = trim(s);
+        s = trim_space(s);
         std::size_t i = 0;
         while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
         if (i == 0 || i >= s.size() || s[i] != ':') return s;
@@ -99,9 +91,9 @@ std::string_view strip_labels(std::string_view s, std::vector<std::string>* labe
 // several cells or references.
 std::optional<uint32_t> one_cell(std::string_view v)
 {
-    v = trim(v);
+    v = trim_space(v);
     if (v.size() < 2 || v.front() != '<' || v.back() != '>') return std::nullopt;
-    v = trim(v.substr(1, v.size() - 2));
+    v = trim_space(v.substr(1, v.size() - 2));
     int base = 10;
     if (v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
         base = 16;
@@ -144,8 +136,8 @@ struct Ref {
 };
 Ref ref_of(std::string_view v)
 {
-    v = trim(v);
-    if (!v.empty() && v.front() == '<' && v.back() == '>') v = trim(v.substr(1, v.size() - 2));
+    v = trim_space(v);
+    if (!v.empty() && v.front() == '<' && v.back() == '>') v = trim_space(v.substr(1, v.size() - 2));
     if (!v.empty() && v.front() == '&') {
         v.remove_prefix(1);
         std::size_t e = 0;
@@ -169,7 +161,7 @@ struct Parser {
         bool line_start = true, stmt_blank = true;
         char inside = 0; // '>' or ']' while in cells or bytes
         const auto statement_end = [&](char how) {
-            const auto s = trim(stmt);
+            const auto s = trim_space(stmt);
             if (how == '{') {
                 if (stack.size() >= max_depth) {
                     error = fmt::format("nested deeper than {} nodes; not a device tree", max_depth);
@@ -271,13 +263,13 @@ struct Parser {
     static void property(Node& n, std::string_view s)
     {
         if (s.rfind("/delete-property/", 0) == 0) {
-            n.erase(trim(s.substr(17)));
+            n.erase(trim_space(s.substr(17)));
             return;
         }
         if (s.front() == '/') return; // /dts-v1/, /plugin/, /delete-node/, /memreserve/
         const auto eq = s.find('=');
         const auto name = strip_labels(eq == std::string_view::npos ? s : s.substr(0, eq), nullptr);
-        n.set(std::string(trim(name)), eq == std::string_view::npos ? std::string() : std::string(trim(s.substr(eq + 1))));
+        n.set(std::string(trim_space(name)), eq == std::string_view::npos ? std::string() : std::string(trim_space(s.substr(eq + 1))));
     }
 
     // "&label { }" folded into "label: node { }"; a node written twice, once.

@@ -1,4 +1,5 @@
 #include "bus/ios.h"
+#include "bus/parse_text.h"
 
 #include <array>
 #include <cctype>
@@ -9,21 +10,10 @@ namespace mmc::bus {
 
 namespace {
 
-bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-std::string_view trim(std::string_view s)
-{
-    std::size_t b = 0, e = s.size();
-    while (b < e && is_space(s[b])) ++b;
-    while (e > b && is_space(s[e - 1])) --e;
-    return s.substr(b, e - b);
-}
-
 std::optional<uint64_t> leading_number(std::string_view s)
 {
     uint64_t v = 0;
-    const auto t = trim(s);
+    const auto t = trim_space(s);
     const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
     if (r.ec != std::errc()) return std::nullopt;
     return v;
@@ -36,10 +26,10 @@ constexpr uint64_t absurd_clock_hz = 1'000'000'000;
 
 std::optional<uint64_t> clock_value(std::string_view value, std::string& why)
 {
-    const auto t = trim(value);
+    const auto t = trim_space(value);
     std::size_t digits = 0;
     while (digits < t.size() && is_digit(t[digits])) ++digits;
-    const auto unit = trim(t.substr(digits));
+    const auto unit = trim_space(t.substr(digits));
     uint64_t v = 0;
     if (digits == 0 || digits > 10 || !(unit.empty() || unit == "Hz") ||
         std::from_chars(t.data(), t.data() + digits, v).ec != std::errc()) {
@@ -59,7 +49,7 @@ std::string paren_text(std::string_view s)
     const auto open = s.find('(');
     const auto close = s.rfind(')');
     if (open == std::string_view::npos || close == std::string_view::npos || close < open) return {};
-    return std::string(trim(s.substr(open + 1, close - open - 1)));
+    return std::string(trim_space(s.substr(open + 1, close - open - 1)));
 }
 
 // Keys the kernel prints; "lock" is a first line pasted with its "c" cut off.
@@ -149,7 +139,7 @@ std::vector<Ios> parse_ios(std::string_view text)
     while (pos <= text.size()) {
         const auto nl = text.find('\n', pos);
         // Trimmed: a pasted "\r\n" leaves a "\r".
-        const auto line = trim(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
+        const auto line = trim_space(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
         pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
         ++line_no;
         const auto kl = split_line(line);
@@ -159,7 +149,7 @@ std::vector<Ios> parse_ios(std::string_view text)
         }
         const std::string host = host_in(kl->prefix);
         const Key key = kl->key;
-        const auto value = trim(kl->value);
+        const auto value = trim_space(kl->value);
 
         if (!cur || key == Key::clock || (!host.empty() && host != cur->host && !cur->host.empty())) {
             out.emplace_back();

@@ -1,4 +1,5 @@
 #include "bus/kernel_log.h"
+#include "bus/parse_text.h"
 
 #include <algorithm>
 #include <array>
@@ -9,8 +10,6 @@
 namespace mmc::bus {
 
 namespace {
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 std::string lower(std::string_view s)
 {

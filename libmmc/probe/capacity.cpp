@@ -1,4 +1,5 @@
 #include "probe/capacity.h"
+#include "probe/measure.h"
 
 #include <algorithm>
 #include <bit>
@@ -27,7 +28,6 @@ const char* to_string(Verdict v)
 
 namespace {
 
-constexpr uint64_t MiB = uint64_t{1} << 20;
 constexpr uint64_t stamp_magic = 0x6d6d632d70726f62; // "mmc-prob"
 constexpr uint64_t chunk_bytes_max = MiB;             // in-place rewrites: at most 1 MiB per request
 constexpr uint64_t probe_bytes_per_round = 2 * MiB;   // copies of one search round, at most

@@ -11,6 +11,7 @@
 #include "probe/capacity.h"
 #include "probe/capacity_device.h"
 #include "probe/capacity_view.h"
+#include "probe/tool_name.h"
 #include "version.h"
 
 #include <atomic>
@@ -22,11 +23,7 @@ namespace mmc::probe {
 
 namespace {
 
-constexpr const char* tool = "mmc-probe";
-
-const std::atomic<bool>& stop_requested = cli::stop_requested(); // set by SIGINT, SIGTERM, SIGHUP
-
-void usage(std::FILE* to)
+void capacity_usage(std::FILE* to)
 {
     fmt::print(to, R"(Usage:
  {0} capacity [options] DEVICE
@@ -58,10 +55,10 @@ Examples:
  {0} capacity --dry-run /dev/mmcblk0
  {0} capacity --yes /dev/mmcblk0
 )",
-               tool);
+               probe_tool);
 }
 
-struct Options {
+struct CapacityCommandOptions {
     std::string device;
     CapacityOptions probe;
     bool yes = false, dry_run = false, json = false, any_device = false;
@@ -69,7 +66,7 @@ struct Options {
     dev::SafetyRoots safety;
 };
 
-Options parse(int argc, char** argv)
+CapacityCommandOptions parse_capacity_command(int argc, char** argv)
 {
     enum { destructive = 256, max_cache, any_device, seed, sysfs };
     static const option longopts[] = {
@@ -80,7 +77,7 @@ Options parse(int argc, char** argv)
         {"help", no_argument, nullptr, 'h'},                {"version", no_argument, nullptr, 'V'},
         {nullptr, 0, nullptr, 0},
     };
-    Options o;
+    CapacityCommandOptions o;
     opterr = 0;
     optind = 1;
     int c;
@@ -109,8 +106,8 @@ Options parse(int argc, char** argv)
             o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
             o.safety.sysfs = optarg;
             break;
-        case 'h': usage(stdout); std::exit(cli::ok);
-        case 'V': cli::print_version_and_exit(tool);
+        case 'h': capacity_usage(stdout); std::exit(cli::ok);
+        case 'V': cli::print_version_and_exit(probe_tool);
         default: cli::throw_getopt_error(c, argv);
         }
     }
@@ -123,11 +120,11 @@ Options parse(int argc, char** argv)
 void print_json(const nlohmann::ordered_json& body)
 {
     nlohmann::ordered_json doc;
-    doc["tool"] = tool;
+    doc["tool"] = probe_tool;
     doc["version"] = mmc::version;
     doc["command"] = "capacity";
     doc.update(body);
-    cli::print_json(doc, tool);
+    cli::print_json(doc, probe_tool);
 }
 
 std::string progress_text(const CapacityProgress& p, double elapsed_in_phase)
@@ -146,26 +143,26 @@ std::string progress_text(const CapacityProgress& p, double elapsed_in_phase)
 
 int run_capacity(int argc, char** argv)
 {
-    Options o = parse(argc, argv); // a cli::UsageError goes to the tool's cli::run_tool
+    CapacityCommandOptions o = parse_capacity_command(argc, argv); // a cli::UsageError goes to the tool's cli::run_tool
 
     erase::Target t;
     try {
         t = erase::find_target(o.device, {o.roots, o.any_device, true});
     } catch (const erase::TargetError& e) {
         if (e.why == erase::TargetError::Why::not_mmc)
-            cli::error(tool, fmt::format("{}: {}; {}", o.device, e.what(), cli::remedy_text(cli::Remedy::any_device_probe)));
+            cli::error(probe_tool, fmt::format("{}: {}; {}", o.device, e.what(), cli::remedy_text(cli::Remedy::any_device_probe)));
         else
-            cli::error(tool, fmt::format("{}: {}", o.device, e.what()));
+            cli::error(probe_tool, fmt::format("{}: {}", o.device, e.what()));
         return cli::failure;
     }
     if (t.is_partition) {
-        cli::error(tool, fmt::format("{}: a partition; the capacity is the whole card's: probe {}", t.path, t.disk_path));
+        cli::error(probe_tool, fmt::format("{}: a partition; the capacity is the whole card's: probe {}", t.path, t.disk_path));
         return cli::usage;
     }
     if (const auto problems = dev::check_safety(t.name, o.safety); !problems.empty()) {
         std::string list;
         for (const auto& p : problems) list += (list.empty() ? "" : "; ") + p.what;
-        cli::error(tool, fmt::format("{}: refusing to write: {}", t.path, list));
+        cli::error(probe_tool, fmt::format("{}: refusing to write: {}", t.path, list));
         return cli::failure;
     }
     const CapacityTarget target{t.path, t.card, t.not_mmc};
@@ -176,7 +173,7 @@ int run_capacity(int argc, char** argv)
         io = std::make_unique<DeviceBlocks>(t.path);
         plan = plan_capacity(io->block_count(), io->block_size(), o.probe);
     } catch (const std::exception& e) {
-        cli::error(tool, e.what());
+        cli::error(probe_tool, e.what());
         return cli::failure;
     }
 
@@ -202,7 +199,7 @@ int run_capacity(int argc, char** argv)
     cli::install_stop_signals();
     if (!o.yes) {
         if (!isatty(STDIN_FILENO)) {
-            cli::error(tool, fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes "
+            cli::error(probe_tool, fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes "
                                          "(or --dry-run to see what would be written)",
                                          t.path));
             return cli::failure;
@@ -210,13 +207,13 @@ int run_capacity(int argc, char** argv)
         const auto question = fmt::format("{}This writes to {}{}.", plan_text(target, plan, o.probe.destructive), t.path,
                                           o.probe.destructive ? " and leaves the stamps there" : " and puts every block back");
         const bool yes = cli::confirm(question, "probe", false) == cli::Confirmation::yes;
-        if (stop_requested.load()) {
+        if (cli::stop_requested().load()) {
             fmt::print(stderr, "\n");
-            cli::error(tool, "interrupted before anything was written");
+            cli::error(probe_tool, "interrupted before anything was written");
             return cli::interrupted;
         }
         if (!yes) {
-            cli::error(tool, "not confirmed; nothing was written");
+            cli::error(probe_tool, "not confirmed; nothing was written");
             return cli::failure;
         }
     } else if (!o.json) {
@@ -227,7 +224,7 @@ int run_capacity(int argc, char** argv)
     cli::ProgressLine line;
     std::string phase;
     auto phase_start = std::chrono::steady_clock::now();
-    o.probe.stop = &stop_requested;
+    o.probe.stop = &cli::stop_requested();
     o.probe.progress = [&](const CapacityProgress& p) {
         if (p.phase != phase) {
             phase = p.phase;
@@ -242,7 +239,7 @@ int run_capacity(int argc, char** argv)
         r = probe_capacity(*io, o.probe);
     } catch (const std::exception& e) {
         line.clear();
-        cli::error(tool, fmt::format("{}: {}", t.path, e.what()));
+        cli::error(probe_tool, fmt::format("{}: {}", t.path, e.what()));
         return cli::failure;
     }
     line.clear();
@@ -252,7 +249,7 @@ int run_capacity(int argc, char** argv)
     else
         fmt::print("{}", result_text(target, r, io->block_size()));
     if (r.interrupted) {
-        cli::error(tool, fmt::format("interrupted: {}", r.restored ? fmt::format("the {} stamped blocks were written back; "
+        cli::error(probe_tool, fmt::format("interrupted: {}", r.restored ? fmt::format("the {} stamped blocks were written back; "
                                                                                   "{} is as it was",
                                                                                   r.blocks_backed_up, t.path)
                                                                     : "--destructive: the stamps written so far stay"));

@@ -2,14 +2,13 @@
 
 #include "cli/printable.h"
 #include "cli/size.h"
+#include "probe/measure.h"
 
 #include <fmt/format.h>
 
 namespace mmc::probe {
 
 namespace {
-
-constexpr uint64_t MiB = uint64_t{1} << 20;
 
 std::string size_text(uint64_t bytes, uint32_t block_size)
 {

@@ -17,6 +17,7 @@
 #include "probe/open_aus.h"
 #include "probe/register_check.h"
 #include "probe/sampler.h"
+#include "probe/tool_name.h"
 #include "version.h"
 
 #include <atomic>
@@ -36,11 +37,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;
 
-constexpr const char* tool = "mmc-probe";
-
-const std::atomic<bool>& stop_requested = cli::stop_requested(); // set by SIGINT, SIGTERM, SIGHUP
-
-void usage(std::FILE* to)
+void geometry_usage(std::FILE* to)
 {
     fmt::print(to, R"(Usage:
  {0} geometry [options] DEVICE
@@ -75,10 +72,10 @@ Examples:
  {0} geometry --destructive --yes /dev/mmcblk0
  flashbench -a /dev/mmcblk0 --blocksize=1024 -o /dev/null | {0} geometry --from-flashbench -
 )",
-               tool);
+               probe_tool);
 }
 
-struct Options {
+struct GeometryCommandOptions {
     std::string device;
     std::optional<std::string> flashbench;
     unsigned repeats = 3, positions = 8, max_open = 8;
@@ -97,7 +94,7 @@ unsigned count_option(const char* name, const char* text, unsigned lo, unsigned 
     return static_cast<unsigned>(v);
 }
 
-Options parse(const std::vector<std::string>& args)
+GeometryCommandOptions parse_geometry_command(const std::vector<std::string>& args)
 {
     enum { from_flashbench = 256, repeats, positions, destructive, max_open, any_device, no_ioctl, sysfs };
     static const option longopts[] = {
@@ -116,14 +113,14 @@ Options parse(const std::vector<std::string>& args)
         {"version", no_argument, nullptr, 'V'},
         {nullptr, 0, nullptr, 0},
     };
-    std::vector<std::string> storage{std::string(tool) + " geometry"};
+    std::vector<std::string> storage{std::string(probe_tool) + " geometry"};
     storage.insert(storage.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& s : storage) argv.push_back(s.data());
     argv.push_back(nullptr);
     const int argc = static_cast<int>(storage.size());
 
-    Options o;
+    GeometryCommandOptions o;
     optind = 0; // a fresh scan (0 also resets getopt's internal state)
     opterr = 0;
     int c;
@@ -146,8 +143,8 @@ Options parse(const std::vector<std::string>& args)
             break;
         case 'J': o.json = true; break;
         case 'v': o.verbose = true; break;
-        case 'h': usage(stdout); std::exit(cli::ok);
-        case 'V': cli::print_version_and_exit(tool);
+        case 'h': geometry_usage(stdout); std::exit(cli::ok);
+        case 'V': cli::print_version_and_exit(probe_tool);
         default: cli::throw_getopt_error(c, argv.data());
         }
     }
@@ -163,7 +160,7 @@ Options parse(const std::vector<std::string>& args)
 }
 
 
-ProbedDevice find_device(const Options& o)
+ProbedDevice find_device(const GeometryCommandOptions& o)
 {
     ProbedDevice d;
     d.path = bench::device_path_of(o.device, o.roots);
@@ -198,7 +195,7 @@ ProbedDevice find_device(const Options& o)
 }
 
 
-int from_flashbench(const Options& o)
+int from_flashbench(const GeometryCommandOptions& o)
 {
     GeometryReport r;
     r.source_file = *o.flashbench;
@@ -207,7 +204,7 @@ int from_flashbench(const Options& o)
     try {
         text = cli::read_input(*o.flashbench, 16u << 20, "flashbench output");
     } catch (const std::exception& e) {
-        cli::error(tool, e.what());
+        cli::error(probe_tool, e.what());
         return cli::failure;
     }
     try {
@@ -215,28 +212,28 @@ int from_flashbench(const Options& o)
         r.ladder = std::move(parsed.ladder);
         r.notes = std::move(parsed.notes);
     } catch (const FlashbenchParseError& e) {
-        cli::error(tool, fmt::format("{}: {}", *o.flashbench == "-" ? "standard input" : *o.flashbench, e.what()));
+        cli::error(probe_tool, fmt::format("{}: {}", *o.flashbench == "-" ? "standard input" : *o.flashbench, e.what()));
         return cli::failure;
     }
     r.geometry = analyze(r.ladder);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (o.json) cli::print_json(geometry_json(nullptr, r), tool);
+    if (o.json) cli::print_json(geometry_json(nullptr, r), probe_tool);
     else print_geometry_text(nullptr, r, o.verbose);
     return cli::ok;
 }
 
 // Before writing: the safety of mmc-erase, what will be overwritten, and
 // the user's yes. Returns an exit status when the test must not run.
-std::optional<int> refuse_or_confirm(const Options& o, const ProbedDevice& d, const WritePlan& plan, const Geometry& g)
+std::optional<int> refuse_or_confirm(const GeometryCommandOptions& o, const ProbedDevice& d, const WritePlan& plan, const Geometry& g)
 {
     try {
         bench::check_destructive(d.path, o.roots, o.any_device);
     } catch (const bench::WriteRefused& e) {
-        cli::error(tool, cli::error_text(e));
+        cli::error(probe_tool, cli::error_text(e));
         return cli::failure;
     }
     if (!plan.max_trial) {
-        cli::error(tool, fmt::format("{}: too small for an open-AU test with {} AUs", d.path, cli::format_bytes(*g.au_bytes)));
+        cli::error(probe_tool, fmt::format("{}: too small for an open-AU test with {} AUs", d.path, cli::format_bytes(*g.au_bytes)));
         return cli::failure;
     }
     const std::string what = fmt::format(
@@ -249,13 +246,13 @@ std::optional<int> refuse_or_confirm(const Options& o, const ProbedDevice& d, co
         return std::nullopt;
     }
     if (!isatty(STDIN_FILENO)) {
-        cli::error(tool, fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes", d.path));
+        cli::error(probe_tool, fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes", d.path));
         return cli::failure;
     }
     const auto answer = cli::confirm(what, "write", false);
-    if (stop_requested.load()) return cli::interrupted;
+    if (cli::stop_requested().load()) return cli::interrupted;
     if (answer != cli::Confirmation::yes) {
-        cli::error(tool, "not confirmed; nothing was written");
+        cli::error(probe_tool, "not confirmed; nothing was written");
         return cli::failure;
     }
     return std::nullopt;
@@ -263,7 +260,7 @@ std::optional<int> refuse_or_confirm(const Options& o, const ProbedDevice& d, co
 
 std::string found(const std::optional<uint64_t>& bytes) { return bytes ? cli::format_bytes(*bytes) : "none"; }
 
-int on_device(const Options& o)
+int on_device(const GeometryCommandOptions& o)
 {
     // Its errors reach the tool's cli::run_tool, which reports them.
     const ProbedDevice d = find_device(o);
@@ -278,7 +275,7 @@ int on_device(const Options& o)
         SampleOptions so;
         so.repeats = o.repeats;
         so.positions = o.positions;
-        so.stop = &stop_requested;
+        so.stop = &cli::stop_requested();
         so.progress = [&](uint64_t done, uint64_t total) {
             line.show(fmt::format("reading the ladder: {}/{} reads, {}", done, total,
                                   cli::eta_text(static_cast<double>(done), static_cast<double>(total), elapsed())));
@@ -289,14 +286,14 @@ int on_device(const Options& o)
         line.clear();
     } catch (const std::exception& e) {
         line.clear();
-        cli::error(tool, e.what());
+        cli::error(probe_tool, e.what());
         return cli::failure;
     }
-    r.interrupted = stop_requested.load();
+    r.interrupted = cli::stop_requested().load();
 
     if (o.destructive && !r.interrupted) {
         if (!r.geometry.page_bytes || !r.geometry.au_bytes) {
-            cli::error(tool, fmt::format("{}: no open-AU test without a page and an AU from the ladder (found: page {}, AU {})",
+            cli::error(probe_tool, fmt::format("{}: no open-AU test without a page and an AU from the ladder (found: page {}, AU {})",
                                          d.path, found(r.geometry.page_bytes), found(r.geometry.au_bytes)));
             return cli::failure;
         }
@@ -304,7 +301,7 @@ int on_device(const Options& o)
         ao.au_bytes = *r.geometry.au_bytes;
         ao.page_bytes = *r.geometry.page_bytes;
         ao.max_open = o.max_open;
-        ao.stop = &stop_requested;
+        ao.stop = &cli::stop_requested();
         ao.progress = [&](const std::string& what) { line.show(fmt::format("{} ({} so far)", what, cli::duration_text(elapsed()))); };
         try {
             BlockWriteDevice probe_dev(d.path);
@@ -314,20 +311,20 @@ int on_device(const Options& o)
             line.clear();
         } catch (const std::exception& e) {
             line.clear();
-            cli::error(tool, fmt::format("{}; the blocks written were put back unless said otherwise above", e.what()));
+            cli::error(probe_tool, fmt::format("{}; the blocks written were put back unless said otherwise above", e.what()));
             return cli::failure;
         }
         r.interrupted = r.interrupted || r.open->interrupted;
     }
     r.seconds = elapsed();
-    if (o.json) cli::print_json(geometry_json(&d, r), tool);
+    if (o.json) cli::print_json(geometry_json(&d, r), probe_tool);
     else print_geometry_text(&d, r, o.verbose);
     if (r.open && !r.open->restored) {
-        cli::error(tool, fmt::format("{}: the blocks the test wrote could not all be written back: {}", d.path, r.open->restore_error));
+        cli::error(probe_tool, fmt::format("{}: the blocks the test wrote could not all be written back: {}", d.path, r.open->restore_error));
         return cli::failure;
     }
     if (r.interrupted) {
-        cli::error(tool, r.open ? "interrupted; every block written was put back" : "interrupted; the ladder is incomplete");
+        cli::error(probe_tool, r.open ? "interrupted; every block written was put back" : "interrupted; the ladder is incomplete");
         return cli::interrupted;
     }
     return cli::ok;
@@ -337,7 +334,7 @@ int on_device(const Options& o)
 
 int run_geometry(const std::vector<std::string>& args)
 {
-    const Options o = parse(args); // a cli::UsageError goes to the tool's cli::run_tool
+    const GeometryCommandOptions o = parse_geometry_command(args); // a cli::UsageError goes to the tool's cli::run_tool
     return o.flashbench ? from_flashbench(o) : on_device(o);
 }
 

@@ -1,6 +1,7 @@
 #include "probe/geometry_view.h"
 
 #include "cli/size.h"
+#include "probe/measure.h"
 #include "version.h"
 
 #include <algorithm>
@@ -11,8 +12,6 @@ namespace mmc::probe {
 using nlohmann::ordered_json;
 
 namespace {
-
-std::string us(double ns) { return fmt::format("{:.1f} us", ns / 1000); }
 
 std::string size_or(const std::optional<uint64_t>& v, std::string_view none)
 {
@@ -106,7 +105,7 @@ void print_geometry_text(const ProbedDevice* d, const GeometryReport& r, bool ve
         for (const auto& t : r.open->trials)
             fmt::print("  {:<12} {:>2} AU{} at {:>9}: {:>9}/s, {} per write{}\n", t.mode, t.aus, t.aus == 1 ? " " : "s",
                        cli::format_bytes(t.offset), cli::format_bytes(static_cast<uint64_t>(t.bytes_per_s)),
-                       us(t.ns_per_write), t.recheck ? " (recheck)" : "");
+                       microseconds_text(t.ns_per_write), t.recheck ? " (recheck)" : "");
         fmt::print("Written:     {} (test and restore); {}\n", cli::format_bytes(r.open->bytes_written),
                    r.open->restored ? "every block written back as it was" : "NOT restored: " + r.open->restore_error);
         for (const auto& n : r.open->notes) fmt::print("  note: {}\n", n);

@@ -1,6 +1,7 @@
 #include "probe/ladder.h"
 
 #include "cli/size.h"
+#include "probe/measure.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,17 +11,8 @@ namespace mmc::probe {
 
 namespace {
 
-double median(std::vector<double> v)
-{
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 bool is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
 
-std::string us(double ns) { return fmt::format("{:.1f} us", ns / 1000); }
 std::string bytes(uint64_t b) { return cli::format_bytes(b); }
 
 
@@ -122,8 +114,8 @@ Geometry analyze(const Ladder& ladder)
         g.page_step_ns = level_from(*page_at);
         g.evidence.push_back(fmt::format("page {}: reads across {} boundaries and the next two cost at least {} more (diff {} here, {} at the "
                                          "{} rows below; threshold {})",
-                                         bytes(r.align), bytes(r.align), us(*g.page_step_ns), us(r.diff_ns()),
-                                         us(base_ref), base_rows, us(t)));
+                                         bytes(r.align), bytes(r.align), microseconds_text(*g.page_step_ns), microseconds_text(r.diff_ns()),
+                                         microseconds_text(base_ref), base_rows, microseconds_text(t)));
         // Two pages read at once: a second step at twice the page.
         const std::size_t k = *page_at + 1;
         if (k < small.size() && rows[small[k]].align == 2 * r.align && rows[small[k]].align <= max_page_bytes) {
@@ -131,11 +123,11 @@ Geometry analyze(const Ladder& ladder)
             if (rows[small[k]].diff_ns() - r.diff_ns() > t && rise > t) {
                 g.multi_plane_bytes = rows[small[k]].align;
                 g.evidence.push_back(fmt::format("a second step of {} at {}: two {} pages read at once (multi-plane)",
-                                                 us(rise), bytes(*g.multi_plane_bytes), bytes(r.align)));
+                                                 microseconds_text(rise), bytes(*g.multi_plane_bytes), bytes(r.align)));
             }
         }
     } else {
-        g.evidence.push_back(fmt::format("no page step: no row up to {} rises above {}", bytes(max_page_bytes), us(t)));
+        g.evidence.push_back(fmt::format("no page step: no row up to {} rises above {}", bytes(max_page_bytes), microseconds_text(t)));
     }
 
     // The AU: for each candidate A, the rows at A and its next multiples
@@ -164,10 +156,10 @@ Geometry analyze(const Ladder& ladder)
         g.au_step_ns = best;
         g.evidence.push_back(fmt::format("AU {}: reads across {} boundaries and their multiples cost at least {} more "
                                          "than across the boundaries just below (threshold {})",
-                                         bytes(*g.au_bytes), bytes(*g.au_bytes), us(best), us(t)));
+                                         bytes(*g.au_bytes), bytes(*g.au_bytes), microseconds_text(best), microseconds_text(t)));
     } else {
         g.evidence.push_back(fmt::format("no AU step: no boundary from {} up stands {} above the ones below it",
-                                         bytes(au_min), us(t)));
+                                         bytes(au_min), microseconds_text(t)));
     }
 
     if (!g.page_bytes && !g.au_bytes) g.confidence = "none";
@@ -175,9 +167,9 @@ Geometry analyze(const Ladder& ladder)
     else if (g.au_bytes) g.confidence = "medium";
     else g.confidence = "low";
     g.evidence.push_back(fmt::format("{} rows from {} to {}; a read takes {}{}{}", rows.size(), bytes(rows.front().align),
-                                     bytes(rows.back().align), us(read_ns),
+                                     bytes(rows.back().align), microseconds_text(read_ns),
                                      ladder.repeats ? fmt::format("; {} repeats per position, the fastest kept", ladder.repeats) : "",
-                                     ladder.noise_ns ? fmt::format("; single reads vary by {}", us(*ladder.noise_ns)) : ""));
+                                     ladder.noise_ns ? fmt::format("; single reads vary by {}", microseconds_text(*ladder.noise_ns)) : ""));
     return g;
 }
 

@@ -1,6 +1,7 @@
 #include "probe/open_aus.h"
 
 #include "cli/size.h"
+#include "probe/measure.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -18,15 +19,6 @@
 namespace mmc::probe {
 
 namespace {
-
-constexpr uint64_t MiB = 1024 * 1024;
-
-double now_ns()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
-}
 
 [[noreturn]] void fail(const std::string& path, const std::string& what)
 {
@@ -92,9 +84,9 @@ double BlockWriteDevice::write_ns(uint64_t offset, std::span<const uint8_t> data
 {
     uint8_t* b = buffer(data.size());
     std::memcpy(b, data.data(), data.size());
-    const double start = now_ns();
+    const double start = monotonic_now_ns();
     const ssize_t n = ::pwrite(fd_, b, data.size(), static_cast<off_t>(offset));
-    const double end = now_ns();
+    const double end = monotonic_now_ns();
     if (n < 0) fail(path_, fmt::format("write at {}", offset));
     if (static_cast<std::size_t>(n) != data.size()) fail(path_, fmt::format("short write at {}", offset));
     return end - start;
@@ -102,9 +94,9 @@ double BlockWriteDevice::write_ns(uint64_t offset, std::span<const uint8_t> data
 
 double BlockWriteDevice::flush_ns()
 {
-    const double start = now_ns();
+    const double start = monotonic_now_ns();
     if (::fdatasync(fd_) != 0) fail(path_, "flush");
-    return now_ns() - start;
+    return monotonic_now_ns() - start;
 }
 
 WritePlan plan_open_aus(uint64_t size, const OpenAuOptions& o)

@@ -1,6 +1,7 @@
 #include "probe/sampler.h"
 
 #include "cli/size.h"
+#include "probe/measure.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -13,25 +14,6 @@
 #include <unistd.h>
 
 namespace mmc::probe {
-
-namespace {
-
-double now_ns()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-} // namespace
 
 BlockReadTimer::BlockReadTimer(const std::string& path) : path_(path)
 {
@@ -64,9 +46,9 @@ double BlockReadTimer::read_ns(uint64_t offset, uint32_t length)
     if (offset + length > size_ || length > std::max<uint32_t>(4096, 2 * block_))
         throw std::system_error(EINVAL, std::generic_category(),
                                 fmt::format("{}: read of {} at {} is beyond the device or the buffer", path_, length, offset));
-    const double start = now_ns();
+    const double start = monotonic_now_ns();
     const ssize_t n = ::pread(fd_, buf_, length, static_cast<off_t>(offset));
-    const double end = now_ns();
+    const double end = monotonic_now_ns();
     if (n < 0) throw std::system_error(errno, std::generic_category(), fmt::format("{}: read at {}", path_, offset));
     if (static_cast<uint32_t>(n) != length)
         throw std::system_error(EIO, std::generic_category(), fmt::format("{}: short read at {}", path_, offset));

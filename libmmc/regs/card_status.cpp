@@ -62,8 +62,8 @@ constexpr std::array<FieldSpec, 3> mmc_low{{
     {"app_cmd", 5, 5, "next command is expected as an application command"},
 }};
 
-constexpr auto sd = concat(core_errors, general_error, core_status, sd_low);
-constexpr auto mmc = concat(core_errors, general_error, mmc_stream, core_status, mmc_low);
+constexpr auto sd_status_layout = concat(core_errors, general_error, core_status, sd_low);
+constexpr auto mmc_status_layout = concat(core_errors, general_error, mmc_stream, core_status, mmc_low);
 
 // Error bits (type E in the specs) by field name; the rest are status bits.
 constexpr std::array<std::string_view, 18> error_bits{
@@ -94,8 +94,8 @@ std::string_view state_name(uint64_t state, CardFamily card)
 
 std::span<const FieldSpec> card_status_table(CardFamily card)
 {
-    if (card == CardFamily::mmc) return mmc;
-    return sd;
+    if (card == CardFamily::mmc) return mmc_status_layout;
+    return sd_status_layout;
 }
 
 DecodedRegister decode_card_status(std::span<const uint8_t> reg, CardFamily card)

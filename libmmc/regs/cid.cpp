@@ -7,6 +7,7 @@
 #include "regs/crc7.h"
 #include "regs/decode.h"
 #include "regs/vendors.h"
+#include "regs/field_raw.h"
 
 #include <array>
 #include <fmt/format.h>
@@ -16,7 +17,7 @@ namespace mmc::regs {
 
 namespace {
 
-constexpr std::array<FieldSpec, 8> sd_table{{
+constexpr std::array<FieldSpec, 8> sd_cid_layout{{
     {"mid", 127, 120, "manufacturer ID (assigned by SD-3C)"},
     {"oid", 119, 104, "OEM/application ID, 2 ASCII characters"},
     {"pnm", 103, 64, "product name, 5 ASCII characters"},
@@ -28,7 +29,7 @@ constexpr std::array<FieldSpec, 8> sd_table{{
 }};
 
 // Bits [119:114] are reserved and not listed; a warning reports them if set.
-constexpr std::array<FieldSpec, 8> mmc_table{{
+constexpr std::array<FieldSpec, 8> mmc_cid_layout{{
     {"mid", 127, 120, "manufacturer ID (assigned by JEDEC)"},
     {"cbx", 113, 112, "device/BGA: 0 removable, 1 BGA, 2 POP"},
     {"oid", 111, 104, "OEM/application ID"},
@@ -38,8 +39,6 @@ constexpr std::array<FieldSpec, 8> mmc_table{{
     {"mdt", 15, 8, "manufacturing date: month [15:12], year code [11:8]"},
     {"crc", 7, 1, "CRC7"},
 }};
-
-uint64_t raw(const DecodedRegister& r, std::string_view name) { return r.field(name)->raw; }
 
 Field& field_ref(DecodedRegister& r, std::string_view name)
 {
@@ -101,7 +100,7 @@ std::string set_text(DecodedRegister& r, std::string_view name, std::string_view
 
 std::string add_revision(DecodedRegister& r)
 {
-    const uint64_t prv = raw(r, "prv");
+    const uint64_t prv = field_raw(r, "prv");
     const int64_t major = static_cast<int64_t>(prv >> 4), minor = static_cast<int64_t>(prv & 0xf);
     r.add("prv_major", major, "Product revision (major)");
     r.add("prv_minor", minor, "Product revision (minor)");
@@ -114,7 +113,7 @@ std::string add_revision(DecodedRegister& r)
 
 std::string add_serial(DecodedRegister& r)
 {
-    const uint64_t psn = raw(r, "psn");
+    const uint64_t psn = field_raw(r, "psn");
     const std::string hex = fmt::format("0x{:08x}", psn);
     r.add("serial_hex", hex, "Serial number", fmt::format("{} ({})", hex, psn));
     return hex;
@@ -128,21 +127,21 @@ void check_month(DecodedRegister& r, int64_t month)
 
 std::string date_text(int64_t year, int64_t month) { return fmt::format("{:04}-{:02}", year, month); }
 
-void decode_sd(DecodedRegister& r)
+void decode_sd_cid(DecodedRegister& r)
 {
-    const auto mid = static_cast<uint8_t>(raw(r, "mid"));
+    const auto mid = static_cast<uint8_t>(field_raw(r, "mid"));
     const std::string manufacturer = sd_manufacturer(mid);
     r.add("manufacturer", manufacturer, "Manufacturer", fmt::format("{} (MID 0x{:02x})", manufacturer, mid));
 
     const std::string oid = set_text(r, "oid", "OID", 2);
-    r.add("oid_ascii", oid, "OEM/application ID", fmt::format("\"{}\" (0x{:04x})", oid, raw(r, "oid")));
+    r.add("oid_ascii", oid, "OEM/application ID", fmt::format("\"{}\" (0x{:04x})", oid, field_raw(r, "oid")));
     const std::string pnm = set_text(r, "pnm", "PNM", 5);
     r.add("product_name", trim_right(pnm), "Product name");
 
     const std::string revision = add_revision(r);
     const std::string serial = add_serial(r);
 
-    const uint64_t mdt = raw(r, "mdt");
+    const uint64_t mdt = field_raw(r, "mdt");
     const auto year = static_cast<int64_t>(2000 + (mdt >> 4));
     const auto month = static_cast<int64_t>(mdt & 0xf);
     r.add("mdt_raw", static_cast<int64_t>(mdt), "Manufacturing date (raw)", fmt::format("0x{:03x}", mdt));
@@ -151,7 +150,7 @@ void decode_sd(DecodedRegister& r)
     r.add("date", date_text(year, month), "Manufacturing date");
     check_month(r, month);
 
-    if (const uint64_t reserved = raw(r, "reserved_23_20"))
+    if (const uint64_t reserved = field_raw(r, "reserved_23_20"))
         r.warnings.push_back(fmt::format("reserved bits [23:20] are 0x{:x}, not 0 (some vendors use them)", reserved));
 
     r.summary = fmt::format("SD CID: {} \"{}\" rev {}, serial {}, made {}", manufacturer, trim_right(pnm), revision,
@@ -173,14 +172,14 @@ int64_t mmc_year(uint64_t code, std::optional<int> ext_csd_rev)
     return year;
 }
 
-void decode_mmc(DecodedRegister& r, const DecodeContext& ctx)
+void decode_mmc_cid(DecodedRegister& r, const DecodeContext& ctx)
 {
-    const auto mid = static_cast<uint8_t>(raw(r, "mid"));
+    const auto mid = static_cast<uint8_t>(field_raw(r, "mid"));
     const std::string manufacturer = mmc_manufacturer(mid);
     r.add("manufacturer", manufacturer, "Manufacturer", fmt::format("{} (MID 0x{:02x})", manufacturer, mid));
 
     static constexpr std::array<std::string_view, 4> forms{"removable", "BGA (embedded)", "POP", "reserved"};
-    const uint64_t cbx = raw(r, "cbx");
+    const uint64_t cbx = field_raw(r, "cbx");
     r.add("card_form", std::string(forms[cbx]), "Device type (CBX)");
     if (cbx == 3) r.warnings.push_back("CBX 3 is reserved");
 
@@ -198,7 +197,7 @@ void decode_mmc(DecodedRegister& r, const DecodeContext& ctx)
     const std::string revision = add_revision(r);
     const std::string serial = add_serial(r);
 
-    const uint64_t mdt = raw(r, "mdt");
+    const uint64_t mdt = field_raw(r, "mdt");
     const auto month = static_cast<int64_t>(mdt >> 4);
     const uint64_t code = mdt & 0xf;
     const int64_t pre_v45 = mmc_year(code, std::nullopt);
@@ -232,8 +231,8 @@ void decode_mmc(DecodedRegister& r, const DecodeContext& ctx)
 
 std::span<const FieldSpec> cid_table(CardFamily card)
 {
-    if (card == CardFamily::mmc) return mmc_table;
-    return sd_table;
+    if (card == CardFamily::mmc) return mmc_cid_layout;
+    return sd_cid_layout;
 }
 
 DecodedRegister decode_cid(std::span<const uint8_t> reg, CardFamily card, const DecodeContext& ctx)
@@ -242,9 +241,9 @@ DecodedRegister decode_cid(std::span<const uint8_t> reg, CardFamily card, const 
     DecodedRegister r{RegKind::cid, card, {reg.begin(), reg.end()}, {}, {}, {}, {}};
     r.fields = read_bit_fields(reg, cid_table(card));
     if (card == CardFamily::sd)
-        decode_sd(r);
+        decode_sd_cid(r);
     else
-        decode_mmc(r, ctx);
+        decode_mmc_cid(r, ctx);
     add_crc7_check(r);
     return r;
 }

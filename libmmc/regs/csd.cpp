@@ -5,6 +5,7 @@
 #include "regs/crc7.h"
 #include "regs/decode.h"
 #include "regs/units.h"
+#include "regs/field_raw.h"
 
 #include <array>
 #include <fmt/format.h>
@@ -75,7 +76,7 @@ constexpr std::array<FieldSpec, 7> mmc_groups{{
 constexpr auto sd_v1 = concat(head, legacy_size, sd_erase, tail, crc);
 constexpr auto sd_v2 = concat(head, sd_v2_size, sd_erase, tail, crc);
 constexpr auto sd_v3 = concat(head, sd_v3_size, sd_erase, tail, crc);
-constexpr auto mmc = concat(head, mmc_spec_vers, legacy_size, mmc_groups, tail, crc);
+constexpr auto mmc_csd_layout = concat(head, mmc_spec_vers, legacy_size, mmc_groups, tail, crc);
 
 // TAAC and SD TRAN_SPEED share one mantissa table (value x10); 0 is reserved.
 constexpr std::array<int, 16> mantissa_x10{0, 10, 12, 13, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 70, 80};
@@ -101,37 +102,35 @@ int64_t tran_speed_bits(uint64_t tran_speed, CardFamily card)
     return base * mantissa[(tran_speed >> 3) & 15] / 10;
 }
 
-uint64_t raw(const DecodedRegister& r, std::string_view name) { return r.field(name)->raw; }
-
 void add_common(DecodedRegister& r)
 {
-    const double taac = taac_seconds(raw(r, "taac"));
+    const double taac = taac_seconds(field_raw(r, "taac"));
     r.add("taac_ns", static_cast<int64_t>(taac * 1e9 + 0.5), "Read access time (TAAC)", seconds_text(taac));
-    const auto nsac = static_cast<int64_t>(raw(r, "nsac")) * 100;
+    const auto nsac = static_cast<int64_t>(field_raw(r, "nsac")) * 100;
     r.add("nsac_clocks", nsac, "Read access clocks (NSAC)", fmt::format("{} clock cycles", nsac));
-    const int64_t speed = tran_speed_bits(raw(r, "tran_speed"), r.card);
+    const int64_t speed = tran_speed_bits(field_raw(r, "tran_speed"), r.card);
     r.add("tran_speed_bit_per_s", speed, "Max transfer rate", speed ? fmt::format("{} Mbit/s", speed / 1e6) : "reserved");
 
     IntList classes;
-    const uint64_t ccc = raw(r, "ccc");
+    const uint64_t ccc = field_raw(r, "ccc");
     for (int c = 0; c < 12; ++c)
         if (ccc & (1u << c)) classes.push_back(c);
     r.add("ccc_classes", classes, "Command classes");
-    r.add("read_block_bytes", int64_t{1} << raw(r, "read_bl_len"), "Read block length",
-          bytes_text(uint64_t{1} << raw(r, "read_bl_len")));
-    r.add("write_block_bytes", int64_t{1} << raw(r, "write_bl_len"), "Write block length",
-          bytes_text(uint64_t{1} << raw(r, "write_bl_len")));
-    r.add("r2w_factor_times", int64_t{1} << raw(r, "r2w_factor"), "Write/read time factor",
-          fmt::format("x{}", 1 << raw(r, "r2w_factor")));
-    const bool wp = raw(r, "perm_write_protect") || raw(r, "tmp_write_protect");
+    r.add("read_block_bytes", int64_t{1} << field_raw(r, "read_bl_len"), "Read block length",
+          bytes_text(uint64_t{1} << field_raw(r, "read_bl_len")));
+    r.add("write_block_bytes", int64_t{1} << field_raw(r, "write_bl_len"), "Write block length",
+          bytes_text(uint64_t{1} << field_raw(r, "write_bl_len")));
+    r.add("r2w_factor_times", int64_t{1} << field_raw(r, "r2w_factor"), "Write/read time factor",
+          fmt::format("x{}", 1 << field_raw(r, "r2w_factor")));
+    const bool wp = field_raw(r, "perm_write_protect") || field_raw(r, "tmp_write_protect");
     r.add("write_protected", wp, "Write protected",
-          raw(r, "perm_write_protect") ? "yes (permanent)" : raw(r, "tmp_write_protect") ? "yes (temporary)" : "no");
+          field_raw(r, "perm_write_protect") ? "yes (permanent)" : field_raw(r, "tmp_write_protect") ? "yes (temporary)" : "no");
 }
 
 // Capacity from C_SIZE, C_SIZE_MULT and READ_BL_LEN (SD CSD 1.0 and MMC).
 uint64_t legacy_capacity(const DecodedRegister& r)
 {
-    return (raw(r, "c_size") + 1) << (raw(r, "c_size_mult") + 2 + raw(r, "read_bl_len"));
+    return (field_raw(r, "c_size") + 1) << (field_raw(r, "c_size_mult") + 2 + field_raw(r, "read_bl_len"));
 }
 
 void add_capacity(DecodedRegister& r, uint64_t bytes, std::string_view key = "capacity_bytes")
@@ -140,7 +139,7 @@ void add_capacity(DecodedRegister& r, uint64_t bytes, std::string_view key = "ca
     r.add("capacity_512b_sectors", static_cast<int64_t>(bytes / 512), "Capacity in 512-byte sectors");
 }
 
-void decode_sd(DecodedRegister& r, std::span<const uint8_t> reg)
+void decode_sd_csd(DecodedRegister& r, std::span<const uint8_t> reg)
 {
     const int structure = static_cast<int>(reg[0] >> 6);
     r.fields = read_bit_fields(reg, csd_table(CardFamily::sd, structure));
@@ -154,13 +153,13 @@ void decode_sd(DecodedRegister& r, std::span<const uint8_t> reg)
         break;
     case 1:
         version = "2.0";
-        capacity = (raw(r, "c_size") + 1) * 512 * 1024;
+        capacity = (field_raw(r, "c_size") + 1) * 512 * 1024;
         // SDHC is up to 32 GB; C_SIZE 0x00FFFF and above is SDXC (5.3.3).
-        family = raw(r, "c_size") >= 0xffff ? "SDXC" : "SDHC";
+        family = field_raw(r, "c_size") >= 0xffff ? "SDXC" : "SDHC";
         break;
     case 2:
         version = "3.0", family = "SDUC";
-        capacity = (raw(r, "c_size") + 1) * 512 * 1024;
+        capacity = (field_raw(r, "c_size") + 1) * 512 * 1024;
         break;
     default:
         version = "reserved";
@@ -172,32 +171,32 @@ void decode_sd(DecodedRegister& r, std::span<const uint8_t> reg)
     r.add("csd_version", std::string(version), "CSD version");
     add_common(r);
 
-    const uint64_t sector_blocks = raw(r, "sector_size") + 1;
-    const uint64_t write_block = uint64_t{1} << raw(r, "write_bl_len");
+    const uint64_t sector_blocks = field_raw(r, "sector_size") + 1;
+    const uint64_t write_block = uint64_t{1} << field_raw(r, "write_bl_len");
     r.add("erase_sector_bytes", static_cast<int64_t>(sector_blocks * write_block), "Erase sector size",
           bytes_text(sector_blocks * write_block));
 
-    if (structure >= 1 && raw(r, "read_bl_len") != 9)
-        r.warnings.push_back(fmt::format("READ_BL_LEN is {} but CSD {} fixes it at 9 (512 bytes)", raw(r, "read_bl_len"), version));
-    if (structure >= 1 && raw(r, "taac") != 0x0e)
-        r.warnings.push_back(fmt::format("TAAC is 0x{:02x} but CSD {} fixes it at 0x0e (1 ms)", raw(r, "taac"), version));
+    if (structure >= 1 && field_raw(r, "read_bl_len") != 9)
+        r.warnings.push_back(fmt::format("READ_BL_LEN is {} but CSD {} fixes it at 9 (512 bytes)", field_raw(r, "read_bl_len"), version));
+    if (structure >= 1 && field_raw(r, "taac") != 0x0e)
+        r.warnings.push_back(fmt::format("TAAC is 0x{:02x} but CSD {} fixes it at 0x0e (1 ms)", field_raw(r, "taac"), version));
 
     r.summary = fmt::format("CSD {}: {} {}, {}", version, family.empty() ? "SD" : family, bytes_text(capacity),
                             r.find("tran_speed_bit_per_s")->text);
 }
 
-void decode_mmc(DecodedRegister& r, std::span<const uint8_t> reg)
+void decode_mmc_csd(DecodedRegister& r, std::span<const uint8_t> reg)
 {
     r.fields = read_bit_fields(reg, csd_table(CardFamily::mmc, 0));
 
     static constexpr std::array<std::string_view, 5> spec_names{"1.0-1.2", "1.4", "2.0-2.2", "3.1-3.31", "4.x/5.x"};
-    const uint64_t spec = raw(r, "spec_vers");
+    const uint64_t spec = field_raw(r, "spec_vers");
     r.add("spec_version", std::string(spec < spec_names.size() ? spec_names[spec] : "reserved"),
           "System specification");
 
     // C_SIZE 0xFFF with C_SIZE_MULT 7 marks a card over 2 GB whose size is
     // in EXT_CSD SEC_COUNT (JESD84-B51 7.3.12).
-    const bool placeholder = raw(r, "c_size") == 0xfff && raw(r, "c_size_mult") == 7;
+    const bool placeholder = field_raw(r, "c_size") == 0xfff && field_raw(r, "c_size_mult") == 7;
     const uint64_t capacity = legacy_capacity(r);
     r.add("capacity_bytes_from_csd", static_cast<int64_t>(capacity), "Capacity (CSD)",
           placeholder ? fmt::format("{} placeholder: the real size is in EXT_CSD SEC_COUNT", bytes_text(capacity))
@@ -206,9 +205,9 @@ void decode_mmc(DecodedRegister& r, std::span<const uint8_t> reg)
     if (!placeholder) add_capacity(r, capacity);
     add_common(r);
 
-    const uint64_t group_blocks = (raw(r, "erase_grp_size") + 1) * (raw(r, "erase_grp_mult") + 1);
+    const uint64_t group_blocks = (field_raw(r, "erase_grp_size") + 1) * (field_raw(r, "erase_grp_mult") + 1);
     r.add("erase_group_size_blocks", static_cast<int64_t>(group_blocks), "Erase group size",
-          fmt::format("{} write blocks ({})", group_blocks, bytes_text(group_blocks << raw(r, "write_bl_len"))));
+          fmt::format("{} write blocks ({})", group_blocks, bytes_text(group_blocks << field_raw(r, "write_bl_len"))));
 
     r.summary = fmt::format("MMC CSD, spec {}: {}", r.find("spec_version")->text,
                             placeholder ? std::string("capacity in EXT_CSD") : bytes_text(capacity));
@@ -218,7 +217,7 @@ void decode_mmc(DecodedRegister& r, std::span<const uint8_t> reg)
 
 std::span<const FieldSpec> csd_table(CardFamily card, int csd_structure)
 {
-    if (card == CardFamily::mmc) return mmc;
+    if (card == CardFamily::mmc) return mmc_csd_layout;
     if (csd_structure == 1) return sd_v2;
     if (csd_structure == 2) return sd_v3;
     return sd_v1;
@@ -229,9 +228,9 @@ DecodedRegister decode_csd(std::span<const uint8_t> reg, CardFamily card)
     require_size(RegKind::csd, reg);
     DecodedRegister r{RegKind::csd, card, {reg.begin(), reg.end()}, {}, {}, {}, {}};
     if (card == CardFamily::sd)
-        decode_sd(r, reg);
+        decode_sd_csd(r, reg);
     else
-        decode_mmc(r, reg);
+        decode_mmc_csd(r, reg);
     add_crc7_check(r);
     return r;
 }

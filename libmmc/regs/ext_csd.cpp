@@ -4,6 +4,7 @@
 // mmc-utils' mmc.h; every field `mmc extcsd read` prints is in the table.
 #include "regs/decode.h"
 #include "regs/units.h"
+#include "regs/field_raw.h"
 
 #include <array>
 #include <cctype>
@@ -178,8 +179,6 @@ constexpr std::array ext_csd = {
 
 constexpr uint64_t kib = 1024;
 
-uint64_t raw(const DecodedRegister& r, std::string_view name) { return r.field(name)->raw; }
-
 int64_t as_int(uint64_t v) { return static_cast<int64_t>(v); }
 
 void add_bytes(DecodedRegister& r, std::string key, uint64_t bytes, std::string label)
@@ -246,14 +245,14 @@ std::string_view boot_area_wp(uint64_t v)
 
 void add_identity(DecodedRegister& r)
 {
-    const uint64_t rev = raw(r, "ext_csd_rev");
+    const uint64_t rev = field_raw(r, "ext_csd_rev");
     r.add("mmc_version", mmc_version(rev), "MMC version",
           fmt::format("{} (EXT_CSD rev 1.{})", mmc_version(rev), rev));
     static constexpr std::array<std::string_view, 3> csd_versions{"1.0", "1.1", "1.2"};
-    const uint64_t csd = raw(r, "csd_structure");
+    const uint64_t csd = field_raw(r, "csd_structure");
     r.add("csd_structure_version", std::string(csd < 3 ? csd_versions[csd] : "reserved"), "CSD structure version");
 
-    const uint64_t sectors = raw(r, "sec_count");
+    const uint64_t sectors = field_raw(r, "sec_count");
     const bool in_csd = rev < 2 || sectors == 0;
     r.add("capacity_in_csd", in_csd, "Capacity only in CSD",
           in_csd ? "yes: SEC_COUNT is 0 or EXT_CSD predates rev 1.2, read C_SIZE in the CSD" : "no");
@@ -275,22 +274,22 @@ void add_identity(DecodedRegister& r)
     }
     r.add("firmware_version_hex", fw_hex, "Firmware version (bytes 254-261)");
     if (printable && !fw_ascii.empty()) r.add("firmware_version_ascii", fw_ascii, "Firmware version as text");
-    r.add("device_version_hex", fmt::format("{:04x}", raw(r, "device_version")), "Device version");
+    r.add("device_version_hex", fmt::format("{:04x}", field_raw(r, "device_version")), "Device version");
 }
 
 void add_bus(DecodedRegister& r)
 {
     static constexpr std::array<std::string_view, 8> modes{"HS26",       "HS52",       "DDR52_1.8V/3V", "DDR52_1.2V",
                                                            "HS200_1.8V", "HS200_1.2V", "HS400_1.8V",    "HS400_1.2V"};
-    const StringList types = bit_names(raw(r, "device_type"), modes);
+    const StringList types = bit_names(field_raw(r, "device_type"), modes);
     r.add("device_type_modes", types, "Bus speed modes", list_text(types));
 
     static constexpr std::array<std::string_view, 4> timings{"backwards compatible", "high speed", "HS200", "HS400"};
-    const uint64_t hs = raw(r, "hs_timing");
+    const uint64_t hs = field_raw(r, "hs_timing");
     r.add("hs_timing_text", std::string((hs & 15) < 4 ? timings[hs & 15] : "reserved"), "Timing interface");
     if (hs >> 4) r.add("hs_timing_driver_strength", as_int(hs >> 4), "Selected driver strength");
 
-    const uint64_t width = raw(r, "bus_width");
+    const uint64_t width = field_raw(r, "bus_width");
     std::string text;
     switch (width & 15) {
     case 0: text = "1 bit"; break;
@@ -305,38 +304,38 @@ void add_bus(DecodedRegister& r)
 
     IntList strengths;
     for (int i = 0; i < 8; ++i)
-        if (raw(r, "driver_strength") >> i & 1) strengths.push_back(i);
+        if (field_raw(r, "driver_strength") >> i & 1) strengths.push_back(i);
     r.add("driver_strength_types", strengths, "Driver strength types supported");
 }
 
 void add_partitions(DecodedRegister& r)
 {
-    add_bytes(r, "boot_partition_bytes", raw(r, "boot_size_mult") * 128 * kib, "Boot partition size (each)");
-    add_bytes(r, "rpmb_bytes", raw(r, "rpmb_size_mult") * 128 * kib, "RPMB partition size");
-    const uint64_t erase_group = raw(r, "hc_erase_grp_size") * 512 * kib;
-    const uint64_t wp_group = erase_group * raw(r, "hc_wp_grp_size");
+    add_bytes(r, "boot_partition_bytes", field_raw(r, "boot_size_mult") * 128 * kib, "Boot partition size (each)");
+    add_bytes(r, "rpmb_bytes", field_raw(r, "rpmb_size_mult") * 128 * kib, "RPMB partition size");
+    const uint64_t erase_group = field_raw(r, "hc_erase_grp_size") * 512 * kib;
+    const uint64_t wp_group = erase_group * field_raw(r, "hc_wp_grp_size");
     add_bytes(r, "hc_erase_group_bytes", erase_group, "High-capacity erase unit");
     add_bytes(r, "hc_wp_group_bytes", wp_group, "High-capacity write protect group");
-    add_bytes(r, "max_enh_size_bytes", raw(r, "max_enh_size_mult") * wp_group, "Max enhanced area size");
-    add_bytes(r, "enh_size_bytes", raw(r, "enh_size_mult") * wp_group, "Enhanced user data area size");
+    add_bytes(r, "max_enh_size_bytes", field_raw(r, "max_enh_size_mult") * wp_group, "Max enhanced area size");
+    add_bytes(r, "enh_size_bytes", field_raw(r, "enh_size_mult") * wp_group, "Enhanced user data area size");
     // ENH_START_ADDR is in bytes on byte-addressed devices, sectors otherwise.
     const auto* addressed = r.find("block_addressed");
     const bool sectors = addressed && std::get<bool>(addressed->value);
-    add_bytes(r, "enh_start_bytes", raw(r, "enh_start_addr") * (sectors ? 512 : 1), "Enhanced area start");
+    add_bytes(r, "enh_start_bytes", field_raw(r, "enh_start_addr") * (sectors ? 512 : 1), "Enhanced area start");
     IntList gp;
     std::string gp_text;
     for (int i = 1; i <= 4; ++i) {
-        const uint64_t bytes = raw(r, fmt::format("gp_size_mult_{}", i)) * wp_group;
+        const uint64_t bytes = field_raw(r, fmt::format("gp_size_mult_{}", i)) * wp_group;
         gp.push_back(as_int(bytes));
         gp_text += fmt::format("{}GP{} {}", i > 1 ? ", " : "", i, bytes ? bytes_text(bytes) : "none");
     }
     r.add("gp_partition_bytes", gp, "General purpose partitions", gp_text);
 
     static constexpr std::array<std::string_view, 3> support{"partitioning_en", "enh_attribute_en", "ext_attribute_en"};
-    const StringList flags = bit_names(raw(r, "partitioning_support"), support);
+    const StringList flags = bit_names(field_raw(r, "partitioning_support"), support);
     r.add("partitioning_support_flags", flags, "Partitioning support", list_text(flags));
 
-    const uint64_t config = raw(r, "partition_config");
+    const uint64_t config = field_raw(r, "partition_config");
     r.add("boot_ack", bool(config >> 6 & 1), "Boot acknowledge");
     static constexpr std::array<std::string_view, 8> enable{"not enabled", "boot0",    "boot1",    "reserved",
                                                             "reserved",    "reserved", "reserved", "user"};
@@ -345,32 +344,32 @@ void add_partitions(DecodedRegister& r)
                                                             "gp1",  "gp2",   "gp3",   "gp4"};
     r.add("partition_access", std::string(access[config & 7]), "Partition accessed");
 
-    const uint64_t wp = raw(r, "boot_wp_status");
+    const uint64_t wp = field_raw(r, "boot_wp_status");
     r.add("boot_wp_status_text", fmt::format("boot0 {}, boot1 {}", boot_area_wp(wp), boot_area_wp(wp >> 2)),
           "Boot area write protection");
 
     static constexpr std::array<std::string_view, 3> boot{"alt_boot_mode", "ddr_boot_mode", "hs_boot_mode"};
-    const StringList boot_flags = bit_names(raw(r, "boot_info"), boot);
+    const StringList boot_flags = bit_names(field_raw(r, "boot_info"), boot);
     r.add("boot_info_flags", boot_flags, "Boot modes supported", list_text(boot_flags));
 }
 
-void add_erase(DecodedRegister& r)
+void add_ext_csd_erase(DecodedRegister& r)
 {
-    const uint64_t erase_ms = 300 * raw(r, "erase_timeout_mult");
+    const uint64_t erase_ms = 300 * field_raw(r, "erase_timeout_mult");
     add_ms(r, "erase_timeout_ms", erase_ms, "High-capacity erase timeout");
-    add_ms(r, "trim_timeout_ms", 300 * raw(r, "trim_mult"), "TRIM timeout");
+    add_ms(r, "trim_timeout_ms", 300 * field_raw(r, "trim_mult"), "TRIM timeout");
     // Secure erase/trim timeouts are multiples of the erase timeout.
-    add_ms(r, "sec_erase_timeout_ms", erase_ms * raw(r, "sec_erase_mult"), "Secure erase timeout");
-    add_ms(r, "sec_trim_timeout_ms", erase_ms * raw(r, "sec_trim_mult"), "Secure TRIM timeout");
+    add_ms(r, "sec_erase_timeout_ms", erase_ms * field_raw(r, "sec_erase_mult"), "Secure erase timeout");
+    add_ms(r, "sec_trim_timeout_ms", erase_ms * field_raw(r, "sec_trim_mult"), "Secure TRIM timeout");
 
     static constexpr std::array<std::string_view, 7> sec{"secure_er_en", "", "sec_bd_blk_en", "", "sec_gb_cl_en",
                                                          "",             "sec_sanitize"};
-    const StringList flags = bit_names(raw(r, "sec_feature_support"), sec);
+    const StringList flags = bit_names(field_raw(r, "sec_feature_support"), sec);
     r.add("sec_feature_flags", flags, "Secure features", list_text(flags));
 
     static constexpr std::array<std::string_view, 4> removal{
         "erase", "overwrite then erase", "overwrite, complement, then random", "vendor defined"};
-    const uint64_t type = raw(r, "secure_removal_type");
+    const uint64_t type = field_raw(r, "secure_removal_type");
     const StringList supported = bit_names(type, removal);
     r.add("secure_removal_supported", supported, "Secure removal types supported", list_text(supported));
     r.add("secure_removal_configured", std::string(removal[type >> 4 & 3]), "Secure removal type configured");
@@ -378,17 +377,17 @@ void add_erase(DecodedRegister& r)
 
 void add_timing(DecodedRegister& r)
 {
-    add_ms(r, "generic_cmd6_time_ms", 10 * raw(r, "generic_cmd6_time"), "Default CMD6 timeout");
-    add_ms(r, "power_off_long_time_ms", 10 * raw(r, "power_off_long_time"), "Long power-off timeout");
-    add_ms(r, "partition_switch_time_ms", 10 * raw(r, "partition_switch_time"), "Partition switch timeout");
-    add_ms(r, "out_of_interrupt_time_ms", 10 * raw(r, "out_of_interrupt_time"), "Out-of-interrupt timeout");
-    add_ms(r, "ini_timeout_ap_ms", 100 * raw(r, "ini_timeout_ap"), "Init timeout after partitioning");
+    add_ms(r, "generic_cmd6_time_ms", 10 * field_raw(r, "generic_cmd6_time"), "Default CMD6 timeout");
+    add_ms(r, "power_off_long_time_ms", 10 * field_raw(r, "power_off_long_time"), "Long power-off timeout");
+    add_ms(r, "partition_switch_time_ms", 10 * field_raw(r, "partition_switch_time"), "Partition switch timeout");
+    add_ms(r, "out_of_interrupt_time_ms", 10 * field_raw(r, "out_of_interrupt_time"), "Out-of-interrupt timeout");
+    add_ms(r, "ini_timeout_ap_ms", 100 * field_raw(r, "ini_timeout_ap"), "Init timeout after partitioning");
     // Exponential timeouts are defined up to 0x17; larger values are reserved.
-    const uint64_t sa = raw(r, "s_a_timeout");
+    const uint64_t sa = field_raw(r, "s_a_timeout");
     if (sa > 0 && sa <= 0x17)
         r.add("sleep_awake_timeout_ns", as_int(uint64_t{100} << sa), "Sleep/awake timeout",
               seconds_text(static_cast<double>(uint64_t{100} << sa) * 1e-9));
-    const uint64_t sn = raw(r, "sleep_notification_time");
+    const uint64_t sn = field_raw(r, "sleep_notification_time");
     if (sn > 0 && sn <= 0x17)
         r.add("sleep_notification_time_us", as_int(uint64_t{10} << sn), "Sleep notification timeout",
               seconds_text(static_cast<double>(uint64_t{10} << sn) * 1e-6));
@@ -398,39 +397,39 @@ void add_features(DecodedRegister& r)
 {
     // CACHE_SIZE: JESD84-B51 writes "CACHE_SIZE x 1 kb", read here as KiB like
     // the Linux kernel and the test corpus; mmc-utils divides by 8 (kilobits).
-    const uint64_t cache = raw(r, "cache_size");
+    const uint64_t cache = field_raw(r, "cache_size");
     r.add("cache_size_kib", as_int(cache), "Cache size", cache ? bytes_text(cache * kib) : "no cache");
-    r.add("cache_enabled", bool(raw(r, "cache_ctrl") & 1), "Cache enabled");
+    r.add("cache_enabled", bool(field_raw(r, "cache_ctrl") & 1), "Cache enabled");
 
-    const bool cmdq = raw(r, "cmdq_support") & 1;
+    const bool cmdq = field_raw(r, "cmdq_support") & 1;
     r.add("cmdq_supported", cmdq, "Command queuing supported");
-    if (cmdq) r.add("cmdq_depth", as_int((raw(r, "cmdq_depth") & 0x1f) + 1), "Command queue depth");
+    if (cmdq) r.add("cmdq_depth", as_int((field_raw(r, "cmdq_depth") & 0x1f) + 1), "Command queue depth");
 
-    const uint64_t hpi = raw(r, "hpi_features");
+    const uint64_t hpi = field_raw(r, "hpi_features");
     r.add("hpi_text", std::string(!(hpi & 1) ? "not supported" : (hpi & 2) ? "supported, uses CMD12" : "supported, uses CMD13"),
           "High priority interrupt");
     static constexpr std::array<std::string_view, 4> bkops{"no operations required", "operations outstanding (non critical)",
                                                            "operations outstanding (performance impacted)",
                                                            "operations outstanding (critical)"};
-    r.add("bkops_status_text", std::string(bkops[raw(r, "bkops_status") & 3]), "Background operations status");
+    r.add("bkops_status_text", std::string(bkops[field_raw(r, "bkops_status") & 3]), "Background operations status");
     static constexpr std::array<std::string_view, 5> notification{"none", "powered on", "power-off short",
                                                                   "power-off long", "sleep notification"};
-    const uint64_t pon = raw(r, "power_off_notification");
+    const uint64_t pon = field_raw(r, "power_off_notification");
     r.add("power_off_notification_text", std::string(pon < 5 ? notification[pon] : "reserved"), "Power-off notification");
     static constexpr std::array<std::string_view, 4> reset{"temporarily disabled", "permanently enabled",
                                                            "permanently disabled", "reserved"};
-    r.add("rst_n_function_text", std::string(reset[raw(r, "rst_n_function") & 3]), "Hardware reset (RST_n)");
-    r.add("data_sector_bytes", as_int(raw(r, "data_sector_size") & 1 ? 4096 : 512), "Data sector size");
-    r.add("native_sector_bytes", as_int(raw(r, "native_sector_size") & 1 ? 4096 : 512), "Native sector size");
+    r.add("rst_n_function_text", std::string(reset[field_raw(r, "rst_n_function") & 3]), "Hardware reset (RST_n)");
+    r.add("data_sector_bytes", as_int(field_raw(r, "data_sector_size") & 1 ? 4096 : 512), "Data sector size");
+    r.add("native_sector_bytes", as_int(field_raw(r, "native_sector_size") & 1 ? 4096 : 512), "Native sector size");
 }
 
 void add_health(DecodedRegister& r)
 {
-    const uint64_t a = raw(r, "device_life_time_est_typ_a");
-    const uint64_t b = raw(r, "device_life_time_est_typ_b");
+    const uint64_t a = field_raw(r, "device_life_time_est_typ_a");
+    const uint64_t b = field_raw(r, "device_life_time_est_typ_b");
     r.add("device_life_time_est_typ_a_text", life_time_text(a), "Life time used, type A");
     r.add("device_life_time_est_typ_b_text", life_time_text(b), "Life time used, type B");
-    r.add("pre_eol_text", pre_eol_text(raw(r, "pre_eol_info")), "Pre-EOL information");
+    r.add("pre_eol_text", pre_eol_text(field_raw(r, "pre_eol_info")), "Pre-EOL information");
 
     auto hex = [&r](int lo, int hi) {
         std::string s;
@@ -444,31 +443,31 @@ void add_health(DecodedRegister& r)
 void add_warnings(DecodedRegister& r)
 {
     auto& w = r.warnings;
-    const uint64_t rev = raw(r, "ext_csd_rev");
+    const uint64_t rev = field_raw(r, "ext_csd_rev");
     if (rev > 8) w.push_back(fmt::format("EXT_CSD_REV {} is newer than JESD84-B51 (rev 8); decoded with the 5.1 layout", rev));
     if (rev == 4) w.push_back("EXT_CSD_REV 4 is an obsolete revision");
-    if (raw(r, "csd_structure") > 2) w.push_back(fmt::format("CSD_STRUCTURE {} is reserved", raw(r, "csd_structure")));
+    if (field_raw(r, "csd_structure") > 2) w.push_back(fmt::format("CSD_STRUCTURE {} is reserved", field_raw(r, "csd_structure")));
 
-    const uint64_t types = raw(r, "device_type");
-    const uint64_t timing = raw(r, "hs_timing") & 15;
+    const uint64_t types = field_raw(r, "device_type");
+    const uint64_t timing = field_raw(r, "hs_timing") & 15;
     if (timing == 1 && !(types & 0x03)) w.push_back("HS_TIMING selects high speed but DEVICE_TYPE lists neither HS26 nor HS52");
     if (timing == 2 && !(types & 0x30)) w.push_back("HS_TIMING selects HS200 but DEVICE_TYPE lists no HS200 mode");
     if (timing == 3 && !(types & 0xc0)) w.push_back("HS_TIMING selects HS400 but DEVICE_TYPE lists no HS400 mode");
-    if ((raw(r, "bus_width") & 0x80) && !(raw(r, "strobe_support") & 1))
+    if ((field_raw(r, "bus_width") & 0x80) && !(field_raw(r, "strobe_support") & 1))
         w.push_back("BUS_WIDTH enables enhanced strobe but STROBE_SUPPORT is 0");
 
-    if (!(raw(r, "cmdq_support") & 1)) {
-        if (raw(r, "cmdq_depth")) w.push_back(fmt::format("CMDQ_DEPTH is {} but CMDQ_SUPPORT is 0", raw(r, "cmdq_depth")));
-        if (raw(r, "cmdq_mode_en") & 1) w.push_back("CMDQ_MODE_EN is set but CMDQ_SUPPORT is 0");
+    if (!(field_raw(r, "cmdq_support") & 1)) {
+        if (field_raw(r, "cmdq_depth")) w.push_back(fmt::format("CMDQ_DEPTH is {} but CMDQ_SUPPORT is 0", field_raw(r, "cmdq_depth")));
+        if (field_raw(r, "cmdq_mode_en") & 1) w.push_back("CMDQ_MODE_EN is set but CMDQ_SUPPORT is 0");
     }
-    if ((raw(r, "cache_ctrl") & 1) && raw(r, "cache_size") == 0) w.push_back("CACHE_CTRL enables a cache but CACHE_SIZE is 0");
-    if ((raw(r, "erase_group_def") & 1) && raw(r, "hc_erase_grp_size") == 0)
+    if ((field_raw(r, "cache_ctrl") & 1) && field_raw(r, "cache_size") == 0) w.push_back("CACHE_CTRL enables a cache but CACHE_SIZE is 0");
+    if ((field_raw(r, "erase_group_def") & 1) && field_raw(r, "hc_erase_grp_size") == 0)
         w.push_back("ERASE_GROUP_DEF selects high-capacity erase groups but HC_ERASE_GRP_SIZE is 0");
-    if (raw(r, "device_life_time_est_typ_a") > 0x0b || raw(r, "device_life_time_est_typ_b") > 0x0b)
+    if (field_raw(r, "device_life_time_est_typ_a") > 0x0b || field_raw(r, "device_life_time_est_typ_b") > 0x0b)
         w.push_back("DEVICE_LIFE_TIME_EST_TYP_A/B holds a reserved value");
-    if (raw(r, "pre_eol_info") > 3) w.push_back(fmt::format("PRE_EOL_INFO {} is reserved", raw(r, "pre_eol_info")));
-    if (raw(r, "pre_eol_info") == 3) w.push_back("PRE_EOL_INFO is urgent: reserved blocks are nearly exhausted");
-    if (raw(r, "device_life_time_est_typ_a") == 0x0b || raw(r, "device_life_time_est_typ_b") == 0x0b)
+    if (field_raw(r, "pre_eol_info") > 3) w.push_back(fmt::format("PRE_EOL_INFO {} is reserved", field_raw(r, "pre_eol_info")));
+    if (field_raw(r, "pre_eol_info") == 3) w.push_back("PRE_EOL_INFO is urgent: reserved blocks are nearly exhausted");
+    if (field_raw(r, "device_life_time_est_typ_a") == 0x0b || field_raw(r, "device_life_time_est_typ_b") == 0x0b)
         w.push_back("device life time estimate exceeded");
 }
 
@@ -482,9 +481,9 @@ std::string top_speed(uint64_t types)
     return "no high speed mode";
 }
 
-std::string summary(const DecodedRegister& r)
+std::string ext_csd_summary(const DecodedRegister& r)
 {
-    const uint64_t rev = raw(r, "ext_csd_rev");
+    const uint64_t rev = field_raw(r, "ext_csd_rev");
     const std::string version = mmc_version(rev);
     std::string s = rev == 4 || rev > 8 ? fmt::format("eMMC (EXT_CSD rev {}, {}): ", rev, version)
                                         : fmt::format("eMMC {} (EXT_CSD rev {}): ", version.substr(0, version.find('/')), rev);
@@ -492,10 +491,10 @@ std::string summary(const DecodedRegister& r)
         s += fmt::format("{:.1f} GiB", static_cast<double>(std::get<int64_t>(cap->value)) / double(1u << 30));
     else
         s += "capacity in CSD";
-    s += ", " + top_speed(raw(r, "device_type"));
+    s += ", " + top_speed(field_raw(r, "device_type"));
     if (rev >= 7)
-        s += fmt::format(", life used A {} B {}", life_time_short(raw(r, "device_life_time_est_typ_a")),
-                         life_time_short(raw(r, "device_life_time_est_typ_b")));
+        s += fmt::format(", life used A {} B {}", life_time_short(field_raw(r, "device_life_time_est_typ_a")),
+                         life_time_short(field_raw(r, "device_life_time_est_typ_b")));
     return s;
 }
 
@@ -511,12 +510,12 @@ DecodedRegister decode_ext_csd(std::span<const uint8_t> reg)
     add_identity(r);
     add_bus(r);
     add_partitions(r);
-    add_erase(r);
+    add_ext_csd_erase(r);
     add_timing(r);
     add_features(r);
     add_health(r);
     add_warnings(r);
-    r.summary = summary(r);
+    r.summary = ext_csd_summary(r);
     return r;
 }
 

@@ -2,6 +2,7 @@
 // SD Physical Layer Simplified Specification 9.10, 5.6 (Table 5-17 SCR
 // fields, Table 5-18 physical layer specification version).
 #include "regs/decode.h"
+#include "regs/field_raw.h"
 
 #include <array>
 #include <fmt/format.h>
@@ -12,7 +13,7 @@ namespace {
 
 // Bits [37:36] are reserved and not listed. CMD_SUPPORT is the four bits
 // [35:32] defined since SD 6.00 (bit 32 CMD20 ... bit 35 CMD58/59).
-constexpr std::array<FieldSpec, 11> table{{
+constexpr std::array<FieldSpec, 11> scr_layout{{
     {"scr_structure", 63, 60, "SCR structure version"},
     {"sd_spec", 59, 56, "physical layer specification version"},
     {"data_stat_after_erase", 55, 55, "data status after erase (0: 0x00, 1: 0xff)"},
@@ -26,16 +27,14 @@ constexpr std::array<FieldSpec, 11> table{{
     {"reserved_mfg", 31, 0, "reserved for manufacturer usage"},
 }};
 
-uint64_t raw(const DecodedRegister& r, std::string_view name) { return r.field(name)->raw; }
-
 // Table 5-18. Returns the version text; pushes a warning for combinations
 // the table does not list.
 std::string spec_version(DecodedRegister& r)
 {
-    const uint64_t spec = raw(r, "sd_spec");
-    const uint64_t spec3 = raw(r, "sd_spec3");
-    const uint64_t spec4 = raw(r, "sd_spec4");
-    const uint64_t specx = raw(r, "sd_specx");
+    const uint64_t spec = field_raw(r, "sd_spec");
+    const uint64_t spec3 = field_raw(r, "sd_spec3");
+    const uint64_t spec4 = field_raw(r, "sd_spec4");
+    const uint64_t specx = field_raw(r, "sd_specx");
 
     if (spec != 2 && (spec3 || spec4 || specx))
         r.warnings.push_back(fmt::format(
@@ -67,23 +66,23 @@ std::string security_text(uint64_t security)
 
 } // namespace
 
-std::span<const FieldSpec> scr_table() { return table; }
+std::span<const FieldSpec> scr_table() { return scr_layout; }
 
 DecodedRegister decode_scr(std::span<const uint8_t> reg)
 {
     require_size(RegKind::scr, reg);
     DecodedRegister r{RegKind::scr, CardFamily::sd, {reg.begin(), reg.end()}, {}, {}, {}, {}};
-    r.fields = read_bit_fields(reg, table);
+    r.fields = read_bit_fields(reg, scr_layout);
 
-    if (raw(r, "scr_structure") != 0)
+    if (field_raw(r, "scr_structure") != 0)
         r.warnings.push_back(fmt::format("SCR_STRUCTURE {} is reserved (only 0, SCR 1.0, is defined); "
                                          "fields decoded with the 1.0 layout",
-                                         raw(r, "scr_structure")));
+                                         field_raw(r, "scr_structure")));
 
     const std::string version = spec_version(r);
     r.add("spec_version", version, "Physical layer specification", "Version " + version);
 
-    const uint64_t widths = raw(r, "sd_bus_widths");
+    const uint64_t widths = field_raw(r, "sd_bus_widths");
     StringList bus;
     if (widths & 1) bus.emplace_back("1-bit");
     if (widths & 4) bus.emplace_back("4-bit");
@@ -95,28 +94,28 @@ DecodedRegister decode_scr(std::span<const uint8_t> reg)
     if (widths & 0xa)
         r.warnings.push_back(fmt::format("SD_BUS_WIDTHS 0x{:x} sets reserved bits 1 or 3", widths));
 
-    const uint64_t security = raw(r, "sd_security");
+    const uint64_t security = field_raw(r, "sd_security");
     r.add("security", security_text(security), "CPRM security");
     if (security > 4) r.warnings.push_back(fmt::format("SD_SECURITY {} is reserved", security));
 
-    r.add("extended_security", raw(r, "ex_security") != 0, "Extended security",
-          raw(r, "ex_security") ? fmt::format("supported (0x{:x})", raw(r, "ex_security")) : "not supported");
+    r.add("extended_security", field_raw(r, "ex_security") != 0, "Extended security",
+          field_raw(r, "ex_security") ? fmt::format("supported (0x{:x})", field_raw(r, "ex_security")) : "not supported");
 
-    const bool erased_ones = raw(r, "data_stat_after_erase") != 0;
+    const bool erased_ones = field_raw(r, "data_stat_after_erase") != 0;
     r.add("erased_data_pattern", std::string(erased_ones ? "0xff" : "0x00"), "Data after erase",
           erased_ones ? "0xff (bits read as 1)" : "0x00 (bits read as 0)");
 
     static constexpr std::array<std::string_view, 4> commands{
         "CMD20 speed class control", "CMD23 set block count", "CMD48/49 extension register single block",
         "CMD58/59 extension register multi block"};
-    const uint64_t cmd = raw(r, "cmd_support");
+    const uint64_t cmd = field_raw(r, "cmd_support");
     StringList supported;
     for (std::size_t i = 0; i < commands.size(); ++i)
         if (cmd & (1u << i)) supported.emplace_back(commands[i]);
     r.add("command_support", supported, "Optional commands", supported.empty() ? "none" : value_text(supported));
     // Linux reads CMD_SUPPORT only when SD_SPEC3 is set; the bits were
     // reserved before version 3.00.
-    if (cmd && !raw(r, "sd_spec3"))
+    if (cmd && !field_raw(r, "sd_spec3"))
         r.warnings.push_back("CMD_SUPPORT is set on a card that does not claim SD 3.00 (SD_SPEC3 = 0)");
 
     static constexpr std::array<std::string_view, 4> short_names{"CMD20", "CMD23", "CMD48/49", "CMD58/59"};

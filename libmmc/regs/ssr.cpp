@@ -3,6 +3,7 @@
 // status fields and the tables after it), 4.14 (erase timeout).
 // Bit 511 is the most significant bit of byte 0.
 #include "regs/ssr.h"
+#include "regs/field_raw.h"
 
 #include "regs/decode.h"
 #include "regs/units.h"
@@ -17,7 +18,7 @@ namespace {
 
 // Reserved runs left out: [508:496] (security functions), [427:424],
 // [383:378], [345:340], [327:314], [311:0] (manufacturer).
-constexpr std::array<FieldSpec, 19> table{{
+constexpr std::array<FieldSpec, 19> ssr_layout{{
     {"dat_bus_width", 511, 510, "current data bus width (0: 1-bit, 2: 4-bit)"},
     {"secured_mode", 509, 509, "card is in secured mode"},
     {"sd_card_type", 495, 480, "SD memory card type (0: RD/WR, 1: ROM, 2: OTP)"},
@@ -56,8 +57,6 @@ constexpr uint64_t perf_host_maintenance = 1u << 1;
 constexpr uint64_t perf_cache = 1u << 2;
 constexpr int perf_cq_shift = 3;
 
-uint64_t raw(const DecodedRegister& r, std::string_view name) { return r.field(name)->raw; }
-
 std::string au_text(uint64_t code)
 {
     return code == 0 ? std::string("not defined") : bytes_text(au_bytes[code & 15]);
@@ -67,7 +66,7 @@ void add_classes(DecodedRegister& r)
 {
     // Speed class: codes 0..4 are Class 0, 2, 4, 6, 10.
     static constexpr std::array<int, 5> class_mb_s{0, 2, 4, 6, 10};
-    const uint64_t speed = raw(r, "speed_class");
+    const uint64_t speed = field_raw(r, "speed_class");
     if (speed < class_mb_s.size()) {
         const int mb_s = class_mb_s[speed];
         r.add("speed_class", speed == 0 ? std::string("Class 0") : fmt::format("C{}", mb_s), "Speed class",
@@ -79,7 +78,7 @@ void add_classes(DecodedRegister& r)
         r.warnings.push_back(fmt::format("SPEED_CLASS {} is reserved (0-4 are defined)", speed));
     }
 
-    const uint64_t grade = raw(r, "uhs_speed_grade");
+    const uint64_t grade = field_raw(r, "uhs_speed_grade");
     if (grade == 0)
         r.add("uhs_speed_grade", std::string("U0"), "UHS speed grade", "U0 (less than 10 MB/s)");
     else if (grade == 1 || grade == 3)
@@ -90,7 +89,7 @@ void add_classes(DecodedRegister& r)
         r.warnings.push_back(fmt::format("UHS_SPEED_GRADE {} is reserved (0, 1 and 3 are defined)", grade));
     }
 
-    const uint64_t video = raw(r, "video_speed_class");
+    const uint64_t video = field_raw(r, "video_speed_class");
     if (video == 0)
         r.add("video_speed_class", std::string("not supported"), "Video speed class");
     else if (video == 6 || video == 10 || video == 30 || video == 60 || video == 90)
@@ -101,7 +100,7 @@ void add_classes(DecodedRegister& r)
         r.warnings.push_back(fmt::format("VIDEO_SPEED_CLASS {} is reserved (0, 6, 10, 30, 60, 90 are defined)", video));
     }
 
-    const uint64_t app = raw(r, "app_perf_class");
+    const uint64_t app = field_raw(r, "app_perf_class");
     if (app == 0)
         r.add("app_perf_class", std::string("not supported"), "Application performance class");
     else if (app <= 2)
@@ -111,27 +110,27 @@ void add_classes(DecodedRegister& r)
         r.warnings.push_back(fmt::format("APP_PERF_CLASS {} is reserved (0-2 are defined)", app));
     }
 
-    const uint64_t move = raw(r, "performance_move");
+    const uint64_t move = field_raw(r, "performance_move");
     r.add("performance_move_mb_s", static_cast<int64_t>(move), "Move performance",
           move == 0 ? "sequential write (card does not move data)" : move == 255 ? "infinity" : fmt::format("{} MB/s", move));
 }
 
 void add_allocation_units(DecodedRegister& r)
 {
-    const uint64_t au = raw(r, "au_size");
+    const uint64_t au = field_raw(r, "au_size");
     r.add("au_size_bytes", static_cast<int64_t>(au_bytes[au]), "Allocation unit", au_text(au));
-    if (au == 0 && raw(r, "speed_class") != 0)
+    if (au == 0 && field_raw(r, "speed_class") != 0)
         r.warnings.push_back("AU_SIZE is 0 (not defined) although the card claims a speed class");
 
-    const uint64_t uhs_au = raw(r, "uhs_au_size");
+    const uint64_t uhs_au = field_raw(r, "uhs_au_size");
     r.add("uhs_au_size_bytes", static_cast<int64_t>(au_bytes[uhs_au]), "UHS allocation unit", au_text(uhs_au));
     if (uhs_au >= 1 && uhs_au <= 6)
         r.warnings.push_back(fmt::format("UHS_AU_SIZE {} ({}) is not used by the spec: the UHS AU is 1 MB or more",
                                          uhs_au, au_text(uhs_au)));
-    if (uhs_au == 0 && raw(r, "uhs_speed_grade") != 0)
+    if (uhs_au == 0 && field_raw(r, "uhs_speed_grade") != 0)
         r.warnings.push_back("UHS_AU_SIZE is 0 (not defined) although the card claims a UHS speed grade");
 
-    const uint64_t vsc_au = raw(r, "vsc_au_size");
+    const uint64_t vsc_au = field_raw(r, "vsc_au_size");
     r.add("vsc_au_size_bytes", static_cast<int64_t>(vsc_au * MiB), "Video speed class AU",
           vsc_au ? bytes_text(vsc_au * MiB) : "not supported");
 
@@ -139,14 +138,14 @@ void add_allocation_units(DecodedRegister& r)
     // CSD), SDHC/SDXC in bytes. The SSR alone cannot tell them apart; almost
     // every card that reports an SSR worth decoding is SDHC or SDXC, so this
     // assumes bytes. The raw field keeps the value as the card sent it.
-    const uint64_t protected_area = raw(r, "size_of_protected_area");
+    const uint64_t protected_area = field_raw(r, "size_of_protected_area");
     r.add("size_of_protected_area_bytes", static_cast<int64_t>(protected_area), "Protected area",
           fmt::format("{} (if SDHC/SDXC; SDSC counts in CSD MULT * BLOCK_LEN units)", bytes_text(protected_area)));
 }
 
-void add_erase(DecodedRegister& r)
+void add_ssr_erase(DecodedRegister& r)
 {
-    const uint64_t size = raw(r, "erase_size"), timeout = raw(r, "erase_timeout"), offset = raw(r, "erase_offset");
+    const uint64_t size = field_raw(r, "erase_size"), timeout = field_raw(r, "erase_timeout"), offset = field_raw(r, "erase_offset");
     const bool supported = size != 0 && timeout != 0;
     const double per_au = supported ? static_cast<double>(timeout) / static_cast<double>(size) : 0.25;
     r.add("erase_timeout_s", per_au, "Erase timeout per AU",
@@ -161,7 +160,7 @@ void add_erase(DecodedRegister& r)
 
 void add_performance_enhance(DecodedRegister& r)
 {
-    const uint64_t perf = raw(r, "performance_enhance");
+    const uint64_t perf = field_raw(r, "performance_enhance");
     const bool cache = perf & perf_cache;
     const auto cq = static_cast<int64_t>(perf >> perf_cq_shift); // the code: depth - 1
     const int64_t depth = cq ? cq + 1 : 0;
@@ -171,45 +170,45 @@ void add_performance_enhance(DecodedRegister& r)
     r.add("perf_enh_cq_depth", depth, "Command queue",
           cq ? fmt::format("supported, queue depth {} (code {})", depth, cq) : "not supported");
 
-    if (raw(r, "app_perf_class") == 2 && (!cache || cq == 0))
+    if (field_raw(r, "app_perf_class") == 2 && (!cache || cq == 0))
         r.warnings.push_back(fmt::format("A2 card without {} (PERFORMANCE_ENHANCE 0x{:02x}); A2 requires both cache "
                                          "and command queue support",
                                          !cache && cq == 0 ? "cache or command queue" : !cache ? "cache" : "command queue",
                                          perf));
 }
 
-std::string summary(const DecodedRegister& r)
+std::string ssr_summary(const DecodedRegister& r)
 {
     std::vector<std::string> classes{std::get<std::string>(r.find("speed_class")->value)};
-    if (raw(r, "uhs_speed_grade")) classes.push_back(std::get<std::string>(r.find("uhs_speed_grade")->value));
-    if (raw(r, "video_speed_class")) classes.push_back(std::get<std::string>(r.find("video_speed_class")->value));
-    if (raw(r, "app_perf_class")) classes.push_back(std::get<std::string>(r.find("app_perf_class")->value));
+    if (field_raw(r, "uhs_speed_grade")) classes.push_back(std::get<std::string>(r.find("uhs_speed_grade")->value));
+    if (field_raw(r, "video_speed_class")) classes.push_back(std::get<std::string>(r.find("video_speed_class")->value));
+    if (field_raw(r, "app_perf_class")) classes.push_back(std::get<std::string>(r.find("app_perf_class")->value));
 
     std::vector<std::string> features;
-    if (raw(r, "discard_support")) features.emplace_back("discard");
-    if (raw(r, "fule_support")) features.emplace_back("FULE");
-    if (raw(r, "performance_enhance") & perf_cache) features.emplace_back("cache");
-    if (const auto cq = raw(r, "performance_enhance") >> perf_cq_shift) features.push_back(fmt::format("CQ depth {}", cq + 1));
+    if (field_raw(r, "discard_support")) features.emplace_back("discard");
+    if (field_raw(r, "fule_support")) features.emplace_back("FULE");
+    if (field_raw(r, "performance_enhance") & perf_cache) features.emplace_back("cache");
+    if (const auto cq = field_raw(r, "performance_enhance") >> perf_cq_shift) features.push_back(fmt::format("CQ depth {}", cq + 1));
 
-    return fmt::format("SD status: {}, AU {}, {} bus{}{}", fmt::join(classes, " "), au_text(raw(r, "au_size")),
+    return fmt::format("SD status: {}, AU {}, {} bus{}{}", fmt::join(classes, " "), au_text(field_raw(r, "au_size")),
                        r.find("bus_width_text")->text, features.empty() ? "" : ", ", fmt::join(features, ", "));
 }
 
 } // namespace
 
-std::span<const FieldSpec> ssr_table() { return table; }
+std::span<const FieldSpec> ssr_table() { return ssr_layout; }
 
 DecodedRegister decode_ssr(std::span<const uint8_t> reg)
 {
     require_size(RegKind::ssr, reg);
     DecodedRegister r{RegKind::ssr, CardFamily::sd, {reg.begin(), reg.end()}, {}, {}, {}, {}};
-    r.fields = read_bit_fields(reg, table);
+    r.fields = read_bit_fields(reg, ssr_layout);
 
-    const uint64_t width = raw(r, "dat_bus_width");
+    const uint64_t width = field_raw(r, "dat_bus_width");
     r.add("bus_width_text", std::string(width == 0 ? "1-bit" : width == 2 ? "4-bit" : "reserved"), "Current bus width");
     if (width == 1 || width == 3) r.warnings.push_back(fmt::format("DAT_BUS_WIDTH {} is reserved", width));
 
-    const uint64_t type = raw(r, "sd_card_type");
+    const uint64_t type = field_raw(r, "sd_card_type");
     static constexpr std::array<std::string_view, 3> types{"regular SD RD/WR card", "SD ROM card", "OTP card"};
     r.add("card_type_text", type < types.size() ? std::string(types[type]) : fmt::format("reserved (0x{:04x})", type),
           "Card type");
@@ -217,9 +216,9 @@ DecodedRegister decode_ssr(std::span<const uint8_t> reg)
 
     add_classes(r);
     add_allocation_units(r);
-    add_erase(r);
+    add_ssr_erase(r);
     add_performance_enhance(r);
-    r.summary = summary(r);
+    r.summary = ssr_summary(r);
     return r;
 }
 

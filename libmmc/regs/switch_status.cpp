@@ -7,6 +7,7 @@
 // table puts them (drivers/mmc/core/sd.c mmc_read_switch, mmc_sd_switch_hs,
 // sd_select_driver_type, sd_set_current_limit).
 #include "regs/decode.h"
+#include "regs/field_raw.h"
 
 #include <array>
 #include <fmt/format.h>
@@ -15,7 +16,7 @@ namespace mmc::regs {
 
 namespace {
 
-constexpr std::array<FieldSpec, 20> table{{
+constexpr std::array<FieldSpec, 20> switch_status_layout{{
     {"max_current", 511, 496, "maximum current of the selected functions, mA (0: error)"},
     {"fun_grp6_support", 495, 480, "function group 6 (reserved): supported functions"},
     {"fun_grp5_support", 479, 464, "function group 5 (reserved): supported functions"},
@@ -37,8 +38,6 @@ constexpr std::array<FieldSpec, 20> table{{
     {"fun_grp2_busy", 303, 288, "function group 2: busy functions (version 1)"},
     {"fun_grp1_busy", 287, 272, "function group 1: busy functions (version 1)"},
 }};
-
-uint64_t raw(const DecodedRegister& r, std::string_view name) { return r.field(name)->raw; }
 
 struct Function {
     int number;
@@ -108,33 +107,33 @@ std::string join(const StringList& list) { return list.empty() ? "none" : fmt::f
 
 } // namespace
 
-std::span<const FieldSpec> switch_status_table() { return table; }
+std::span<const FieldSpec> switch_status_table() { return switch_status_layout; }
 
 DecodedRegister decode_switch_status(std::span<const uint8_t> reg)
 {
     require_size(RegKind::switch_status, reg);
     DecodedRegister r{RegKind::switch_status, CardFamily::sd, {reg.begin(), reg.end()}, {}, {}, {}, {}};
-    r.fields = read_bit_fields(reg, table);
+    r.fields = read_bit_fields(reg, switch_status_layout);
 
-    const auto max_current = static_cast<int64_t>(raw(r, "max_current"));
+    const auto max_current = static_cast<int64_t>(field_raw(r, "max_current"));
     r.add("max_current_ma", max_current, "Maximum current",
           max_current ? fmt::format("{} mA", max_current) : "0 (a selected function is in error)");
     if (max_current == 0)
         r.warnings.push_back("maximum current is 0: the card reports an error in the selected functions");
 
-    const uint64_t grp1 = raw(r, "fun_grp1_support"), sel1 = raw(r, "fun_grp1_sel");
+    const uint64_t grp1 = field_raw(r, "fun_grp1_support"), sel1 = field_raw(r, "fun_grp1_sel");
     r.add("bus_speed_modes_supported", supported(access_modes, grp1), "Bus speed modes supported");
     r.add("bus_speed_mode_selected", function_name(access_modes, sel1), "Bus speed mode selected");
 
-    const uint64_t grp2 = raw(r, "fun_grp2_support"), sel2 = raw(r, "fun_grp2_sel");
+    const uint64_t grp2 = field_raw(r, "fun_grp2_support"), sel2 = field_raw(r, "fun_grp2_sel");
     r.add("command_system_supported", supported(command_systems, grp2), "Command systems supported");
     r.add("command_system_selected", function_name(command_systems, sel2), "Command system selected");
 
-    const uint64_t grp3 = raw(r, "fun_grp3_support"), sel3 = raw(r, "fun_grp3_sel");
+    const uint64_t grp3 = field_raw(r, "fun_grp3_support"), sel3 = field_raw(r, "fun_grp3_sel");
     r.add("driver_types_supported", supported(driver_types, grp3), "Driver strengths supported");
     r.add("driver_type_selected", function_name(driver_types, sel3), "Driver strength selected");
 
-    const uint64_t grp4 = raw(r, "fun_grp4_support"), sel4 = raw(r, "fun_grp4_sel");
+    const uint64_t grp4 = field_raw(r, "fun_grp4_support"), sel4 = field_raw(r, "fun_grp4_sel");
     IntList currents;
     for (std::size_t fn = 0; fn < current_limit_ma.size(); ++fn)
         if (grp4 & (uint64_t{1} << fn)) currents.push_back(current_limit_ma[fn]);
@@ -143,12 +142,12 @@ DecodedRegister decode_switch_status(std::span<const uint8_t> reg)
     r.add("power_limits_supported", supported(power_limits, grp4), "Power limits supported");
     r.add("power_limit_selected", function_name(power_limits, sel4), "Power limit selected");
 
-    const uint64_t version = raw(r, "data_structure_version");
+    const uint64_t version = field_raw(r, "data_structure_version");
     r.add("data_structure_version", static_cast<int64_t>(version), "Data structure version");
     if (version == 1) {
         StringList busy;
         for (int g = 1; g <= 6; ++g) {
-            const uint64_t mask = raw(r, fmt::format("fun_grp{}_busy", g));
+            const uint64_t mask = field_raw(r, fmt::format("fun_grp{}_busy", g));
             for (uint64_t fn = 0; fn < 16; ++fn)
                 if (mask & (uint64_t{1} << fn)) busy.push_back(fmt::format("group {} function {}", g, fn));
         }
@@ -158,11 +157,11 @@ DecodedRegister decode_switch_status(std::span<const uint8_t> reg)
     }
 
     for (int g = 1; g <= 6; ++g) {
-        if (raw(r, fmt::format("fun_grp{}_sel", g)) == 0xf)
+        if (field_raw(r, fmt::format("fun_grp{}_sel", g)) == 0xf)
             r.warnings.push_back(fmt::format("function group {}: selection 0xf, the requested function is not "
                                              "supported",
                                              g));
-        if ((raw(r, fmt::format("fun_grp{}_support", g)) & 1) == 0)
+        if ((field_raw(r, fmt::format("fun_grp{}_support", g)) & 1) == 0)
             r.warnings.push_back(fmt::format("function group {}: default function 0 is not marked supported", g));
     }
 

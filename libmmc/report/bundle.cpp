@@ -1,4 +1,5 @@
 #include "report/bundle.h"
+#include "report/json_or_null.h"
 
 #include "cli/input.h"
 
@@ -25,12 +26,6 @@ namespace {
 constexpr double max_mb_s = 10'000;
 constexpr double max_iops = 10'000'000;
 constexpr double max_capacity_bytes = 281474976710656.0; // 2^48
-
-template <typename T>
-json opt(const std::optional<T>& v)
-{
-    return v ? json(*v) : json(nullptr);
-}
 
 json iops_json(const std::map<std::string, double>& iops)
 {
@@ -142,7 +137,7 @@ json to_json(const Bundle& b)
                  {"manufacturer", c.manufacturer},
                  {"product", c.product},
                  {"serial", c.serial},
-                 {"capacity_bytes", opt(c.capacity_bytes)},
+                 {"capacity_bytes", json_or_null(c.capacity_bytes)},
                  {"type", c.type},
                  {"classes",
                   {{"speed_class", c.classes.speed_class},
@@ -168,8 +163,8 @@ json to_json(const Bundle& b)
     json verdicts = json::array();
     for (const auto& v : b.verdicts)
         verdicts.push_back({{"claim", v.claim},
-                            {"required", opt(v.required)},
-                            {"measured", opt(v.measured)},
+                            {"required", json_or_null(v.required)},
+                            {"measured", json_or_null(v.measured)},
                             {"unit", v.unit},
                             {"result", v.result},
                             {"why", v.why}});

@@ -1,4 +1,5 @@
 #include "report/export.h"
+#include "report/json_or_null.h"
 
 #include "version.h"
 
@@ -18,8 +19,6 @@ namespace {
 
 std::string num(std::optional<double> v) { return v ? fmt::format("{}", *v) : std::string(); }
 
-json opt(std::optional<double> v) { return v ? json(*v) : json(nullptr); }
-json opt(std::optional<uint64_t> v) { return v ? json(*v) : json(nullptr); }
 std::string num(std::optional<uint64_t> v) { return v ? std::to_string(*v) : std::string(); }
 
 json probe_json(const Bundle& b)
@@ -27,18 +26,18 @@ json probe_json(const Bundle& b)
     if (!b.geometry && !b.capacity) return nullptr;
     json j;
     if (b.geometry)
-        j["geometry"] = {{"page_size", opt(b.geometry->page_size)},
-                         {"au_size", opt(b.geometry->au_size)},
-                         {"open_aus", opt(b.geometry->open_aus)},
+        j["geometry"] = {{"page_size", json_or_null(b.geometry->page_size)},
+                         {"au_size", json_or_null(b.geometry->au_size)},
+                         {"open_aus", json_or_null(b.geometry->open_aus)},
                          {"confidence", b.geometry->confidence.empty() ? json(nullptr) : json(b.geometry->confidence)}};
     else
         j["geometry"] = nullptr;
     if (b.capacity)
         j["capacity"] = {{"verdict", b.capacity->verdict.empty() ? json(nullptr) : json(b.capacity->verdict)},
-                         {"announced_bytes", opt(b.capacity->announced_bytes)},
-                         {"usable_bytes", opt(b.capacity->usable_bytes)},
-                         {"module_bytes", opt(b.capacity->module_bytes)},
-                         {"cache_bytes", opt(b.capacity->cache_bytes)}};
+                         {"announced_bytes", json_or_null(b.capacity->announced_bytes)},
+                         {"usable_bytes", json_or_null(b.capacity->usable_bytes)},
+                         {"module_bytes", json_or_null(b.capacity->module_bytes)},
+                         {"cache_bytes", json_or_null(b.capacity->cache_bytes)}};
     else
         j["capacity"] = nullptr;
     return j;
@@ -48,15 +47,15 @@ json state_json(const Bundle& b)
 {
     if (!b.state) return nullptr;
     const auto& s = *b.state;
-    return {{"seq_write_mb_s", {{"used", opt(s.seq_write_used_mb_s)}, {"erased", opt(s.seq_write_erased_mb_s)}, {"gain", opt(s.seq_write_gain)}}},
-            {"rand_write_iops", {{"used", opt(s.rand_write_used_iops)}, {"erased", opt(s.rand_write_erased_iops)}, {"gain", opt(s.rand_write_gain)}}},
+    return {{"seq_write_mb_s", {{"used", json_or_null(s.seq_write_used_mb_s)}, {"erased", json_or_null(s.seq_write_erased_mb_s)}, {"gain", json_or_null(s.seq_write_gain)}}},
+            {"rand_write_iops", {{"used", json_or_null(s.rand_write_used_iops)}, {"erased", json_or_null(s.rand_write_erased_iops)}, {"gain", json_or_null(s.rand_write_gain)}}},
             {"summary", s.summary}};
 }
 
 json iops_obj(const Results& r, bool write)
 {
     json j = json::object();
-    for (const auto key : iops_keys) j[std::string(key)] = opt(rand_iops(r, write, key));
+    for (const auto key : iops_keys) j[std::string(key)] = json_or_null(rand_iops(r, write, key));
     return j;
 }
 
@@ -145,7 +144,7 @@ json json_report(const Report& rep, const std::vector<std::string>& warnings)
                 for (std::size_t c = 0; c < g.hosts.size(); ++c) {
                     const int i = g.cell[r][c];
                     row.push_back(i < 0 ? json(nullptr)
-                                        : opt(write ? rep.bundles[i].results.seq_write_mb_s : rep.bundles[i].results.seq_read_mb_s));
+                                        : json_or_null(write ? rep.bundles[i].results.seq_write_mb_s : rep.bundles[i].results.seq_read_mb_s));
                 }
                 matrix.push_back(row);
             }
@@ -158,8 +157,8 @@ json json_report(const Report& rep, const std::vector<std::string>& warnings)
             const std::string& host = g.hosts[g.column_of[m]];
             json row = {{"card", card},
                         {"host", host},
-                        {"seq_write_mb_s", opt(b.results.seq_write_mb_s)},
-                        {"seq_read_mb_s", opt(b.results.seq_read_mb_s)},
+                        {"seq_write_mb_s", json_or_null(b.results.seq_write_mb_s)},
+                        {"seq_read_mb_s", json_or_null(b.results.seq_read_mb_s)},
                         {"rand_write_iops", iops_obj(b.results, true)},
                         {"rand_read_iops", iops_obj(b.results, false)},
                         {"error", b.error.empty() ? json(nullptr) : json(b.error)},
@@ -173,12 +172,12 @@ json json_report(const Report& rep, const std::vector<std::string>& warnings)
                 verdicts.push_back({{"card", card},
                                     {"host", host},
                                     {"claim", v.claim},
-                                    {"required", opt(v.required)},
-                                    {"measured", opt(v.measured)},
+                                    {"required", json_or_null(v.required)},
+                                    {"measured", json_or_null(v.measured)},
                                     {"unit", v.unit},
                                     {"result", v.result},
                                     {"why", v.why},
-                                    {"bus_ceiling_mb_s", opt(ceiling)},
+                                    {"bus_ceiling_mb_s", json_or_null(ceiling)},
                                     {"bus_limited", v.result == "not-applicable" && verdict_result_text(v, ceiling) != v.result}});
             }
             for (const auto& s : b.steps)

@@ -232,15 +232,13 @@ std::string chart_by_card(const Report& rep, const Group& g, const std::string& 
     return render_chart(id, "by-card", "Sequential read and write speed by card (grouped by card), MB/s", items, "MB/s", false);
 }
 
-std::string row_label(const Group& g, std::size_t m) { return g.cards[g.row_of[m]] + " @ " + g.hosts[g.column_of[m]]; }
-
 std::string chart_iops(const Report& rep, const Group& g, const std::string& id)
 {
     std::vector<Item> items;
     for (std::size_t m = 0; m < g.members.size(); ++m) {
         const Bundle& b = rep.bundles[g.members[m]];
         if (b.results.rand_read_iops.empty() && b.results.rand_write_iops.empty()) continue;
-        const std::string where = row_label(g, m);
+        const std::string where = g.member_label(m);
         items.push_back({Item::label, where, {}, 0, {}, {}, 0});
         for (std::size_t k = 0; k < iops_keys.size(); ++k) {
             const auto key = iops_keys[k];
@@ -272,7 +270,7 @@ std::string td_num(const std::string& text, const std::string& title = "")
                        html_escape(text));
 }
 
-std::string seq_table(const Report& rep, const Group& g)
+std::string html_seq_table(const Report& rep, const Group& g)
 {
     std::string h = "<div class=\"table-wrap\"><table class=\"seq\"><caption>Sequential read and write, MB/s, by card</caption><thead><tr><th rowspan=\"2\" scope=\"col\">Card</th>";
     for (const auto& host : g.hosts) h += fmt::format("<th colspan=\"2\" scope=\"colgroup\">{}</th>", html_escape(host));
@@ -301,14 +299,14 @@ std::string seq_table(const Report& rep, const Group& g)
     return h + "</tbody></table></div>";
 }
 
-std::string random_table(const Report& rep, const Group& g)
+std::string html_random_table(const Report& rep, const Group& g)
 {
     std::string h = "<div class=\"table-wrap\"><table class=\"random\"><caption>Random I/O, IOPS at QD1, and sequential MB/s</caption><thead><tr>"
                     "<th scope=\"col\">Card @ host</th><th>1K w</th><th>1K r</th><th>4K w</th><th>4K r</th><th>16K w</th><th>16K r</th>"
                     "<th>seq w MB/s</th><th>seq r MB/s</th></tr></thead><tbody>";
     for (std::size_t m = 0; m < g.members.size(); ++m) {
         const Bundle& b = rep.bundles[g.members[m]];
-        h += fmt::format("<tr><th scope=\"row\">{}</th>", html_escape(row_label(g, m)));
+        h += fmt::format("<tr><th scope=\"row\">{}</th>", html_escape(g.member_label(m)));
         for (const auto key : iops_keys)
             for (const bool write : {true, false})
                 h += td_num(iops_text(rand_iops(b.results, write, key)),
@@ -326,7 +324,7 @@ std::string badge(const std::string& result)
     return fmt::format("<span class=\"badge {}\">{}</span>", cls, html_escape(result.empty() ? missing_text : result));
 }
 
-std::string verdict_table(const Report& rep, const Group& g)
+std::string html_verdict_table(const Report& rep, const Group& g)
 {
     std::string h = "<div class=\"table-wrap\"><table class=\"verdicts\"><caption>Verdicts: measured figures against the card's claims</caption>"
                     "<thead><tr><th scope=\"col\">Card @ host</th><th scope=\"col\">Claim</th><th scope=\"col\">Required</th>"
@@ -338,7 +336,7 @@ std::string verdict_table(const Report& rep, const Group& g)
             const auto ceiling = verdict_ceiling(b, v);
             const std::string result = verdict_result_text(v, ceiling);
             h += fmt::format("<tr><th scope=\"row\">{}</th><td>{}</td>{}{}{}<td>{}</td><td class=\"why\">{}</td></tr>",
-                             html_escape(row_label(g, m)), html_escape(v.claim), td_num(value_with_unit(v.required, v.unit)),
+                             html_escape(g.member_label(m)), html_escape(v.claim), td_num(value_with_unit(v.required, v.unit)),
                              td_num(value_with_unit(v.measured, v.unit)), td_num(value_with_unit(ceiling, "MB/s")),
                              badge(v.result) + (result != v.result ? html_escape(result.substr(v.result.size())) : std::string()),
                              html_escape(v.why));
@@ -348,7 +346,7 @@ std::string verdict_table(const Report& rep, const Group& g)
 }
 
 // mmc-probe's answers, one row per card@host that has them.
-std::string probe_table(const Report& rep, const Group& g)
+std::string html_probe_table(const Report& rep, const Group& g)
 {
     std::string h = "<div class=\"table-wrap\"><table class=\"probe\"><caption>Flash geometry and capacity, measured by mmc-probe</caption>"
                     "<thead><tr><th scope=\"col\">Card @ host</th><th scope=\"col\">Page</th><th scope=\"col\">AU</th>"
@@ -357,7 +355,7 @@ std::string probe_table(const Report& rep, const Group& g)
         const Bundle& b = rep.bundles[g.members[m]];
         if (!b.geometry && !b.capacity) continue;
         const auto& geo = b.geometry;
-        h += fmt::format("<tr><th scope=\"row\">{}</th>{}{}{}<td>{}</td><td>{}</td></tr>", html_escape(row_label(g, m)),
+        h += fmt::format("<tr><th scope=\"row\">{}</th>{}{}{}<td>{}</td><td>{}</td></tr>", html_escape(g.member_label(m)),
                          td_num(geo ? bytes_text(geo->page_size) : missing_text), td_num(geo ? bytes_text(geo->au_size) : missing_text),
                          td_num(geo ? count_text(geo->open_aus) : missing_text),
                          html_escape(geo && !geo->confidence.empty() ? geo->confidence : missing_text), html_escape(capacity_text(b.capacity)));
@@ -372,7 +370,7 @@ std::string state_list(const Report& rep, const Group& g)
     for (std::size_t m = 0; m < g.members.size(); ++m) {
         const Bundle& b = rep.bundles[g.members[m]];
         if (b.state)
-            h += fmt::format("<li>{}: {}</li>", html_escape(row_label(g, m)), html_escape(b.state->summary.empty() ? missing_text : b.state->summary));
+            h += fmt::format("<li>{}: {}</li>", html_escape(g.member_label(m)), html_escape(b.state->summary.empty() ? missing_text : b.state->summary));
     }
     return h + "</ul>";
 }
@@ -558,32 +556,32 @@ std::string html_report(const Report& rep, const HtmlOptions& o)
                  chart_by_interface(rep, g, gid + "-by-interface") + "</figure>";
             h += "<figure><figcaption>By card: each card on the hosts it was tested on.</figcaption>" + chart_by_card(rep, g, gid + "-by-card") +
                  "</figure>";
-            h += "</div>\n" + seq_table(rep, g) + "\n";
+            h += "</div>\n" + html_seq_table(rep, g) + "\n";
         }
         if (g.has_random(rep.bundles)) {
             h += "<h3>Random I/O</h3>\n<div class=\"charts\"><figure><figcaption>Random IOPS at queue depth 1, per block size.</figcaption>" +
-                 chart_iops(rep, g, gid + "-iops") + "</figure></div>\n" + random_table(rep, g) + "\n";
+                 chart_iops(rep, g, gid + "-iops") + "</figure></div>\n" + html_random_table(rep, g) + "\n";
         }
         if (!g.has_sequential(rep.bundles) && !g.has_random(rep.bundles)) h += "<p>No figures.</p>\n";
-        if (g.has_verdicts(rep.bundles)) h += "<h3>Verdicts</h3>\n" + verdict_table(rep, g) + "\n";
-        if (g.has_probe(rep.bundles)) h += "<h3>Flash geometry and capacity</h3>\n" + probe_table(rep, g) + "\n";
+        if (g.has_verdicts(rep.bundles)) h += "<h3>Verdicts</h3>\n" + html_verdict_table(rep, g) + "\n";
+        if (g.has_probe(rep.bundles)) h += "<h3>Flash geometry and capacity</h3>\n" + html_probe_table(rep, g) + "\n";
         if (g.has_state(rep.bundles)) h += "<h3>What erasing bought</h3>\n" + state_list(rep, g) + "\n";
 
         std::string boxes;
         for (std::size_t m = 0; m < g.members.size(); ++m) {
             const Bundle& b = rep.bundles[g.members[m]];
             if (b.registers.is_null()) continue;
-            boxes += card_box(b, row_label(g, m));
+            boxes += card_box(b, g.member_label(m));
         }
         if (!boxes.empty()) h += "<h3>Cards</h3>\n<div class=\"cards\">" + boxes + "</div>\n";
 
         std::string problems;
         for (std::size_t m = 0; m < g.members.size(); ++m) {
             const Bundle& b = rep.bundles[g.members[m]];
-            if (!b.error.empty()) problems += fmt::format("<li>{}: error: {}</li>", html_escape(row_label(g, m)), html_escape(b.error));
+            if (!b.error.empty()) problems += fmt::format("<li>{}: error: {}</li>", html_escape(g.member_label(m)), html_escape(b.error));
             for (const auto& s : b.steps)
                 if (!s.ok)
-                    problems += fmt::format("<li>{}: step {} failed{}{}</li>", html_escape(row_label(g, m)), html_escape(s.name),
+                    problems += fmt::format("<li>{}: step {} failed{}{}</li>", html_escape(g.member_label(m)), html_escape(s.name),
                                             s.message.empty() ? "" : ": ", html_escape(s.message));
         }
         if (!problems.empty()) h += "<h3>Problems</h3>\n<ul class=\"problems\">" + problems + "</ul>\n";

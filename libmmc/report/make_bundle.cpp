@@ -22,7 +22,7 @@ namespace mmc::report {
 namespace {
 
 // The value at a path of keys, or nullptr.
-const json* at(const json& j, std::initializer_list<const char*> keys)
+const json* find_at(const json& j, std::initializer_list<const char*> keys)
 {
     const json* p = &j;
     for (const char* k : keys) {
@@ -34,13 +34,13 @@ const json* at(const json& j, std::initializer_list<const char*> keys)
 
 std::string text_at(const json& j, std::initializer_list<const char*> keys)
 {
-    const json* p = at(j, keys);
+    const json* p = find_at(j, keys);
     return p && p->is_string() ? p->get<std::string>() : std::string();
 }
 
 std::optional<double> number_at(const json& j, std::initializer_list<const char*> keys)
 {
-    const json* p = at(j, keys);
+    const json* p = find_at(j, keys);
     if (p && p->is_number()) return p->get<double>();
     return std::nullopt;
 }
@@ -68,7 +68,7 @@ std::optional<std::string> read_text(const std::string& path)
 const json& info_card(const json& info)
 {
     if (info.contains("registers")) return info;
-    if (const json* cards = at(info, {"cards"}); cards && cards->is_array() && !cards->empty()) return cards->front();
+    if (const json* cards = find_at(info, {"cards"}); cards && cards->is_array() && !cards->empty()) return cards->front();
     return info;
 }
 
@@ -77,7 +77,7 @@ const json& info_card(const json& info)
 json pick_bus_host(const json& bus, const std::string& card_host)
 {
     if (bus.contains("ios") && !bus.contains("hosts")) return bus; // a host object on its own
-    const json* hosts = at(bus, {"hosts"});
+    const json* hosts = find_at(bus, {"hosts"});
     if (!hosts || !hosts->is_array() || hosts->empty()) return nullptr;
     if (!card_host.empty())
         for (const auto& h : *hosts)
@@ -157,7 +157,7 @@ Results results_from_bench(const std::vector<json>& docs)
     uint64_t best_read_bs = 0, best_write_bs = 0;
     for (const auto& doc : docs) {
         if (text_at(doc, {"suite"}) == "state") continue;
-        const json* jobs = at(doc, {"jobs"});
+        const json* jobs = find_at(doc, {"jobs"});
         if (!jobs || !jobs->is_array()) continue;
         for (const auto& job : *jobs) {
             if (!job.is_object() || job.contains("error")) continue;
@@ -265,7 +265,7 @@ Bundle make_bundle(const MakeInputs& in)
         const json& c = info_card(*info);
         // The card identity object ("card": {...}, the same in every tool);
         // mmc-info before it kept those keys at the top level.
-        const json* ident = at(c, {"card"});
+        const json* ident = find_at(c, {"card"});
         const json& who = ident && ident->is_object() ? *ident : c;
         card_host = text_at(who, {"host"});
         b.card.manufacturer = text_at(c, {"registers", "cid", "decoded", "manufacturer"});
@@ -286,7 +286,7 @@ Bundle make_bundle(const MakeInputs& in)
                                fmt::format("{}: a card list without registers (run mmc-info -J DEVICE for one card)", in.info->path)});
     }
     for (const auto& doc : bench) {
-        const json* c = at(doc, {"card"});
+        const json* c = find_at(doc, {"card"});
         if (!c) continue;
         if (b.card.product.empty()) b.card.product = text_at(*c, {"product"});
         if (b.card.type.empty()) b.card.type = text_at(*c, {"type"});
@@ -330,7 +330,7 @@ Bundle make_bundle(const MakeInputs& in)
         for (const auto& doc : bench) b.bench.push_back(doc);
         b.results = results_from_bench(bench);
         for (const auto& doc : bench) {
-            const json* vs = at(doc, {"verdicts"});
+            const json* vs = find_at(doc, {"verdicts"});
             if (!vs || !vs->is_array()) continue;
             for (const auto& v : *vs) {
                 if (!v.is_object()) continue;

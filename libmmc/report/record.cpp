@@ -12,7 +12,7 @@ const std::vector<std::string> job_columns = {"suite", "name",    "rw",   "block
 namespace {
 
 // A JSON value by path, or null.
-const json& at(const json& doc, std::initializer_list<const char*> keys)
+const json& value_at(const json& doc, std::initializer_list<const char*> keys)
 {
     static const json none;
     const json* j = &doc;
@@ -65,8 +65,8 @@ std::pair<SqlValue, SqlValue> bench_parameters(const json& bench)
     if (!bench.is_array() || bench.empty()) return {};
     json parameters = json::array(), preconditions = json::array();
     for (const auto& doc : bench) {
-        parameters.push_back({{"suite", at(doc, {"suite"})}, {"target", at(doc, {"target"})}});
-        preconditions.push_back(at(doc, {"precondition"}));
+        parameters.push_back({{"suite", value_at(doc, {"suite"})}, {"target", value_at(doc, {"target"})}});
+        preconditions.push_back(value_at(doc, {"precondition"}));
     }
     return {parameters.dump(), preconditions.dump()};
 }
@@ -76,15 +76,15 @@ std::vector<std::vector<SqlValue>> job_rows(const json& bench)
     std::vector<std::vector<SqlValue>> rows;
     if (!bench.is_array()) return rows;
     for (const auto& doc : bench) {
-        const json& jobs = at(doc, {"jobs"});
+        const json& jobs = value_at(doc, {"jobs"});
         if (!jobs.is_array()) continue;
         for (const auto& j : jobs) {
             if (!j.is_object()) continue;
-            rows.push_back({text(at(doc, {"suite"})), text(at(j, {"name"})), text(at(j, {"rw"})), integer(at(j, {"block_size"})),
-                            integer(at(j, {"iodepth"})), text(at(j, {"runner"})), integer(at(j, {"ios"})), integer(at(j, {"bytes"})),
-                            number(at(j, {"seconds"})), number(at(j, {"iops"})), number(at(j, {"mb_s"})), number(at(j, {"ci95_pct"})),
-                            number(at(j, {"lat_us", "p50"})), number(at(j, {"lat_us", "p99"})), flag(at(j, {"partial"})),
-                            text(at(j, {"error"}))});
+            rows.push_back({text(value_at(doc, {"suite"})), text(value_at(j, {"name"})), text(value_at(j, {"rw"})), integer(value_at(j, {"block_size"})),
+                            integer(value_at(j, {"iodepth"})), text(value_at(j, {"runner"})), integer(value_at(j, {"ios"})), integer(value_at(j, {"bytes"})),
+                            number(value_at(j, {"seconds"})), number(value_at(j, {"iops"})), number(value_at(j, {"mb_s"})), number(value_at(j, {"ci95_pct"})),
+                            number(value_at(j, {"lat_us", "p50"})), number(value_at(j, {"lat_us", "p99"})), flag(value_at(j, {"partial"})),
+                            text(value_at(j, {"error"}))});
         }
     }
     return rows;
@@ -123,8 +123,8 @@ BundleRecord make_record(const std::string& text_in, const std::string& source_p
     }
     BundleRecord r;
     r.content_hash = content_hash(canonical);
-    const json& regs = at(b.registers, {"registers"});
-    const json& ios = at(b.bus, {"ios"});
+    const json& regs = value_at(b.registers, {"registers"});
+    const json& ios = value_at(b.bus, {"ios"});
     const auto [parameters, precondition] = bench_parameters(b.bench);
     const auto& res = b.results;
     const auto& geo = b.geometry;
@@ -132,7 +132,7 @@ BundleRecord make_record(const std::string& text_in, const std::string& source_p
     const auto& st = b.state;
     r.columns = {
         {"content_hash", r.content_hash},
-        {"format_version", integer(at(doc, {"format_version"}))},
+        {"format_version", integer(value_at(doc, {"format_version"}))},
         {"kind", b.kind},
         {"created", b.created},
         {"ingested", ingested},
@@ -144,25 +144,25 @@ BundleRecord make_record(const std::string& text_in, const std::string& source_p
         {"card_serial", text_or_null(b.card.serial)},
         {"card_type", text_or_null(b.card.type)},
         {"card_capacity_bytes", b.card.capacity_bytes ? SqlValue{static_cast<int64_t>(*b.card.capacity_bytes)} : SqlValue{}},
-        {"card_date", text(at(regs, {"cid", "decoded", "date"}))},
+        {"card_date", text(value_at(regs, {"cid", "decoded", "date"}))},
         {"speed_class", text_or_null(b.card.classes.speed_class)},
         {"uhs_speed_grade", text_or_null(b.card.classes.uhs_speed_grade)},
         {"video_speed_class", text_or_null(b.card.classes.video_speed_class)},
         {"app_perf_class", text_or_null(b.card.classes.app_perf_class)},
-        {"cid_hex", text(at(regs, {"cid", "hex"}))},
-        {"csd_hex", text(at(regs, {"csd", "hex"}))},
-        {"scr_hex", text(at(regs, {"scr", "hex"}))},
-        {"ssr_hex", text(at(regs, {"ssr", "hex"}))},
-        {"ocr_hex", text(at(regs, {"ocr", "hex"}))},
-        {"ext_csd_hex", text(at(regs, {"ext_csd", "hex"}))},
+        {"cid_hex", text(value_at(regs, {"cid", "hex"}))},
+        {"csd_hex", text(value_at(regs, {"csd", "hex"}))},
+        {"scr_hex", text(value_at(regs, {"scr", "hex"}))},
+        {"ssr_hex", text(value_at(regs, {"ssr", "hex"}))},
+        {"ocr_hex", text(value_at(regs, {"ocr", "hex"}))},
+        {"ext_csd_hex", text(value_at(regs, {"ext_csd", "hex"}))},
         {"host_label", b.host.label},
-        {"board", text(at(b.environment, {"machine"}))},
+        {"board", text(value_at(b.environment, {"machine"}))},
         {"controller", text_or_null(b.host.controller)},
         {"kernel", text_or_null(b.host.kernel)},
         {"bus_mode", text_or_null(b.host.bus_mode)},
-        {"bus_clock_hz", integer(ios.is_null() ? at(b.registers, {"ios", "clock_hz"}) : at(ios, {"clock_hz"}))},
-        {"bus_actual_clock_hz", integer(ios.is_null() ? at(b.registers, {"ios", "actual_clock_hz"}) : at(ios, {"actual_clock_hz"}))},
-        {"bus_width_bits", integer(ios.is_null() ? at(b.registers, {"ios", "bus_width_bits"}) : at(ios, {"bus_width_bits"}))},
+        {"bus_clock_hz", integer(ios.is_null() ? value_at(b.registers, {"ios", "clock_hz"}) : value_at(ios, {"clock_hz"}))},
+        {"bus_actual_clock_hz", integer(ios.is_null() ? value_at(b.registers, {"ios", "actual_clock_hz"}) : value_at(ios, {"actual_clock_hz"}))},
+        {"bus_width_bits", integer(ios.is_null() ? value_at(b.registers, {"ios", "bus_width_bits"}) : value_at(ios, {"bus_width_bits"}))},
         {"tool_version", tool_version(b.tools)},
         {"tools", b.tools.is_object() && !b.tools.empty() ? document(b.tools) : SqlValue{}},
         {"parameters", parameters},
@@ -176,7 +176,7 @@ BundleRecord make_record(const std::string& text_in, const std::string& source_p
         {"rand_write_iops_16k", iops(res.rand_write_iops, "16k")},
         {"error", text_or_null(b.error)},
         {"precondition", precondition},
-        {"probe", document(at(doc, {"probe"}))},
+        {"probe", document(value_at(doc, {"probe"}))},
         {"bundle", text_in},
         {"probe_page_size", geo ? size(geo->page_size) : SqlValue{}},
         {"probe_au_size", geo ? size(geo->au_size) : SqlValue{}},

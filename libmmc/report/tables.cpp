@@ -43,6 +43,8 @@ bool Group::has_state(const std::vector<Bundle>& bundles) const
     return false;
 }
 
+std::string Group::member_label(std::size_t member) const { return cards[row_of[member]] + " @ " + hosts[column_of[member]]; }
+
 std::optional<double> verdict_ceiling(const Bundle& b, const Verdict& v)
 {
     if (v.bus_ceiling_mb_s) return v.bus_ceiling_mb_s;

@@ -165,7 +165,7 @@ std::string render_table(const TextTable& t, std::size_t indent, std::size_t wra
 
 namespace {
 
-std::string seq_table(const Report& rep, const Group& g, bool write)
+std::string text_seq_table(const Report& rep, const Group& g, bool write)
 {
     TextTable t;
     t.header.push_back("Card");
@@ -191,19 +191,14 @@ std::string seq_table(const Report& rep, const Group& g, bool write)
     return render_table(t);
 }
 
-std::string row_label(const Group& g, std::size_t member)
-{
-    return g.cards[g.row_of[member]] + " @ " + g.hosts[g.column_of[member]];
-}
-
-std::string random_table(const Report& rep, const Group& g)
+std::string text_random_table(const Report& rep, const Group& g)
 {
     TextTable t;
     t.header = {"Card @ host", "1K w", "1K r", "4K w", "4K r", "16K w", "16K r", "seq w MB/s", "seq r MB/s"};
     t.right_aligned = {false, true, true, true, true, true, true, true, true};
     for (std::size_t m = 0; m < g.members.size(); ++m) {
         const Bundle& b = rep.bundles[g.members[m]];
-        std::vector<std::string> row{row_label(g, m)};
+        std::vector<std::string> row{g.member_label(m)};
         for (const auto key : iops_keys) {
             row.push_back(iops_text(rand_iops(b.results, true, key)));
             row.push_back(iops_text(rand_iops(b.results, false, key)));
@@ -215,7 +210,7 @@ std::string random_table(const Report& rep, const Group& g)
     return render_table(t, 2, 6);
 }
 
-std::string verdict_table(const Report& rep, const Group& g, bool color)
+std::string text_verdict_table(const Report& rep, const Group& g, bool color)
 {
     TextTable t;
     t.header = {"Card @ host", "Claim", "Required", "Measured", "Bus ceiling", "Result"};
@@ -225,7 +220,7 @@ std::string verdict_table(const Report& rep, const Group& g, bool color)
         const Bundle& b = rep.bundles[g.members[m]];
         for (const auto& v : b.verdicts) {
             const auto ceiling = verdict_ceiling(b, v);
-            t.rows.push_back({row_label(g, m), v.claim, value_with_unit(v.required, v.unit), value_with_unit(v.measured, v.unit),
+            t.rows.push_back({g.member_label(m), v.claim, value_with_unit(v.required, v.unit), value_with_unit(v.measured, v.unit),
                               value_with_unit(ceiling, "MB/s"), verdict_result_text(v, ceiling)});
             results.push_back(v.result);
         }
@@ -236,7 +231,7 @@ std::string verdict_table(const Report& rep, const Group& g, bool color)
 }
 
 // mmc-probe's answers, one row per card@host that has them.
-std::string probe_table(const Report& rep, const Group& g)
+std::string text_probe_table(const Report& rep, const Group& g)
 {
     TextTable t;
     t.header = {"Card @ host", "Page", "AU", "Open AUs", "Confidence", "Capacity"};
@@ -245,7 +240,7 @@ std::string probe_table(const Report& rep, const Group& g)
         const Bundle& b = rep.bundles[g.members[m]];
         if (!b.geometry && !b.capacity) continue;
         const auto& geo = b.geometry;
-        t.rows.push_back({row_label(g, m), geo ? bytes_text(geo->page_size) : missing_text, geo ? bytes_text(geo->au_size) : missing_text,
+        t.rows.push_back({g.member_label(m), geo ? bytes_text(geo->page_size) : missing_text, geo ? bytes_text(geo->au_size) : missing_text,
                           geo ? count_text(geo->open_aus) : missing_text,
                           geo && !geo->confidence.empty() ? geo->confidence : missing_text, capacity_text(b.capacity)});
     }
@@ -258,7 +253,7 @@ std::string state_lines(const Report& rep, const Group& g)
     std::string out;
     for (std::size_t m = 0; m < g.members.size(); ++m) {
         const Bundle& b = rep.bundles[g.members[m]];
-        if (b.state) out += fmt::format("  {}: {}\n", row_label(g, m), b.state->summary.empty() ? missing_text : b.state->summary);
+        if (b.state) out += fmt::format("  {}: {}\n", g.member_label(m), b.state->summary.empty() ? missing_text : b.state->summary);
     }
     return out;
 }
@@ -314,21 +309,21 @@ std::string text_report(const Report& unsafe, bool color)
         if (g.source) out += field("Notes:", g.source->notes);
 
         if (g.has_sequential(rep.bundles)) {
-            out += "\n  Sequential read, MB/s, by card\n" + seq_table(rep, g, false);
-            out += "\n  Sequential write, MB/s, by card\n" + seq_table(rep, g, true);
+            out += "\n  Sequential read, MB/s, by card\n" + text_seq_table(rep, g, false);
+            out += "\n  Sequential write, MB/s, by card\n" + text_seq_table(rep, g, true);
         }
-        if (g.has_random(rep.bundles)) out += "\n  Random I/O, IOPS at QD1 (w = write, r = read), and sequential MB/s\n" + random_table(rep, g);
-        if (g.has_verdicts(rep.bundles)) out += "\n  Verdicts\n" + verdict_table(rep, g, color);
-        if (g.has_probe(rep.bundles)) out += "\n  Flash geometry and capacity (mmc-probe)\n" + probe_table(rep, g);
+        if (g.has_random(rep.bundles)) out += "\n  Random I/O, IOPS at QD1 (w = write, r = read), and sequential MB/s\n" + text_random_table(rep, g);
+        if (g.has_verdicts(rep.bundles)) out += "\n  Verdicts\n" + text_verdict_table(rep, g, color);
+        if (g.has_probe(rep.bundles)) out += "\n  Flash geometry and capacity (mmc-probe)\n" + text_probe_table(rep, g);
         if (g.has_state(rep.bundles)) out += "\n  What erasing bought (the benchmark's state suite)\n" + state_lines(rep, g);
         if (!g.has_sequential(rep.bundles) && !g.has_random(rep.bundles)) out += "\n  No figures.\n";
 
         std::string problems;
         for (std::size_t m = 0; m < g.members.size(); ++m) {
             const Bundle& b = rep.bundles[g.members[m]];
-            if (!b.error.empty()) problems += fmt::format("  {}: error: {}\n", row_label(g, m), b.error);
+            if (!b.error.empty()) problems += fmt::format("  {}: error: {}\n", g.member_label(m), b.error);
             for (const auto& s : b.steps)
-                if (!s.ok) problems += fmt::format("  {}: step {} failed{}{}\n", row_label(g, m), s.name, s.message.empty() ? "" : ": ", s.message);
+                if (!s.ok) problems += fmt::format("  {}: step {} failed{}{}\n", g.member_label(m), s.name, s.message.empty() ? "" : ": ", s.message);
         }
         if (!problems.empty()) out += "\n  Problems\n" + problems;
     }
