@@ -21,6 +21,12 @@ TOOL_SRC := $(wildcard tools/*.cpp)
 TOOLS    := $(TOOL_SRC:tools/%.cpp=$(BUILD)/bin/%)
 TEST_SRC := $(wildcard tests/unit/*.cpp)
 TEST_OBJ := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
+# The unit tests' own files compile at -O1 without debug information: they
+# are most of the native build's time (GoogleTest's macros expand to much
+# code), and optimising test code buys nothing; the library they test is
+# compiled as shipped. TEST_OPT="-O0 -g" to step through a test.
+TEST_OPT ?= -O1
+$(TEST_OBJ): CXXFLAGS := $(TEST_OPT) $(filter-out -O% -g,$(CXXFLAGS))
 UNIT     := $(BUILD)/tests/unit_tests
 # The nbdkit plugin over the flash model: a shared object, so it and the few
 # libmmc sources it needs are compiled again with -fPIC, apart from libmmc.a.
@@ -36,6 +42,10 @@ all: $(TOOLS) $(UNIT) $(PLUGIN)
 FLAGS_FILE := $(BUILD)/flags
 FLAGS_NOW  := $(CXX) $(CPPFLAGS) $(CXXFLAGS) $(LDFLAGS)
 $(shell mkdir -p $(BUILD) && { printf '%s\n' '$(FLAGS_NOW)' | cmp -s - $(FLAGS_FILE) || printf '%s\n' '$(FLAGS_NOW)' >$(FLAGS_FILE); })
+# The tests' level of optimisation likewise, for their objects only.
+TEST_FLAGS_FILE := $(BUILD)/test-flags
+$(shell { echo '$(TEST_OPT)' | cmp -s - $(TEST_FLAGS_FILE) || echo '$(TEST_OPT)' >$(TEST_FLAGS_FILE); })
+$(TEST_OBJ): $(TEST_FLAGS_FILE)
 
 $(BUILD)/obj/%.o: %.cpp $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
@@ -154,6 +164,23 @@ lab: all
 demo: all
 	scripts/demo
 
+# The cross trees compile libmmc one directory at a time: a generated file
+# per directory (build/unity/DIR.cpp) includes its sources, so the templates
+# they share (fmt, nlohmann-json) are instantiated and optimised once per
+# directory instead of once per file. make check on a fresh clone builds both
+# cross trees, and this makes each about three times quicker. The native tree
+# stays one object per file, for quick rebuilds while editing; the cross
+# trees' sources are the same files. Writing a file only when its list
+# changed keeps make from rebuilding what is up to date.
+CROSS_LIB_SRC := $(filter-out %/sql_postgres.cpp,$(LIB_SRC))
+UNITY_DIRS    := $(sort $(patsubst libmmc/%/,%,$(dir $(CROSS_LIB_SRC))))
+unity_file     = $(BUILD)/unity/$(subst /,_,$(1)).cpp
+unity_members  = $(foreach f,$(CROSS_LIB_SRC),$(if $(filter libmmc/$(1)/,$(dir $(f))),$(f:libmmc/%=%)))
+$(shell mkdir -p $(BUILD)/unity)
+$(foreach d,$(UNITY_DIRS),$(shell printf '#include "%s"\n' $(call unity_members,$(d)) | cmp -s - $(call unity_file,$(d)) || \
+    printf '#include "%s"\n' $(call unity_members,$(d)) >$(call unity_file,$(d))))
+UNITY_SRC     := $(foreach d,$(UNITY_DIRS),$(call unity_file,$(d)))
+
 # The cross builds, for the eMMC lab's armhf guest and for the boards'
 # packages (armhf, arm64): the same sources, compiled with Debian's cross g++
 # against a sysroot of the target's Debian libraries that scripts/cross-ARCH
@@ -174,7 +201,7 @@ $(3)_LDFLAGS  := --sysroot=$$($(3)_SYSROOT) -Wl,-rpath-link,$$($(3)_SYSROOT)/usr
 # dependencies (Kerberos, LDAP, GnuTLS) are not worth carrying to a board.
 $(3)_FLAGS    += -DMMCKIT_NO_POSTGRES
 $(3)_LDLIBS   := $$(filter-out -lpq,$$(LDLIBS))
-$(3)_LIB_OBJ  := $$(filter-out %/sql_postgres.o,$$(LIB_SRC:%.cpp=$$($(3))/obj/%.o))
+$(3)_LIB_OBJ  := $$(UNITY_SRC:$$(BUILD)/unity/%.cpp=$$($(3))/unity/%.o)
 $(3)_LIB      := $$($(3))/libmmc.a
 $(3)_TOOLS    := $$(TOOL_SRC:tools/%.cpp=$$($(3))/bin/%)
 
@@ -186,6 +213,10 @@ $$($(3)_STAMP): scripts/cross-sysroot scripts/cross-$(1)
 
 # The Makefile is a prerequisite: a change of flags must rebuild the objects.
 $$($(3))/obj/%.o: %.cpp $$($(3)_STAMP) Makefile
+	@mkdir -p $$(dir $$@)
+	$$($(3)_CXX) $$(CPPFLAGS) $$($(3)_CXXFLAGS) $$($(3)_FLAGS) -c $$< -o $$@
+
+$$($(3))/unity/%.o: $$(BUILD)/unity/%.cpp $$($(3)_STAMP) Makefile
 	@mkdir -p $$(dir $$@)
 	$$($(3)_CXX) $$(CPPFLAGS) $$($(3)_CXXFLAGS) $$($(3)_FLAGS) -c $$< -o $$@
 
