@@ -71,7 +71,11 @@ umount /mnt/fat 2>/dev/null; losetup -d $loop
 #    controller unbound (the card is gone for good after this; keep it last).
 mkdir $nb/nullb3
 echo 64 > $nb/nullb3/size; echo 20 > $nb/nullb3/mbps; echo 1 > $nb/nullb3/power
-(sleep 2; echo 0 > $nb/nullb3/power) &
+# Off once the job is reading (8 MiB read, then a second more), not after a
+# fixed time: on a busy host the emulated guest may take longer than that to
+# start the job, and a run with no I/O before the power-off proves nothing.
+(i=0; while [ "$(awk '{print $3}' /sys/block/nullb3/stat 2>/dev/null || echo 0)" -lt 16384 ] && [ $i -lt 600 ]; do
+    sleep 0.1; i=$((i + 1)); done; sleep 1; echo 0 > $nb/nullb3/power) &
 run power-off mmc-bench -J --any-device --rw read --bs 408k --runtime 20s --warmup 0 /dev/nullb3
 pci=$(basename "$(readlink -f /sys/class/mmc_host/mmc0/device)")
 (sleep 3; echo "$pci" > /sys/bus/pci/drivers/sdhci-pci/unbind) &
