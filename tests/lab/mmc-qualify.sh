@@ -33,9 +33,13 @@ if [ -n "$b" ]; then
     json_eq "bundle: erase verified" "j['erase']['verify']['result'] in ('pass', 'warning')" "True"
     json_eq "bundle: sequential and 4K random figures" "j['results']['seq_read_mb_s'] > 0 and j['results']['rand_read_iops']['4k'] > 0 and j['results']['rand_write_iops']['4k'] > 0" "True"
     # Whether the emulated card reaches A1's IOPS depends on the host's CPU
-    # (QEMU under TCG): check that every A1 claim was judged on a figure - or,
-    # when the figure reaches the bus ceiling, set aside as bus-limited (issue 15).
-    json_eq "bundle: A1 verdicts judged" "len([v for v in j['verdicts'] if v['claim'].startswith('A1')]) >= 2 and all((v['result'] in ('pass', 'fail') or (v['result'] == 'not-applicable' and v['why'].startswith('bus-limited'))) and v['measured'] is not None for v in j['verdicts'] if v['claim'].startswith('A1'))" "True"
+    # (QEMU under TCG): check that every A1 claim was judged on a figure - or
+    # set aside with the figure: bus-limited when it reaches the bus ceiling,
+    # and "not the card's" when it is above it (an emulator on a quiet host
+    # moves data faster than the HS bus it reports; issue 15).
+    json_eq "bundle: A1 verdicts judged" "len([v for v in j['verdicts'] if v['claim'].startswith('A1')]) >= 2 and all((v['result'] in ('pass', 'fail') or (v['result'] == 'not-applicable' and (v['why'].startswith('bus-limited') or 'more than the bus can carry' in v['why']))) and v['measured'] is not None for v in j['verdicts'] if v['claim'].startswith('A1'))" "True"
+    # (on a failure, every verdict, to say which and why)
+    [ "$got" = True ] || $PY -c "import json,sys; [print('    |', v['claim'], v['result'], v['measured'], v['why']) for v in json.load(open(sys.argv[1]))['verdicts']]" "$out"
     json_eq "bundle: bus ceiling 13 MB/s, mode HS" "j['bus']['ceiling_mb_s'], j['bus']['ios']['mode']" "13.0 HS"
 else
     fail "no destructive bundle written"
