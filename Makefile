@@ -107,9 +107,15 @@ $(UNIT): $(TEST_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ -o $@ $(LDLIBS) -lgtest -lgtest_main -pthread
 
-# Every test: unit tests, then the tool-level tests; one summary line at the end.
-# CHECK_SUITES names other suites instead (the runner's own test uses it).
-check: all
+# Every test: unit tests, then the tool-level tests beside the lab tests; one
+# summary line at the end. CHECK_SUITES names other suites instead (the
+# runner's own test uses it). The cross trees the lab and package suites use
+# are built first, with the native tree: those suites run side by side
+# (tests/run-all), and two makes must not build one tree at once. A tree
+# whose compiler is not installed is left out; its suites say so and skip.
+CHECK_CROSS := $(if $(shell command -v arm-linux-gnueabihf-g++),cross-armhf) \
+               $(if $(shell command -v aarch64-linux-gnu-g++),cross-arm64)
+check: all $(CHECK_CROSS)
 	@tests/run-all $(CHECK_SUITES)
 
 unit: $(UNIT)

@@ -38,6 +38,25 @@ assert lines[1] == "    FAIL the page: got 8192", lines
 assert lines[2] == "      | evidence 1", lines
 assert lines[3].startswith("check: "), lines
 PY
+# Two lanes (SUITE... -- SUITE...): each of these suites waits up to 10 s for
+# the other to start, so both pass only when they run side by side.
+for me in a b; do
+    other=$([ $me = a ] && echo b || echo a)
+    suite meet-$me.sh "touch $tmp/$me.started; i=0
+while [ ! -e $tmp/$other.started ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
+if [ -e $tmp/$other.started ]; then echo 'meet-$me: 1 passed, 0 failed, 0 skipped'; else echo 'meet-$me: 0 passed, 1 failed, 0 skipped'; exit 1; fi"
+done
+run 0 "$top/tests/run-all" "$tmp/meet-a.sh" -- "$tmp/meet-b.sh" && expect "suites after -- run beside the others" "$out" "^check: 2 passed, 0 failed, 0 skipped"
+run 1 "$top/tests/run-all" "$tmp/good.sh" "$tmp/segv.sh" -- "$tmp/failing.sh" "$tmp/good.sh" &&
+    expect "two lanes: the counts add up and a crash still shows" "$out" "^check: 5 passed, 3 failed, 2 skipped"
+expect "  the crash is named" "$out" "segv.sh: no summary line, exit 139"
+$PY - "$out" "$tmp/failing.sh" <<'PY' >"$err" 2>&1 && pass "  a lane's suite prints its output in one piece when it ends" || fail "a lane's output: $(cat "$err")"
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+at = lines.index("== " + sys.argv[2])
+assert lines[at + 1] == "failing: 1 passed, 2 failed, 0 skipped", lines[at:at + 3]
+assert lines[at + 2].startswith(f"({sys.argv[2]} took "), lines[at:at + 3]
+PY
 run 0 "$top/tests/run-all" "$tmp/good.sh" "$tmp/good.sh" && expect "the end says what the run took" "$out" "^check: took [0-9]+ s; the slowest suites"
 expect "  with each suite's seconds" "$out" "^  [0-9]+ $tmp/good.sh$"
 finish
