@@ -25,7 +25,10 @@ tools=$(for t in tools/*.cpp; do basename "$t" .cpp; done)
 mkdir -p build/deb
 rm -f "$deb"
 # make check has run the unit tests already: the package build skips them.
-if DEB_BUILD_OPTIONS="nocheck ${DEB_BUILD_OPTIONS:-}" scripts/build-deb >"$log" 2>&1; then pass "scripts/build-deb built ${deb#build/} ($(($(date +%s) - started)) s)"
+# It makes no dbgsym package either: what is checked here is the package
+# users install, and compressing the 64 MB of debug symbols beside it took
+# 33 s of the build's 75.
+if DEB_BUILD_OPTIONS="nocheck noddebs ${DEB_BUILD_OPTIONS:-}" scripts/build-deb >"$log" 2>&1; then pass "scripts/build-deb built ${deb#build/} ($(($(date +%s) - started)) s)"
 else fail "scripts/build-deb failed (${log})"; tail -n 15 "$log" | sed 's/^/    | /'; finish; exit; fi
 
 # Fields: the project's version, this architecture, Depends from dh_shlibdeps.
