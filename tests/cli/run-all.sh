@@ -57,6 +57,24 @@ at = lines.index("== " + sys.argv[2])
 assert lines[at + 1] == "failing: 1 passed, 2 failed, 0 skipped", lines[at:at + 3]
 assert lines[at + 2].startswith(f"({sys.argv[2]} took "), lines[at:at + 3]
 PY
+# An interrupt stops both lanes, and what they started: each of these suites
+# starts a sleep and says its pid.
+for me in a b; do suite slow-$me.sh "sleep 60 & echo \$! >$tmp/slow-$me.pid; wait"; done
+"$top/tests/run-all" "$tmp/slow-a.sh" -- "$tmp/slow-b.sh" >"$out" 2>"$err" &
+runner=$!
+i=0
+while { [ ! -s "$tmp/slow-a.pid" ] || [ ! -s "$tmp/slow-b.pid" ]; } && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $runner
+wait $runner
+status=$?
+i=0
+while { kill -0 "$(cat "$tmp/slow-a.pid")" || kill -0 "$(cat "$tmp/slow-b.pid")"; } 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+left=""
+for me in a b; do kill -0 "$(cat "$tmp/slow-$me.pid" 2>/dev/null)" 2>/dev/null && left="$left $me"; done
+[ $status -eq 130 ] && [ -z "$left" ] && [ -s "$tmp/slow-a.pid" ] && pass "an interrupt stops both lanes and what their suites started (exit 130)" ||
+    fail "interrupted: exit $status, still running:${left:- none}, $(cat "$err")"
+for me in a b; do kill "$(cat "$tmp/slow-$me.pid" 2>/dev/null)" 2>/dev/null; done
+
 run 0 "$top/tests/run-all" "$tmp/good.sh" "$tmp/good.sh" && expect "the end says what the run took" "$out" "^check: took [0-9]+ s; the slowest suites"
 expect "  with each suite's seconds" "$out" "^  [0-9]+ $tmp/good.sh$"
 finish
