@@ -7,6 +7,9 @@
 # Run time: about 4-5 minutes at load 13 on 2 cores (small cards, default
 # repeats; the full-state and fragmented cards pay for their merges). Ends
 # with Ctrl-C in the middle of an open-AU test.
+# check: alone. tests/run-all runs it after the lab lane, not beside it:
+# beside the labs in a fresh-clone make check, the read-only probe of
+# tlc-12m-au read its 16 KiB page as 8 KiB.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
 probe=build/bin/mmc-probe
