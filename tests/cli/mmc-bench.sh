@@ -119,8 +119,13 @@ if [ "$(id -u)" -eq 0 ] && command -v nbdfuse >/dev/null && command -v nbdkit >/
     json_eq "sim: used state by fragment, then erased by discard" \
         "j['state']['used']['precondition']['fragment'], j['state']['erased']['erase']['how'], j['state']['erased']['erase']['region']['length']" \
         "{'writes': 24, 'aus': 12, 'passes': 2} BLKDISCARD 50331648"
-    json_eq "sim: erasing bought sequential (>1.1x) and random write speed (>2x)" \
-        "j['state']['gain']['seq_write'] > 1.1, j['state']['gain']['rand_write'] > 2, 'after erase' in j['state']['summary']" "True True True"
+    # Sequential write is left out here: in the simulator's FTL a merge
+    # leaves an AU in order, so the fragment precondition leaves only the
+    # AUs still open needing a merge, and which of them the sequential half
+    # holds depends on its random order (x1.07 to x1.66 over 11 idle runs).
+    # The fragmented card below gives a gain the model fixes.
+    json_eq "sim: erasing bought random write speed (>2x)" \
+        "j['state']['gain']['rand_write'] > 2, 'after erase' in j['state']['summary']" "True True"
     cp "$out" "$dir/state.json"
     if [ -s "$dir/stats.json" ]; then
         python3 - "$dir/state.json" "$dir/stats.json" >"$out" 2>&1 <<'PY'
@@ -135,6 +140,26 @@ PY
     else
         fail "sim: no --stats file"
     fi
+    # A card whose every AU is fragmented, taken as found: each figure held
+    # to the model's, -15%/+5% (the host chain only ever slows the served
+    # card, more when the CPUs are busy: see a1-twins.sh).
+    card="-p class10-2015 --size 256M --state fragmented"
+    # shellcheck disable=SC2086
+    $sim $card --describe -J >"$dir/model.json" &&
+        $sim $card -- sh -c "$bench -J -y --any-device --destructive --suite state --precondition none --au 4M --size 48M --runtime 1s \"\$MMC_SIM_DEV\"" >"$out" 2>"$err"
+    rc=$?
+    [ $rc -eq 0 ] || { fail "sim, fragmented card: exit $rc"; sed 's/^/    | /' "$err" | head -5; }
+    python3 - "$out" "$dir/model.json" >"$dir/held.txt" 2>&1 <<'PY'
+import json, sys
+b, m = (json.load(open(f)) for f in sys.argv[1:3])
+p = m["modelled"]["premise"]
+got = {j["name"]: j["mb_s"] for j in b["jobs"]}
+pairs = [("used", got["seqwrite-512k-used"], p["seq_write_mb_s_fragmented"]),
+         ("erased", got["seqwrite-512k-erased"], p["seq_write_mb_s_fragmented_erased"])]
+bad = [f"{n} {g} vs {w} MB/s" for n, g, w in pairs if not -0.15 <= g / w - 1 <= 0.05]
+print("ok" if not bad else "; ".join(bad), b["precondition"]["method"])
+PY
+    expect "sim, fragmented card: sequential write used and after erase, each the model's, -15%/+5%" "$dir/held.txt" "^ok none$"
 else
     skip "simulated card tests (need root, nbdkit, nbdfuse, /dev/fuse and loop)"
 fi
