@@ -222,9 +222,10 @@ int from_flashbench(const GeometryCommandOptions& o)
     return cli::ok;
 }
 
-// Before writing: the safety of mmc-erase, what will be overwritten, and
-// the user's yes. Returns an exit status when the test must not run.
-std::optional<int> refuse_or_confirm(const GeometryCommandOptions& o, const ProbedDevice& d, const WritePlan& plan, const Geometry& g)
+// Before the ladder is read (a minute or more): what refuses the write
+// whatever the ladder finds, so the user is not told only after waiting.
+// The safety of mmc-erase, and a yes that cannot be asked for.
+std::optional<int> refuse_before_reading(const GeometryCommandOptions& o, const ProbedDevice& d)
 {
     try {
         bench::check_destructive(d.path, o.roots, o.any_device);
@@ -232,6 +233,19 @@ std::optional<int> refuse_or_confirm(const GeometryCommandOptions& o, const Prob
         cli::error(probe_tool, cli::error_text(e));
         return cli::failure;
     }
+    if (!o.yes && !isatty(STDIN_FILENO)) {
+        cli::error(probe_tool, fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes", d.path));
+        return cli::failure;
+    }
+    return std::nullopt;
+}
+
+// Before writing: the safety of mmc-erase again (the device may have been
+// mounted meanwhile), what will be overwritten, and the user's yes. Returns
+// an exit status when the test must not run.
+std::optional<int> refuse_or_confirm(const GeometryCommandOptions& o, const ProbedDevice& d, const WritePlan& plan, const Geometry& g)
+{
+    if (const auto refused = refuse_before_reading(o, d)) return refused;
     if (!plan.max_trial) {
         cli::error(probe_tool, fmt::format("{}: too small for an open-AU test with {} AUs", d.path, cli::format_bytes(*g.au_bytes)));
         return cli::failure;
@@ -244,10 +258,6 @@ std::optional<int> refuse_or_confirm(const GeometryCommandOptions& o, const Prob
     if (o.yes) {
         if (!o.json) fmt::print(stderr, "{}\n", what);
         return std::nullopt;
-    }
-    if (!isatty(STDIN_FILENO)) {
-        cli::error(probe_tool, fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes", d.path));
-        return cli::failure;
     }
     const auto answer = cli::confirm(what, "write", false);
     if (cli::stop_requested().load()) return cli::interrupted;
@@ -266,6 +276,8 @@ int on_device(const GeometryCommandOptions& o)
     const ProbedDevice d = find_device(o);
     GeometryReport r;
     if (d.card) r.claims = claims_of(*d.card, d.preferred_erase);
+    if (o.destructive)
+        if (const auto refused = refuse_before_reading(o, d)) return *refused;
     cli::install_stop_signals();
     const auto start = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
