@@ -55,18 +55,21 @@ if [ "$(id -u)" -ne 0 ] || [ ! -e /dev/fuse ] || ! command -v nbdkit >/dev/null;
     finish; exit $?
 fi
 
+# The simulated cards' read steps: 300 us a page and 400 us an AU, not the
+# default 150 and 150. Through the simulator's chain, on this machine idle,
+# rows with no boundary varied by up to +-35 us and a fresh-clone make check
+# missed two cards' steps (page 16 KiB, AU none; page none, AU none). These
+# checks are about the page, AU and open AUs the probe reports, not how
+# small a step it can see.
+read_steps="--page-read 300us --au-cross 400us"
+
 # geometry NAME SIM-OPTIONS... : probes a fresh card with --destructive and
 # checks page, AU and open AUs against the options set; with HASH=1 also
-# that the bytes the test wrote read back as before. The cards' read steps
-# are 300 us a page and 400 us an AU, not the default 150 and 150: through
-# the simulator's chain, on this machine idle, rows with no boundary varied
-# by up to +-35 us and a fresh-clone make check missed two cards' steps
-# (page 16 KiB, AU none; page none, AU none). These checks are about the
-# page, AU and open AUs the probe reports, not how small a step it can see.
+# that the bytes the test wrote read back as before.
 geometry() {
     name=$1; shift
     page=$1 au=$2 open=$3 cache=$4 state=$5 size=$6
-    args="--page $page --au $au --open-aus $open --cache $cache --state $state --size $size --page-read 300us --au-cross 400us"
+    args="--page $page --au $au --open-aus $open --cache $cache --state $state --size $size $read_steps"
     # shellcheck disable=SC2016
     if ! $sim $args -- sh -c '
         dev=$MMC_SIM_DEV
@@ -116,9 +119,9 @@ echo "  (eight geometries in $(( $(date +%s) - start )) s)"
 # read the page as 8 KiB; with 5, a fresh-clone make check here found
 # neither page nor AU, and so did 2 runs of 4 alone; with 9, one suite run
 # of three idle did too. So the card keeps its 16 KiB page and 12 MiB AU
-# but reads with the eight geometries' steps (300 us, 400 us), and 9 repeats.
-# shellcheck disable=SC2016
-$sim -p tlc-12m-au --size 256M --page-read 300us --au-cross 400us -- sh -c '
+# but reads with the eight geometries' steps ($read_steps), and 9 repeats.
+# shellcheck disable=SC2016,SC2086
+$sim -p tlc-12m-au --size 256M $read_steps -- sh -c '
     "$1" geometry -J --repeats 9 "$MMC_SIM_DEV" >"$0/ro.json" 2>"$0/ro.err"; echo $? >"$0/ro.status"
     "$1" geometry --destructive --yes "$MMC_SIM_DEV" >/dev/null 2>"$0/nocard.err"; echo $? >"$0/nocard.status"
     "$1" geometry --destructive --any-device "$MMC_SIM_DEV" </dev/null >/dev/null 2>"$0/noyes.err"; echo $? >"$0/noyes.status"
