@@ -42,8 +42,7 @@ echo \"$label: $n done (\$?) in \$((\$(date +%s) - s)) guest seconds\""
     # The lab's own status is not what decides: each guest's results
     # directory is (a guest that did not run has none).
     # shellcheck disable=SC2086
-    scripts/sdlab $args --out "$tmp" -- sh -c "$script" >"$tmp/.lab.log" 2>&1
-    sed 's/^/  | /' "$tmp/.lab.log"
+    scripts/sdlab $args --out "$tmp" -- sh -c "$script" 2>&1 | sed 's/^/  | /'
     for f in "$@"; do
         n=$(basename "$f" .sh)
         if [ ! -d "$tmp/$n" ]; then
