@@ -6,59 +6,16 @@
 // starting states. Exact: what is found must be what was set, and every
 // block written must read back as before. The read-timing steps are the
 // model's defaults, with 20 us of jitter on every read for a busy host.
-#include "probe/open_aus.h"
-#include "probe/sampler.h"
-#include "sim/card.h"
-#include "sim/params.h"
+#include "probe_sim_device.h"
 
 #include <gtest/gtest.h>
-#include <random>
-#include <span>
-#include <vector>
 
 using namespace mmc::probe;
+using SimCard = mmc::test::SimProbeDevice;
 
 namespace {
 
 constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
-
-// One simulated card, read and written on its own clock, as the probe's two
-// seams see a block device.
-class SimCard : public ReadTimer, public WriteDevice {
-public:
-    explicit SimCard(const mmc::sim::Params& p) : card(p) {}
-    uint64_t size() const override { return card.size_bytes(); }
-    uint32_t block() const override { return 512; }
-    double read_ns(uint64_t offset, uint32_t length) override
-    {
-        std::vector<uint8_t> buf(length);
-        const uint64_t start = card.idle_at();
-        return static_cast<double>(card.read(offset, buf, start) - start) + jitter(rng);
-    }
-    void read(uint64_t offset, std::span<uint8_t> out) override { card.read(offset, out, card.idle_at()); }
-    double write_ns(uint64_t offset, std::span<const uint8_t> data) override
-    {
-        const uint64_t start = card.idle_at();
-        return static_cast<double>(card.write(offset, data, start) - start);
-    }
-    double flush_ns() override
-    {
-        const uint64_t start = card.idle_at();
-        return static_cast<double>(card.flush(start) - start);
-    }
-    std::vector<uint8_t> contents(uint64_t end)
-    {
-        std::vector<uint8_t> all(end);
-        for (uint64_t off = 0; off < end; off += MiB)
-            card.read(off, std::span(all).subspan(off, std::min(MiB, end - off)), card.idle_at());
-        return all;
-    }
-    mmc::sim::Card card;
-
-private:
-    std::uniform_real_distribution<double> jitter{0, 20e3};
-    std::mt19937 rng{11};
-};
 
 struct CardGeometry {
     uint32_t page;
@@ -91,7 +48,7 @@ TEST(ProbeGeometryCards, EightGeometriesFoundExactlyAndRestored)
         p.open_aus = g.open;
         p.cache_bytes = g.cache;
         p.state = g.state;
-        SimCard card(p);
+        SimCard card(p, 20e3);
 
         const auto reading = read_geometry(card, SampleOptions{}, true);
         ASSERT_TRUE(reading.geometry.page_bytes);
