@@ -95,8 +95,14 @@ suite sigint.sh 'trap "echo \"sigint: 1 passed, 0 failed, 0 skipped\"; exit 0" I
 kill -INT $$
 sleep 1
 echo "  FAIL SIGINT was not delivered"; echo "sigint: 0 passed, 1 failed, 0 skipped"; exit 1'
-suite mask.sh 'if grep -qE "^SigBlk:[[:space:]]+0+$" /proc/self/status && grep -qE "^SigIgn:[[:space:]]+0+$" /proc/self/status; then
-echo "mask: 1 passed, 0 failed, 0 skipped"; else grep -E "^Sig(Ign|Blk)" /proc/self/status | sed "s/^/  FAIL /"; echo "mask: 0 passed, 1 failed, 0 skipped"; exit 1; fi'
+# Signals 32 and 33 are glibc's own (thread cancellation, set*id): make
+# starts its recipes with posix_spawn, which leaves them ignored, no user
+# signal is either, and glibc keeps them from Python's reach; they are not
+# counted.
+suite mask.sh 'status=$(cat /proc/self/status)
+ign=$(echo "$status" | sed -n "s/^SigIgn:[[:space:]]*//p") blk=$(echo "$status" | sed -n "s/^SigBlk:[[:space:]]*//p")
+if [ $((0x$ign & ~0x180000000)) -eq 0 ] && [ $((0x$blk)) -eq 0 ]; then
+echo "mask: 1 passed, 0 failed, 0 skipped"; else echo "  FAIL SigIgn $ign SigBlk $blk"; echo "mask: 0 passed, 1 failed, 0 skipped"; exit 1; fi'
 run 0 $PY -c 'import os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
