@@ -47,6 +47,37 @@ run 0 $probe geometry --from-flashbench "$work/issue9-nvme-align.txt" &&
     expect "NVMe: no boundary" "$out" "^AU: +no boundary$"
 run 0 $probe geometry --from-flashbench "$work/issue16-negative-diff.txt" &&
     expect "cut-off line noted" "$out" "note: line 16: align 1048576 cut off"
+# A ladder whose line breaks were lost (mail clients and archives rewrap):
+# 1, 2, 3 or every row per line, and wrapped at 72 columns mid-row, reads as
+# the intact one does, and says the paste looks rewrapped.
+$PY - "$work" <<'PY'
+import sys, textwrap
+w = sys.argv[1]
+for name in ("readme-align", "sandisk4g-sdhc-align", "smi-0x1b-align", "issue16-negative-diff"):
+    lines = open(f"{w}/{name}.txt").read().splitlines()
+    head = [l for l in lines if "align" not in l.split()]
+    rows = [l.strip() for l in lines if "align" in l.split()]
+    for k in (2, 3, len(rows)):
+        wrapped = head + [" ".join(rows[i:i + k]) for i in range(0, len(rows), k)]
+        open(f"{w}/{name}.{k if k < len(rows) else 'all'}.txt", "w").write("\n".join(wrapped) + "\n")
+    open(f"{w}/{name}.oneline.txt", "w").write(" ".join(lines) + "\n")
+    open(f"{w}/{name}.72.txt", "w").write(textwrap.fill(" ".join(lines), 72) + "\n")
+PY
+geometry_of() { $PY -c "import json,sys; j=json.load(open(sys.argv[1])); print(j['page_size'], j['multi_plane_size'], j['au_size'], j['confidence'], len(j['ladder']['rows']), j['ladder']['read_bytes'])" "$1"; }
+for name in readme-align sandisk4g-sdhc-align smi-0x1b-align issue16-negative-diff; do
+    run 0 $probe geometry -J --from-flashbench "$work/$name.txt" || continue
+    intact=$(geometry_of "$out")
+    for k in 2 3 all oneline 72; do
+        if run 0 $probe geometry -J --from-flashbench "$work/$name.$k.txt"; then
+            got=$(geometry_of "$out")
+            if [ "$got" = "$intact" ]; then pass "$name rewrapped ($k): reads as intact ($intact)"
+            else fail "$name rewrapped ($k): got '$got', intact '$intact'"; fi
+            expect "$name rewrapped ($k): says so" "$out" "looks rewrapped"
+        fi
+    done
+done
+run 0 $probe geometry --from-flashbench "$work/readme-align.txt" &&
+    if grep -q "rewrapped" "$out"; then fail "intact ladder: no rewrap note"; else pass "intact ladder: no rewrap note"; fi
 printf 'hello\n' >"$work/not.txt"
 run 1 $probe geometry --from-flashbench "$work/not.txt" && expect "not flashbench" "$err" "not the output of flashbench -a"
 
