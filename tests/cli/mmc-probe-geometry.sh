@@ -39,8 +39,11 @@ for o in d["outputs"]:
         open(f"{sys.argv[1]}/{o['id']}.txt", "w").write(o["output"])
 PY
 run 0 $probe geometry -J --from-flashbench "$work/readme-align.txt" &&
-    json_eq "README ladder: 8 KiB page, 16 KiB multi-plane, 4 MiB AU" "j['page_size'], j['multi_plane_size'], j['au_size'], j['confidence'], j['registers']['ssr_au_size']" \
-        "8192 16384 4194304 high unknown"
+    json_eq "README ladder: 8 KiB page, 16 KiB multi-plane, 4 MiB AU" "j['page_size'], j['multi_plane_size'], j['au_size'], j['confidence']" \
+        "8192 16384 4194304 high" &&
+    json_eq "no card: registers in the documented shape, bytes and agrees null" \
+        "sorted((k, sorted(v.items())) for k, v in j['registers'].items())" \
+        "[('csd_sector_size', [('agrees', None), ('bytes', None)]), ('ext_csd_erase_group', [('agrees', None), ('bytes', None)]), ('preferred_erase_size', [('agrees', None), ('bytes', None)]), ('ssr_au_size', [('agrees', None), ('bytes', None)])]"
 run 0 $probe geometry -J --from-flashbench - <"$work/sandisk4g-sdhc-align.txt" &&
     json_eq "SanDisk 4 GB from stdin: 4 KiB page, 512 KiB AU" "j['page_size'], j['au_size'], j['file']" "4096 524288 -"
 run 0 $probe geometry --from-flashbench "$work/issue9-nvme-align.txt" &&
