@@ -24,6 +24,8 @@ run 2 $probe sideways && expect "unknown subcommand" "$err" "unknown subcommand 
 run 2 $probe geometry && expect "no DEVICE" "$err" "no DEVICE given"
 run 2 $probe geometry --repeats 0 /dev/null && expect "bad --repeats" "$err" "--repeats 0: expected a whole number"
 run 2 $probe geometry --from-flashbench x --destructive && expect "--destructive needs a device" "$err" "--destructive needs a device"
+run 2 $probe geometry --from-flashbench x -n && expect "-n needs a device" "$err" "--dry-run needs a device"
+run 0 $probe geometry --help && expect "geometry --help: -n beside --destructive" "$out" "-n, --dry-run"
 run 2 $probe geometry --bogus && expect "unknown option" "$err" "unknown option '--bogus'"
 run 0 $probe geometry --help && expect "geometry --help" "$out" "--from-flashbench FILE"
 run 1 $probe capacity /dev/null && expect "the dispatcher hands capacity its own arguments" "$err" "/dev/null: not a block device"
@@ -122,6 +124,7 @@ if cmp -s "$work/before" "$work/after"; then pass "  the card reads as before"; 
 $sim -p tlc-12m-au --size 128M $read_steps -- sh -c '
     dd if=$MMC_SIM_DEV bs=1M iflag=direct status=none | sha256sum >"$0/ro-before"
     "$1" geometry -J "$MMC_SIM_DEV" >"$0/ro.json" 2>"$0/ro.err"; echo $? >"$0/ro.status"
+    "$1" geometry -n --any-device "$MMC_SIM_DEV" </dev/null >"$0/dry.txt" 2>"$0/dry.err"; echo $? >"$0/dry.status"
     dd if=$MMC_SIM_DEV bs=1M iflag=direct status=none | sha256sum >"$0/ro-after"
     "$1" geometry --destructive --yes "$MMC_SIM_DEV" >/dev/null 2>"$0/nocard.err"; echo $? >"$0/nocard.status"
     "$1" geometry --destructive --any-device "$MMC_SIM_DEV" </dev/null >/dev/null 2>"$0/noyes.err"; echo $? >"$0/noyes.status"
@@ -129,7 +132,10 @@ $sim -p tlc-12m-au --size 128M $read_steps -- sh -c '
 cp "$work/ro.json" "$out"
 json_eq "read-only probe: exit 0, no open-AU test, the ladder and its evidence" \
     "$(cat "$work/ro.status"), j['open_aus'], j['open_au_test'], len(j['ladder']['rows']) > 20, len(j['evidence']) >= 1" "0 None None True True"
-if cmp -s "$work/ro-before" "$work/ro-after"; then pass "  it wrote nothing"; else fail "  the card's data changed"; fi
+if cmp -s "$work/ro-before" "$work/ro-after"; then pass "  it wrote nothing (nor did -n)"; else fail "  the card's data changed"; fi
+[ "$(cat "$work/dry.status")" = 0 ] && expect "-n: says what the open-AU test would write, asks nothing" "$work/dry.txt" \
+    "note: dry run: (the open-AU test would write .* to [0-9]+ AUs, between offset 0 and |the open-AU test would not run without|too small).*; nothing was written" ||
+    { fail "-n: exit $(cat "$work/dry.status")"; sed 's/^/    | /' "$work/dry.err" | head -5; }
 [ "$(cat "$work/nocard.status")" = 1 ] && expect "a loop device is refused for writing" "$work/nocard.err" "not an MMC/SD device.*--any-device" ||
     fail "a loop device is refused for writing: exit $(cat "$work/nocard.status")"
 [ "$(cat "$work/noyes.status")" = 1 ] && expect "no --yes without a terminal" "$work/noyes.err" "refusing to write without confirmation" ||

@@ -1,7 +1,10 @@
 // libFuzzer harness over the hex parser, every decoder and both views.
 // The first input byte picks the register kind and card family; the rest is
 // fed once as text (through the hex parser) and once as raw bytes, and to
-// the family guess of pasted registers.
+// the family guess of pasted registers. The text also goes to the one
+// duration parser (cli/duration.h, header-only), which reads option values
+// and card files.
+#include "cli/duration.h"
 #include "out/card_view.h"
 #include "regs/card_registers.h"
 #include "regs/decode.h"
@@ -46,6 +49,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     try {
         (void)parse_hex(text);
     } catch (const HexError&) {
+    }
+    try {
+        (void)mmc::cli::parse_duration(text);
+    } catch (const std::invalid_argument&) {
+        // Not a time: the parser must only reject it.
     }
     return 0;
 }
