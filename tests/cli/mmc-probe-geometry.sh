@@ -50,6 +50,7 @@ run 0 $probe geometry -J --from-flashbench - <"$work/sandisk4g-sdhc-align.txt" &
     json_eq "SanDisk 4 GB from stdin: 4 KiB page, 512 KiB AU" "j['page_size'], j['au_size'], j['file']" "4096 524288 -"
 run 0 $probe geometry --from-flashbench "$work/issue9-nvme-align.txt" &&
     expect "NVMe: no boundary" "$out" "^AU: +no boundary$"
+if grep -q "^Time:" "$out"; then fail "a pasted ladder has no Time line (it was not timed here)"; else pass "a pasted ladder has no Time line (it was not timed here)"; fi
 run 0 $probe geometry --from-flashbench "$work/issue16-negative-diff.txt" &&
     expect "cut-off line noted" "$out" "note: line 16: align 1048576 cut off"
 # A ladder whose line breaks were lost (mail clients and archives rewrap):
