@@ -4,6 +4,7 @@
 #include "bench/session.h"
 #include "cli/cli.h"
 #include "cli/confirm.h"
+#include "cli/duration.h"
 #include "cli/json_out.h"
 #include "cli/progress.h"
 #include "cli/size.h"
@@ -11,6 +12,7 @@
 #include "version.h"
 
 #include <atomic>
+#include <charconv>
 #include <cstdio>
 #include <fmt/format.h>
 #include <getopt.h>
@@ -100,16 +102,6 @@ struct Parsed {
     bool yes = false;
 };
 
-template <class F>
-auto value(const char* option, F&& parse) -> decltype(parse())
-{
-    try {
-        return parse();
-    } catch (const std::invalid_argument& e) {
-        throw mmc::cli::UsageError(fmt::format("{}: {}", option, e.what()));
-    }
-}
-
 uint64_t number(const char* option, const char* text)
 {
     char* end = nullptr;
@@ -184,7 +176,7 @@ Parsed parse_options(int argc, char** argv)
             custom.runner = optarg;
             custom_detail = true;
             break;
-        case 't': runtime = value("--runtime", [&] { return parse_duration(optarg); }); break;
+        case 't': runtime = mmc::cli::seconds_option("--runtime", optarg); break;
         case opt_number_ios:
             custom.ios = number("--number-ios", optarg);
             custom_detail = true;
@@ -196,12 +188,13 @@ Parsed parse_options(int argc, char** argv)
             s.suite_options.length = size;
             break;
         }
-        case opt_warmup: s.suite_options.warmup_s = value("--warmup", [&] { return parse_duration(optarg); }); break;
+        case opt_warmup: s.suite_options.warmup_s = mmc::cli::seconds_option("--warmup", optarg); break;
         case opt_ci: {
             std::string pct = optarg;
             if (!pct.empty() && pct.back() == '%') pct.pop_back();
-            const double ci = value("--ci", [&] { return parse_duration(pct); }); // a plain number
-            if (ci < 0 || ci > 100) throw mmc::cli::UsageError(fmt::format("--ci {}: expected a percentage from 0 to 100", optarg));
+            double ci = -1;
+            const auto [end, ec] = std::from_chars(pct.data(), pct.data() + pct.size(), ci, std::chars_format::fixed);
+            if (ec != std::errc() || end != pct.data() + pct.size() || ci < 0 || ci > 100) throw mmc::cli::UsageError(fmt::format("--ci {}: expected a percentage from 0 to 100", optarg));
             s.suite_options.ci_target_pct = ci;
             break;
         }

@@ -3,6 +3,7 @@
 // libmmc/out/bus_view.
 #include "bench/quick_read.h"
 #include "cli/cli.h"
+#include "cli/duration.h"
 #include "cli/input.h"
 #include "cli/json_out.h"
 #include "dev/bus_evidence.h"
@@ -45,8 +46,9 @@ Options:
      --dt-node NAME      which node of --dt is the host (name, label or address)
      --dmesg FILE        the kernel log to read for tuning, voltage-switch and CRC
                          errors (default live: the kernel's own log)
-     --measure[=SEC]     read the card sequentially (O_DIRECT, read-only) for SEC
-                         seconds (default 3) and report MB/s against the ceiling
+     --measure[=TIME]    read the card sequentially (O_DIRECT, read-only) for TIME
+                         (default 3s; seconds without a unit) and report MB/s
+                         against the ceiling
  -J, --json              print JSON (see mmc-bus(1))
  -v, --verbose           also informational findings, host caps, kernel message
      --no-ioctl          send no card commands; use sysfs and debugfs only
@@ -136,13 +138,15 @@ Options parse_options(int argc, char** argv)
             break;
         }
         case measure: {
+            // An optional argument is "--measure=5" to getopt; "--measure 5"
+            // is taken too when the next word reads as a time (no device does).
+            const char* v = optarg;
+            if (!v && optind < argc && mmc::cli::reads_as_time(argv[optind])) v = argv[optind++];
             o.measure_seconds = 3.0;
-            if (optarg) {
-                double s = 0;
-                const std::string v = optarg;
-                const auto r = std::from_chars(v.data(), v.data() + v.size(), s);
-                if (r.ec != std::errc() || r.ptr != v.data() + v.size() || s <= 0 || s > 600)
-                    throw mmc::cli::UsageError(fmt::format("--measure={}: expected seconds between 0 and 600", v));
+            if (v) {
+                const double s = mmc::cli::seconds_option("--measure", v);
+                if (s <= 0 || s > 600)
+                    throw mmc::cli::UsageError(fmt::format("--measure {}: expected a time above zero and up to 600 s", v));
                 o.measure_seconds = s;
             }
             break;

@@ -98,6 +98,7 @@ Options parse_options(int argc, char** argv)
         {"version", no_argument, nullptr, 'V'},           {nullptr, 0, nullptr, 0},
     };
     Options o;
+    std::optional<std::string> au_given;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":m:o:l:ynJvhV", longopts, nullptr)) != -1) {
@@ -120,6 +121,9 @@ Options parse_options(int argc, char** argv)
             if (o.lib.max_chunk == 0) throw mmc::cli::UsageError("--chunk 0: a chunk must hold at least one byte");
             break;
         case au: {
+            // Two values for one option conflict: neither "the first" nor "the last" is what was meant.
+            if (au_given) throw mmc::cli::UsageError(fmt::format("--au given twice ('{}' and '{}'); give one", *au_given, optarg));
+            au_given = optarg;
             if (std::string(optarg) == "measure") {
                 o.measure_au = true;
                 break;

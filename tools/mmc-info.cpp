@@ -8,6 +8,7 @@
 #include "out/device_view.h"
 #include "regs/card_registers.h"
 #include "regs/ext_csd_order.h"
+#include "regs/family_guess.h"
 #include "regs/hex.h"
 #include "version.h"
 
@@ -36,7 +37,8 @@ Options:
                          scr, ssr, ocr, ext_csd, switch_status, status;
                          HEX as Linux prints it (spaces, colons, 0x allowed)
                          or @FILE to read it from a file
- -c, --card sd|mmc       card family for CID/CSD/OCR/status (default: sd)
+ -c, --card sd|mmc       card family for CID/CSD/OCR/status (default: what
+                         the registers say, else sd; the output says which)
      --byte-order normal|reversed|auto
                          byte order of a pasted EXT_CSD (default: auto;
                          kernels before about 2013 printed ext_csd[511] first)
@@ -58,7 +60,7 @@ Examples:
 }
 
 struct Options {
-    mmc::regs::CardFamily card = mmc::regs::CardFamily::sd;
+    std::optional<mmc::regs::CardFamily> card; // nullopt: from the registers
     std::vector<std::pair<mmc::regs::RegKind, std::string>> decode;
     bool json = false;
     bool verbose = false;
@@ -168,6 +170,24 @@ int show_device(const Options& o)
     return mmc::cli::ok;
 }
 
+// The family pasted registers are decoded as, and why: --card, else what the
+// registers say (the other reading named), else SD with the option that gives MMC.
+struct FamilyChoice {
+    mmc::regs::CardFamily family;
+    std::string basis;
+};
+
+FamilyChoice choose_family(std::optional<mmc::regs::CardFamily> given, const std::vector<mmc::regs::RawRegister>& inputs)
+{
+    using mmc::regs::CardFamily;
+    if (given) return {*given, fmt::format("given: --card {}", mmc::regs::to_string(*given))};
+    const auto guess = mmc::regs::guess_family(inputs);
+    if (!guess.family) return {CardFamily::sd, fmt::format("assumed: {}; --card mmc reads them as MMC", guess.why)};
+    const auto other = *guess.family == CardFamily::sd ? CardFamily::mmc : CardFamily::sd;
+    return {*guess.family, fmt::format("from the registers: {}; --card {} reads them as {}", guess.why,
+                                       mmc::regs::to_string(other), other == CardFamily::sd ? "SD" : "MMC")};
+}
+
 } // namespace
 
 // The tool once started; what it throws, run_tool reports.
@@ -183,10 +203,18 @@ int run(int argc, char** argv)
 
     if (options.decode.empty()) return options.device ? show_device(options) : list_cards(options);
 
-    const auto card = mmc::regs::decode_card_oriented(options.card, inputs, options.byte_order);
+    const auto family = choose_family(options.card, inputs);
+    const auto card = mmc::regs::decode_card_oriented(family.family, inputs, options.byte_order);
     if (options.json) {
-        print_json(mmc::out::card_json(card));
+        const auto decoded = mmc::out::card_json(card);
+        nlohmann::ordered_json body;
+        for (const auto& [key, value] : decoded.items()) {
+            body[key] = value;
+            if (key == "family") body["family_basis"] = family.basis;
+        }
+        print_json(body);
     } else {
+        std::cout << fmt::format("{:<16} {} ({})\n", "Family:", family.family == mmc::regs::CardFamily::sd ? "SD" : "MMC", family.basis);
         std::cout << mmc::out::card_text(card, {options.verbose, mmc::cli::use_color(STDOUT_FILENO)});
     }
     return mmc::cli::ok;

@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/stop_signal.h"
 #include "cli/confirm.h"
+#include "cli/duration.h"
 #include "cli/json_out.h"
 #include "cli/progress.h"
 #include "cli/size.h"
@@ -136,12 +137,7 @@ Options parse_options(int argc, char** argv)
             suites_given = true;
             break;
         case 't': {
-            double t = 0;
-            try {
-                t = mmc::bench::parse_duration(optarg);
-            } catch (const std::invalid_argument& e) {
-                throw mmc::cli::UsageError(fmt::format("--runtime: {}", e.what()));
-            }
+            const double t = mmc::cli::seconds_option("--runtime", optarg);
             if (t <= 0) throw mmc::cli::UsageError("--runtime: expected a time above zero");
             s.runtime_s = t;
             break;

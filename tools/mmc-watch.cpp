@@ -2,6 +2,7 @@
 // happen. Thin: options here, the netlink listener and the parser in
 // libmmc/dev/uevent, the line formats in libmmc/out/uevent_view.
 #include "cli/cli.h"
+#include "cli/duration.h"
 #include "cli/json_out.h"
 #include "dev/uevent.h"
 #include "out/uevent_view.h"
@@ -38,7 +39,7 @@ Options:
  -a, --all               print every uevent, not only cards, hosts and
                          mmcblk block devices
      --once              exit after the first event printed
-     --timeout SECONDS   stop after SECONDS (fractions allowed)
+     --timeout TIME      stop after TIME (e.g. 30, 1.5s, 500ms, 2m)
  -J, --json              print one JSON object per line (see mmc-watch(1))
  -h, --help              display this help
  -V, --version           display version
@@ -63,11 +64,8 @@ struct Options {
 
 std::chrono::milliseconds parse_timeout(const char* arg)
 {
-    char* end = nullptr;
-    errno = 0;
-    const double seconds = std::strtod(arg, &end);
-    if (end == arg || *end != '\0' || errno != 0 || !std::isfinite(seconds) || seconds <= 0 || seconds > 1e9)
-        throw mmc::cli::UsageError(fmt::format("--timeout {}: expected a positive number of seconds", arg));
+    const double seconds = mmc::cli::seconds_option("--timeout", arg);
+    if (seconds <= 0 || seconds > 1e9) throw mmc::cli::UsageError(fmt::format("--timeout {}: expected a time above zero", arg));
     return std::chrono::milliseconds(static_cast<long long>(std::ceil(seconds * 1000)));
 }
 

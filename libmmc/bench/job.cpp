@@ -18,19 +18,6 @@ std::string lower(std::string_view s)
     return out;
 }
 
-// Splits "16M" into 16 and "m"; the number may have a fraction ("1.5g").
-bool split_number(std::string_view text, double& number, std::string& unit)
-{
-    std::size_t i = 0;
-    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-    if (i == 0) return false;
-    const std::string digits(text.substr(0, i));
-    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
-    if (ec != std::errc() || end != digits.data() + digits.size()) return false;
-    unit = lower(text.substr(i));
-    return true;
-}
-
 } // namespace
 
 std::optional<Rw> parse_rw(std::string_view text)
@@ -47,19 +34,6 @@ std::string_view to_string(Rw rw)
 {
     if (rw.pattern == Pattern::sequential) return rw.direction == Direction::read ? "read" : "write";
     return rw.direction == Direction::read ? "randread" : "randwrite";
-}
-
-double parse_duration(std::string_view text)
-{
-    double n = 0;
-    std::string unit;
-    if (!split_number(text, n, unit)) throw std::invalid_argument(fmt::format("'{}': expected a time like 10s, 500ms, 2m", text));
-    if (unit.empty() || unit == "s") return n;
-    if (unit == "ms") return n / 1000;
-    if (unit == "us") return n / 1e6;
-    if (unit == "m" || unit == "min") return n * 60;
-    if (unit == "h") return n * 3600;
-    throw std::invalid_argument(fmt::format("'{}': unknown unit '{}' (use ms, s, m or h)", text, unit));
 }
 
 std::string size_label(uint64_t bytes)

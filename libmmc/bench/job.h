@@ -23,8 +23,6 @@ struct Rw {
 std::optional<Rw> parse_rw(std::string_view text);
 std::string_view to_string(Rw rw);
 
-// "10s", "500ms", "2m", "1h", "10" (seconds, fio's default unit) -> seconds.
-double parse_duration(std::string_view text);
 // Compact size for job names: "512", "1k", "4k", "512k", "4M", "16M".
 std::string size_label(uint64_t bytes);
 

@@ -2,6 +2,7 @@
 
 #include "bench/stats.h"
 #include "bench/suites.h"
+#include "cli/figure.h"
 #include "cli/printable.h"
 #include "version.h"
 
@@ -27,6 +28,12 @@ json opt(const std::optional<T>& v)
 }
 
 json opt_round(const std::optional<double>& v, int digits) { return v ? json(round_to(*v, digits)) : json(nullptr); }
+
+// A job's figure (IOPS, MB/s) to the digits its 95% interval supports.
+std::string job_figure(double value, const JobResult& j)
+{
+    return cli::figure_text(value, j.ci95_pct ? std::optional<double>(value * *j.ci95_pct / 100) : std::nullopt);
+}
 
 json latency_json(const Histogram& h)
 {
@@ -312,8 +319,8 @@ std::string report_text(const RunReport& r, bool color)
                        "IOPS", "MB/s", "CI95", "P50", "P99", "P99.9", "MAX", "STALLS");
     for (const auto& j : r.jobs) {
         const auto& h = j.latency;
-        out += fmt::format("{:<24} {:>6} {:>3} {:>8} {:>10.1f} {:>9.3f} {:>7} {:>9} {:>9} {:>9} {:>9} {:>6}{}\n", j.job.name,
-                           size_label(j.job.block_size), j.job.iodepth, j.runner, j.iops, j.mb_s,
+        out += fmt::format("{:<24} {:>6} {:>3} {:>8} {:>10} {:>9} {:>7} {:>9} {:>9} {:>9} {:>9} {:>6}{}\n", j.job.name,
+                           size_label(j.job.block_size), j.job.iodepth, j.runner, job_figure(j.iops, j), job_figure(j.mb_s, j),
                            j.ci95_pct ? fmt::format("{:.1f}%", *j.ci95_pct) : "-", latency_text(h.percentile(50)),
                            latency_text(h.percentile(99)), latency_text(h.percentile(99.9)),
                            latency_text(static_cast<double>(h.max())), j.stalls_over_250ms,
@@ -328,16 +335,27 @@ std::string report_text(const RunReport& r, bool color)
             out += fmt::format("{:<24} stall: {:.0f} ms at offset {} ({:.1f} s in)\n", "", s.latency_ms, s.offset, s.at_s);
     }
     for (const auto& s : r.skipped) out += fmt::format("{:<24} skipped: {}\n", s.job, s.why);
+    // Where there is no interval, the table's digits are a convention, not a
+    // measurement: say so.
+    std::string no_interval;
+    for (const auto& j : r.jobs)
+        if (!j.ci95_pct && j.ios)
+            no_interval += fmt::format("{}{} ({} I/O{})", no_interval.empty() ? "" : ", ", j.job.name, j.ios, j.ios == 1 ? "" : "s");
+    if (!no_interval.empty())
+        out += fmt::format("No CI95 for {}: too few rounds for an interval; IOPS and MB/s shown to 3 significant digits.\n",
+                           no_interval);
     if (r.suite == "iozone") out += "\n" + iozone_table(r);
     if (r.suite == "state") out += "\nErasing bought: " + state_line(state_figures(outcomes_of(r))) + "\n";
     if (const auto& b = r.context.bus; b && b->ceiling_mb_s) {
         double best = 0;
-        for (const auto& j : r.jobs) best = std::max(best, j.mb_s);
+        const JobResult* best_job = nullptr;
+        for (const auto& j : r.jobs)
+            if (j.mb_s > best) best = j.mb_s, best_job = &j;
         BusCeiling bus{b->mode, b->ceiling_mb_s, b->actual_clock_hz ? b->actual_clock_hz : b->clock_hz, b->controller};
         if (best > 0 && above_ceiling(best, bus))
             out += fmt::format("\nBest throughput {}.\n", above_ceiling_why(best, bus));
         else if (best > 0)
-            out += fmt::format("\nBest throughput {:.2f} MB/s is {:.0f}% of the {} bus ceiling ({:.0f} MB/s){}.\n", best,
+            out += fmt::format("\nBest throughput {} MB/s is {:.0f}% of the {} bus ceiling ({:.0f} MB/s){}.\n", job_figure(best, *best_job),
                                best / *b->ceiling_mb_s * 100, b->mode, *b->ceiling_mb_s,
                                best >= bus_limited_share * *b->ceiling_mb_s ? ": the bus is the limit" : "");
     }

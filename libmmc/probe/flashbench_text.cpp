@@ -2,9 +2,11 @@
 
 #include "cli/size.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <map>
 #include <sstream>
 
 namespace mmc::probe {
@@ -67,36 +69,58 @@ std::optional<double> parse_flashbench_time(std::string_view w)
 
 FlashbenchText parse_flashbench(std::string_view text)
 {
+    // The text as one stream of words, each with its line: a row is found by
+    // its pattern ("align N pre T on T post T diff T"), not by the line it is
+    // on, because mail clients and archives rewrap pastes (two rows a line,
+    // every row on one line, a row broken mid-way).
+    struct Word {
+        std::string text;
+        unsigned line;
+    };
+    std::vector<Word> all;
+    {
+        std::istringstream in{std::string(text)};
+        unsigned lineno = 0;
+        for (std::string line; std::getline(in, line);) {
+            ++lineno;
+            for (auto& w : words(line)) all.push_back({std::move(w), lineno});
+        }
+    }
     FlashbenchText out;
-    std::istringstream in{std::string(text)};
-    unsigned lineno = 0;
-    for (std::string line; std::getline(in, line);) {
-        ++lineno;
-        const auto w = words(line);
-        if (w.empty()) continue;
-        // "align N pre T on T post T diff T", perhaps after a prompt or a quote mark.
-        std::size_t a = 0;
-        while (a < w.size() && w[a] != "align") ++a;
-        if (a == w.size()) {
-            if (!out.blocksize) out.blocksize = blocksize_of(w);
+    std::vector<std::string> other; // the words outside rows: a pasted command line
+    std::map<unsigned, unsigned> rows_on_line;
+    unsigned broken_rows = 0;
+    for (std::size_t i = 0; i < all.size();) {
+        if (all[i].text != "align") {
+            other.push_back(all[i++].text);
             continue;
         }
+        const unsigned lineno = all[i].line;
         LadderRow row;
-        const auto align = a + 1 < w.size() ? number(w[a + 1]) : std::nullopt;
+        const auto align = i + 1 < all.size() ? number(all[i + 1].text) : std::nullopt;
         if (!align || *align == 0) {
             out.notes.push_back(fmt::format("line {}: no alignment after \"align\"", lineno));
+            ++i;
             continue;
         }
         row.align = *align;
-        bool pre = false, on = false, post = false;
-        for (std::size_t i = a + 2; i + 1 < w.size(); i += 2) {
-            const auto t = parse_flashbench_time(w[i + 1]);
+        ++rows_on_line[lineno];
+        bool pre = false, on = false, post = false, diff = false;
+        std::size_t j = i + 2;
+        // Each of pre, on, post and diff once; anything else ends the row.
+        for (; j + 1 < all.size(); j += 2) {
+            const std::string& key = all[j].text;
+            bool* seen = key == "pre" ? &pre : key == "on" ? &on : key == "post" ? &post : key == "diff" ? &diff : nullptr;
+            const auto t = seen && !*seen ? parse_flashbench_time(all[j + 1].text) : std::nullopt;
             if (!t) break;
-            if (w[i] == "pre") row.pre_ns = *t, pre = true;
-            else if (w[i] == "on") row.on_ns = *t, on = true;
-            else if (w[i] == "post") row.post_ns = *t, post = true;
+            *seen = true;
+            if (key == "pre") row.pre_ns = *t;
+            else if (key == "on") row.on_ns = *t;
+            else if (key == "post") row.post_ns = *t;
             // "diff" is recomputed from the three: flashbench cuts it to 7 characters.
         }
+        if (all[j - 1].line != lineno) ++broken_rows;
+        i = j;
         if (!(pre && on && post)) {
             out.notes.push_back(fmt::format("line {}: align {} cut off before its pre, on and post times", lineno, row.align));
             continue;
@@ -104,6 +128,12 @@ FlashbenchText parse_flashbench(std::string_view text)
         out.ladder.rows.push_back(row);
     }
     if (out.ladder.rows.empty()) throw FlashbenchParseError("no \"align N pre T on T post T\" line: not the output of flashbench -a");
+    const auto shared = std::count_if(rows_on_line.begin(), rows_on_line.end(), [](const auto& l) { return l.second > 1; });
+    if (shared || broken_rows)
+        out.notes.push_back(fmt::format("the paste looks rewrapped ({} line{} with more than one row, {} row{} across lines): "
+                                        "each row was read from its own \"align\"",
+                                        shared, shared == 1 ? "" : "s", broken_rows, broken_rows == 1 ? "" : "s"));
+    out.blocksize = blocksize_of(other);
     if (out.blocksize) out.ladder.read_bytes = *out.blocksize;
     return out;
 }

@@ -57,6 +57,8 @@ Options:
                        again when the first reading is not clear)
      --positions N     places per boundary, spread over the device (default 8)
      --destructive     also measure open AUs and the start area (writes)
+ -n, --dry-run         read the ladder and say what --destructive would
+                       write; write nothing
      --max-open N      try up to N + 1 open AUs (default 8)
  -y, --yes             do not ask before writing
      --any-device      allow writing to a device that is not an MMC/SD card
@@ -69,6 +71,7 @@ Options:
 
 Examples:
  {0} geometry /dev/mmcblk0
+ {0} geometry --dry-run /dev/mmcblk0
  {0} geometry --destructive --yes /dev/mmcblk0
  flashbench -a /dev/mmcblk0 --blocksize=1024 -o /dev/null | {0} geometry --from-flashbench -
 )",
@@ -80,7 +83,7 @@ struct GeometryCommandOptions {
     std::optional<std::string> flashbench;
     unsigned repeats = 3, positions = 8, max_open = 8;
     bool repeats_given = false; // no second, longer reading then
-    bool destructive = false, yes = false, any_device = false, use_ioctl = true, json = false, verbose = false;
+    bool destructive = false, dry_run = false, yes = false, any_device = false, use_ioctl = true, json = false, verbose = false;
     dev::SysRoots roots;
 };
 
@@ -102,6 +105,7 @@ GeometryCommandOptions parse_geometry_command(const std::vector<std::string>& ar
         {"repeats", required_argument, nullptr, repeats},
         {"positions", required_argument, nullptr, positions},
         {"destructive", no_argument, nullptr, destructive},
+        {"dry-run", no_argument, nullptr, 'n'},
         {"max-open", required_argument, nullptr, max_open},
         {"yes", no_argument, nullptr, 'y'},
         {"any-device", no_argument, nullptr, any_device},
@@ -124,7 +128,7 @@ GeometryCommandOptions parse_geometry_command(const std::vector<std::string>& ar
     optind = 0; // a fresh scan (0 also resets getopt's internal state)
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv.data(), ":yJvhV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv.data(), ":nyJvhV", longopts, nullptr)) != -1) {
         switch (c) {
         case from_flashbench: o.flashbench = optarg; break;
         case repeats:
@@ -133,6 +137,7 @@ GeometryCommandOptions parse_geometry_command(const std::vector<std::string>& ar
             break;
         case positions: o.positions = count_option("positions", optarg, 1, 1000); break;
         case destructive: o.destructive = true; break;
+        case 'n': o.dry_run = true; break;
         case max_open: o.max_open = count_option("max-open", optarg, 1, 64); break;
         case 'y': o.yes = true; break;
         case any_device: o.any_device = true; break;
@@ -151,6 +156,7 @@ GeometryCommandOptions parse_geometry_command(const std::vector<std::string>& ar
     if (o.flashbench) {
         if (optind < argc) throw cli::UsageError(fmt::format("unexpected argument '{}' with --from-flashbench", argv[optind]));
         if (o.destructive) throw cli::UsageError("--destructive needs a device, not --from-flashbench");
+        if (o.dry_run) throw cli::UsageError("--dry-run needs a device, not --from-flashbench (a pasted ladder writes nothing)");
         return o;
     }
     if (optind >= argc) throw cli::UsageError("no DEVICE given (or --from-flashbench FILE)");
@@ -276,8 +282,17 @@ int on_device(const GeometryCommandOptions& o)
     const ProbedDevice d = find_device(o);
     GeometryReport r;
     if (d.card) r.claims = claims_of(*d.card, d.preferred_erase);
-    if (o.destructive)
+    if (o.destructive && !o.dry_run)
         if (const auto refused = refuse_before_reading(o, d)) return *refused;
+    if (o.dry_run) {
+        // Whether the writes would be refused is part of what a dry run says.
+        try {
+            bench::check_destructive(d.path, o.roots, o.any_device);
+        } catch (const bench::WriteRefused& e) {
+            cli::error(probe_tool, cli::error_text(e));
+            return cli::failure;
+        }
+    }
     cli::install_stop_signals();
     const auto start = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
@@ -303,7 +318,26 @@ int on_device(const GeometryCommandOptions& o)
     }
     r.interrupted = cli::stop_requested().load();
 
-    if (o.destructive && !r.interrupted) {
+    if (o.dry_run && !r.interrupted) {
+        if (!r.geometry.page_bytes || !r.geometry.au_bytes) {
+            r.notes.push_back(fmt::format("dry run: the open-AU test would not run without a page and an AU from the ladder "
+                                          "(found: page {}, AU {}); nothing was written",
+                                          found(r.geometry.page_bytes), found(r.geometry.au_bytes)));
+        } else {
+            OpenAuOptions ao;
+            ao.au_bytes = *r.geometry.au_bytes;
+            ao.page_bytes = *r.geometry.page_bytes;
+            ao.max_open = o.max_open;
+            const auto plan = plan_open_aus(BlockReadTimer(d.path).size(), ao);
+            r.notes.push_back(plan.max_trial
+                                  ? fmt::format("dry run: the open-AU test would write {} in page-sized blocks to {} AUs, "
+                                                "between offset 0 and {}, each block read first and written back; "
+                                                "nothing was written",
+                                                cli::format_bytes(plan.bytes), plan.aus, cli::format_bytes(plan.end))
+                                  : fmt::format("dry run: too small for an open-AU test with {} AUs; nothing was written",
+                                                cli::format_bytes(*r.geometry.au_bytes)));
+        }
+    } else if (o.destructive && !r.interrupted) {
         if (!r.geometry.page_bytes || !r.geometry.au_bytes) {
             cli::error(probe_tool, fmt::format("{}: no open-AU test without a page and an AU from the ladder (found: page {}, AU {})",
                                          d.path, found(r.geometry.page_bytes), found(r.geometry.au_bytes)));

@@ -119,7 +119,8 @@ void print_geometry_text(const ProbedDevice* d, const GeometryReport& r, bool ve
                        row.on_ns / 1e3, row.post_ns / 1e3, row.diff_ns() / 1e3);
         fmt::print("  (times in us)\n");
     }
-    fmt::print("Time:        {:.1f} s\n", r.seconds);
+    // A pasted ladder was not timed here: its reading time says nothing.
+    if (d) fmt::print("Time:        {:.1f} s\n", r.seconds);
 }
 
 ordered_json geometry_json(const ProbedDevice* d, const GeometryReport& r)

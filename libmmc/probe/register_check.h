@@ -1,7 +1,7 @@
 // What the card's registers say about its erase unit, held against the AU
 // the ladder measured: SSR AU_SIZE (SD), sysfs preferred_erase_size (the
 // kernel's pick), CSD SECTOR_SIZE (SD) or ERASE_GRP_SIZE (MMC), and EXT_CSD
-// HC_ERASE_GRP_SIZE (eMMC). "unknown" for a device that is no MMC/SD card.
+// HC_ERASE_GRP_SIZE (eMMC). None for a device that is no MMC/SD card.
 #pragma once
 
 #include "dev/identify.h"
@@ -29,9 +29,9 @@ struct RegisterClaims {
 RegisterClaims claims_of(const dev::Identified& card, std::optional<uint64_t> preferred_erase_bytes);
 RegisterClaims no_card_claims();
 
-// {"ssr_au_size": {"bytes": N|null, "agrees": true|false|null}, ...}; each
-// value "unknown" without a card. agrees: the claim equals the measured AU
-// (null when either is missing).
+// {"ssr_au_size": {"bytes": N|null, "agrees": true|false|null}, ...}, the
+// same shape without a card (every bytes null). agrees: the claim equals the
+// measured AU (null when either is missing).
 nlohmann::ordered_json cross_check_json(const RegisterClaims&, std::optional<uint64_t> measured_au);
 
 // "SSR AU_SIZE 4 MiB (agrees); CSD SECTOR_SIZE 64 KiB (differs); ..."

@@ -149,7 +149,7 @@ void add_ssr_erase(DecodedRegister& r)
     const bool supported = size != 0 && timeout != 0;
     const double per_au = supported ? static_cast<double>(timeout) / static_cast<double>(size) : 0.25;
     r.add("erase_timeout_s", per_au, "Erase timeout per AU",
-          supported ? fmt::format("{} per AU ({} s for {} AU)", seconds_text(per_au), timeout, size)
+          supported ? fmt::format("{} per AU ({} s for {} AU)", seconds_text(per_au, 3), timeout, size)
                     : "not specified by the card; 250 ms per AU assumed");
     r.add("erase_offset_s", static_cast<int64_t>(supported ? offset : 0), "Erase timeout offset",
           supported ? fmt::format("{} s", offset) : "not used (erase timeout calculation not supported)");

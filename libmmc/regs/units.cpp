@@ -21,12 +21,12 @@ std::string bytes_text(uint64_t bytes)
     return fmt::format("{} ({} bytes)", scaled, bytes);
 }
 
-std::string seconds_text(double seconds)
+std::string seconds_text(double seconds, int significant)
 {
-    if (seconds >= 1.0) return fmt::format("{:g} s", seconds);
-    if (seconds >= 1e-3) return fmt::format("{:g} ms", seconds * 1e3);
-    if (seconds >= 1e-6) return fmt::format("{:g} us", seconds * 1e6);
-    return fmt::format("{:g} ns", seconds * 1e9);
+    if (seconds >= 1.0) return fmt::format("{:.{}g} s", seconds, significant);
+    if (seconds >= 1e-3) return fmt::format("{:.{}g} ms", seconds * 1e3, significant);
+    if (seconds >= 1e-6) return fmt::format("{:.{}g} us", seconds * 1e6, significant);
+    return fmt::format("{:.{}g} ns", seconds * 1e9, significant);
 }
 
 std::string hertz_text(double hertz)

@@ -186,8 +186,15 @@ Loaded load_stored(const std::vector<StoredBundle>& stored)
 
 bool valid_since(const std::string& since)
 {
-    static const std::regex form(R"(\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?Z?)?)");
-    return std::regex_match(since, form);
+    static const std::regex form(R"((\d{4})-(\d{2})-(\d{2})(T(\d{2}):(\d{2})(:(\d{2}))?Z?)?)");
+    std::smatch m;
+    if (!std::regex_match(since, m, form)) return false;
+    // The form alone lets 2026-13-45 through, which matches nothing: a date
+    // that is not in the calendar is a mistake to report, not a filter.
+    const auto number = [&](int i) { return m[i].matched ? std::stoi(m[i].str()) : 0; };
+    const std::chrono::year_month_day day{std::chrono::year(number(1)), std::chrono::month(static_cast<unsigned>(number(2))),
+                                          std::chrono::day(static_cast<unsigned>(number(3)))};
+    return day.ok() && number(5) < 24 && number(6) < 60 && number(8) < 60;
 }
 
 } // namespace mmc::report

@@ -3,6 +3,8 @@
 #include "cli/printable.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <sstream>
 
@@ -86,21 +88,26 @@ bool is_number(const std::string& s)
     return digit;
 }
 
-// Numbers in a right-aligned column line up on their decimal point.
+// A right-aligned column of numbers shows them all with one number of
+// decimals, so that they line up and none claims more than its neighbours
+// ("18.20" above "10.24", not "18.2" above "10.24"): as many as the column's
+// largest figure has to its fourth significant digit, and no more than any
+// figure in it was given with. Whole numbers (counts, IOPS) stay whole.
 struct Decimal {
-    std::size_t int_width = 0, frac_width = 0;
+    std::size_t given = 0; // most decimals any figure has
+    double largest = 0;
     void add(const std::string& s)
     {
         const auto dot = s.find('.');
-        int_width = std::max(int_width, dot == std::string::npos ? s.size() : dot);
-        frac_width = std::max(frac_width, dot == std::string::npos ? 0 : s.size() - dot);
+        if (dot != std::string::npos) given = std::max(given, s.size() - dot - 1);
+        largest = std::max(largest, std::fabs(std::strtod(s.c_str(), nullptr)));
     }
     std::string format(const std::string& s) const
     {
-        const auto dot = s.find('.');
-        const std::string i = dot == std::string::npos ? s : s.substr(0, dot);
-        const std::string f = dot == std::string::npos ? "" : s.substr(dot);
-        return std::string(int_width - i.size(), ' ') + i + f + std::string(frac_width - f.size(), ' ');
+        if (!given) return s;
+        const int whole_digits = largest >= 1 ? static_cast<int>(std::floor(std::log10(largest))) + 1 : 1;
+        const int decimals = std::clamp(4 - whole_digits, 0, static_cast<int>(given));
+        return fmt::format("{:.{}f}", std::strtod(s.c_str(), nullptr), decimals);
     }
 };
 

@@ -1,5 +1,6 @@
 #include "sim/params.h"
 
+#include "cli/duration.h"
 #include "cli/size.h"
 
 #include <charconv>
@@ -26,24 +27,16 @@ uint64_t size_value(std::string_view name, std::string_view value)
     }
 }
 
-// "800ns", "100us", "1.5ms", "2s" -> ns. A bare number is refused: 100 of what?
+// "800ns", "100us", "1.5ms", "2s", "0.0001" (seconds) -> ns: the one
+// duration syntax (cli/duration.h), held to whole nanoseconds and an hour.
 uint64_t time_value(std::string_view name, std::string_view value)
 {
-    std::size_t i = 0;
-    while (i < value.size() && (std::isdigit(static_cast<unsigned char>(value[i])) || value[i] == '.')) ++i;
-    if (i == 0) bad(name, value, "expected a time like 800ns, 100us, 1.5ms or 2s");
-    double number = 0;
-    const auto [end, ec] = std::from_chars(value.data(), value.data() + i, number);
-    if (ec != std::errc() || end != value.data() + i) bad(name, value, "expected a time like 800ns, 100us, 1.5ms or 2s");
-    const std::string_view unit = value.substr(i);
-    double scale = 0;
-    if (unit == "ns") scale = 1;
-    else if (unit == "us" || unit == "µs") scale = 1e3;
-    else if (unit == "ms") scale = 1e6;
-    else if (unit == "s") scale = 1e9;
-    else if (unit.empty()) bad(name, value, "give a unit: ns, us, ms or s");
-    else bad(name, value, fmt::format("unknown unit '{}' (use ns, us, ms or s)", unit));
-    const double ns = number * scale;
+    double ns = 0;
+    try {
+        ns = cli::parse_duration(value).count();
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(fmt::format("{}: {}", name, e.what()));
+    }
     if (ns > 3600e9) bad(name, value, "longer than an hour");
     const double whole = std::round(ns);
     if (std::fabs(ns - whole) > 1e-6) bad(name, value, "not a whole number of nanoseconds");

@@ -55,7 +55,8 @@ const char* to_string(Fake);
 // "open-aus", "cache", "state", "fake", "real-size", "module", "strict-cache",
 // "erased-byte", "command", "page-read", "page-program", "block-erase",
 // "au-cross", "bus-rate", "seed". Sizes take cli::parse_size ("4k", "12M");
-// times take a unit ("800ns", "100us", "1.5ms", "2s"); bus-rate takes bytes
+// times take cli::parse_duration ("800ns", "100us", "1.5ms", "2s"; a bare
+// number is seconds); bus-rate takes bytes
 // per second as a number ("25e6") or a size ("25M" = 25 MiB/s);
 // strict-cache takes "" (the bare flag), yes/no, true/false, 1/0.
 // Throws std::invalid_argument naming the option.

@@ -78,7 +78,14 @@ run 0 $bus -J --sysfs-root tests/data/sysfs/sd-qemu/sys &&
 run 2 $bus --ios "$tmp/grep.txt" --caps zz && expect "bad --caps" "$err" "--caps zz: expected a 32-bit hex number"
 run 2 $bus --caps 0x1 && expect "--caps without --ios" "$err" "use them with --ios"
 run 2 $bus --ios "$tmp/grep.txt" --measure && expect "--measure needs a live card" "$err" "--measure needs a live card"
-run 2 $bus --measure=0 && expect "--measure=0 refused" "$err" "expected seconds"
+run 2 $bus --measure=0 && expect "--measure=0 refused" "$err" "--measure 0: expected a time above zero"
+# An optional argument in the separate form is taken when it reads as a time
+# (issue 28, point 6): "--measure 0" is that time, not a device named 0.
+run 2 $bus --measure 0 && expect "--measure 0 (separate form) is the time" "$err" "--measure 0: expected a time above zero"
+run 2 $bus --measure=5d && expect "--measure=5d: the duration parser's unit error" "$err" "--measure: '5d': unknown unit 'd'"
+run 1 $bus --measure 5d && expect "--measure 5d: a word that is no time is the DEVICE" "$err" "mmc-bus: 5d: no such device"
+run 2 $bus --ios "$tmp/grep.txt" --measure 5 && expect "--measure 5 --ios: 5 taken as the time, then --ios refused" "$err" "--measure needs a live card"
+run 2 $bus --ios "$tmp/grep.txt" --measure 1.5s && expect "--measure 1.5s: a unit accepted" "$err" "--measure needs a live card"
 run 1 $bus --ios /nonexistent && expect "missing --ios file" "$err" "/nonexistent: No such file"
 echo "hello" > "$tmp/junk.txt"
 run 1 $bus --ios "$tmp/junk.txt" && expect "a file with no ios lines" "$err" "no ios lines found"

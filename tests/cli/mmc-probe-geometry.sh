@@ -24,6 +24,8 @@ run 2 $probe sideways && expect "unknown subcommand" "$err" "unknown subcommand 
 run 2 $probe geometry && expect "no DEVICE" "$err" "no DEVICE given"
 run 2 $probe geometry --repeats 0 /dev/null && expect "bad --repeats" "$err" "--repeats 0: expected a whole number"
 run 2 $probe geometry --from-flashbench x --destructive && expect "--destructive needs a device" "$err" "--destructive needs a device"
+run 2 $probe geometry --from-flashbench x -n && expect "-n needs a device" "$err" "--dry-run needs a device"
+run 0 $probe geometry --help && expect "geometry --help: -n beside --destructive" "$out" "-n, --dry-run"
 run 2 $probe geometry --bogus && expect "unknown option" "$err" "unknown option '--bogus'"
 run 0 $probe geometry --help && expect "geometry --help" "$out" "--from-flashbench FILE"
 run 1 $probe capacity /dev/null && expect "the dispatcher hands capacity its own arguments" "$err" "/dev/null: not a block device"
@@ -39,14 +41,49 @@ for o in d["outputs"]:
         open(f"{sys.argv[1]}/{o['id']}.txt", "w").write(o["output"])
 PY
 run 0 $probe geometry -J --from-flashbench "$work/readme-align.txt" &&
-    json_eq "README ladder: 8 KiB page, 16 KiB multi-plane, 4 MiB AU" "j['page_size'], j['multi_plane_size'], j['au_size'], j['confidence'], j['registers']['ssr_au_size']" \
-        "8192 16384 4194304 high unknown"
+    json_eq "README ladder: 8 KiB page, 16 KiB multi-plane, 4 MiB AU" "j['page_size'], j['multi_plane_size'], j['au_size'], j['confidence']" \
+        "8192 16384 4194304 high" &&
+    json_eq "no card: registers in the documented shape, bytes and agrees null" \
+        "sorted((k, sorted(v.items())) for k, v in j['registers'].items())" \
+        "[('csd_sector_size', [('agrees', None), ('bytes', None)]), ('ext_csd_erase_group', [('agrees', None), ('bytes', None)]), ('preferred_erase_size', [('agrees', None), ('bytes', None)]), ('ssr_au_size', [('agrees', None), ('bytes', None)])]"
 run 0 $probe geometry -J --from-flashbench - <"$work/sandisk4g-sdhc-align.txt" &&
     json_eq "SanDisk 4 GB from stdin: 4 KiB page, 512 KiB AU" "j['page_size'], j['au_size'], j['file']" "4096 524288 -"
 run 0 $probe geometry --from-flashbench "$work/issue9-nvme-align.txt" &&
     expect "NVMe: no boundary" "$out" "^AU: +no boundary$"
+if grep -q "^Time:" "$out"; then fail "a pasted ladder has no Time line (it was not timed here)"; else pass "a pasted ladder has no Time line (it was not timed here)"; fi
 run 0 $probe geometry --from-flashbench "$work/issue16-negative-diff.txt" &&
     expect "cut-off line noted" "$out" "note: line 16: align 1048576 cut off"
+# A ladder whose line breaks were lost (mail clients and archives rewrap):
+# 1, 2, 3 or every row per line, and wrapped at 72 columns mid-row, reads as
+# the intact one does, and says the paste looks rewrapped.
+$PY - "$work" <<'PY'
+import sys, textwrap
+w = sys.argv[1]
+for name in ("readme-align", "sandisk4g-sdhc-align", "smi-0x1b-align", "issue16-negative-diff"):
+    lines = open(f"{w}/{name}.txt").read().splitlines()
+    head = [l for l in lines if "align" not in l.split()]
+    rows = [l.strip() for l in lines if "align" in l.split()]
+    for k in (2, 3, len(rows)):
+        wrapped = head + [" ".join(rows[i:i + k]) for i in range(0, len(rows), k)]
+        open(f"{w}/{name}.{k if k < len(rows) else 'all'}.txt", "w").write("\n".join(wrapped) + "\n")
+    open(f"{w}/{name}.oneline.txt", "w").write(" ".join(lines) + "\n")
+    open(f"{w}/{name}.72.txt", "w").write(textwrap.fill(" ".join(lines), 72) + "\n")
+PY
+geometry_of() { $PY -c "import json,sys; j=json.load(open(sys.argv[1])); print(j['page_size'], j['multi_plane_size'], j['au_size'], j['confidence'], len(j['ladder']['rows']), j['ladder']['read_bytes'])" "$1"; }
+for name in readme-align sandisk4g-sdhc-align smi-0x1b-align issue16-negative-diff; do
+    run 0 $probe geometry -J --from-flashbench "$work/$name.txt" || continue
+    intact=$(geometry_of "$out")
+    for k in 2 3 all oneline 72; do
+        if run 0 $probe geometry -J --from-flashbench "$work/$name.$k.txt"; then
+            got=$(geometry_of "$out")
+            if [ "$got" = "$intact" ]; then pass "$name rewrapped ($k): reads as intact ($intact)"
+            else fail "$name rewrapped ($k): got '$got', intact '$intact'"; fi
+            expect "$name rewrapped ($k): says so" "$out" "looks rewrapped"
+        fi
+    done
+done
+run 0 $probe geometry --from-flashbench "$work/readme-align.txt" &&
+    if grep -q "rewrapped" "$out"; then fail "intact ladder: no rewrap note"; else pass "intact ladder: no rewrap note"; fi
 printf 'hello\n' >"$work/not.txt"
 run 1 $probe geometry --from-flashbench "$work/not.txt" && expect "not flashbench" "$err" "not the output of flashbench -a"
 
@@ -88,6 +125,7 @@ if cmp -s "$work/before" "$work/after"; then pass "  the card reads as before"; 
 $sim -p tlc-12m-au --size 128M $read_steps -- sh -c '
     dd if=$MMC_SIM_DEV bs=1M iflag=direct status=none | sha256sum >"$0/ro-before"
     "$1" geometry -J "$MMC_SIM_DEV" >"$0/ro.json" 2>"$0/ro.err"; echo $? >"$0/ro.status"
+    "$1" geometry -n --any-device "$MMC_SIM_DEV" </dev/null >"$0/dry.txt" 2>"$0/dry.err"; echo $? >"$0/dry.status"
     dd if=$MMC_SIM_DEV bs=1M iflag=direct status=none | sha256sum >"$0/ro-after"
     "$1" geometry --destructive --yes "$MMC_SIM_DEV" >/dev/null 2>"$0/nocard.err"; echo $? >"$0/nocard.status"
     "$1" geometry --destructive --any-device "$MMC_SIM_DEV" </dev/null >/dev/null 2>"$0/noyes.err"; echo $? >"$0/noyes.status"
@@ -95,7 +133,10 @@ $sim -p tlc-12m-au --size 128M $read_steps -- sh -c '
 cp "$work/ro.json" "$out"
 json_eq "read-only probe: exit 0, no open-AU test, the ladder and its evidence" \
     "$(cat "$work/ro.status"), j['open_aus'], j['open_au_test'], len(j['ladder']['rows']) > 20, len(j['evidence']) >= 1" "0 None None True True"
-if cmp -s "$work/ro-before" "$work/ro-after"; then pass "  it wrote nothing"; else fail "  the card's data changed"; fi
+if cmp -s "$work/ro-before" "$work/ro-after"; then pass "  it wrote nothing (nor did -n)"; else fail "  the card's data changed"; fi
+[ "$(cat "$work/dry.status")" = 0 ] && expect "-n: says what the open-AU test would write, asks nothing" "$work/dry.txt" \
+    "note: dry run: (the open-AU test would write .* to [0-9]+ AUs, between offset 0 and |the open-AU test would not run without|too small).*; nothing was written" ||
+    { fail "-n: exit $(cat "$work/dry.status")"; sed 's/^/    | /' "$work/dry.err" | head -5; }
 [ "$(cat "$work/nocard.status")" = 1 ] && expect "a loop device is refused for writing" "$work/nocard.err" "not an MMC/SD device.*--any-device" ||
     fail "a loop device is refused for writing: exit $(cat "$work/nocard.status")"
 [ "$(cat "$work/noyes.status")" = 1 ] && expect "no --yes without a terminal" "$work/noyes.err" "refusing to write without confirmation" ||

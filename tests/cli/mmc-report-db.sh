@@ -184,6 +184,9 @@ run 2 $rep --import examples && expect "--import needs --db" "$err" "need --db U
 run 2 $rep --card x examples && expect "--card needs --db" "$err" "need --db URL"
 run 2 $rep --db "$tmp/x.sqlite" examples && expect "--db with paths" "$err" "unexpected argument 'examples' with --db"
 run 2 $rep --db "$tmp/x.sqlite" --since yesterday && expect "bad --since" "$err" "expected YYYY-MM-DD"
+run 2 $rep --db "$tmp/x.sqlite" --since 2026-13-45 && expect "--since not in the calendar: usage error, not 'no match'" "$err" "--since '2026-13-45': expected YYYY-MM-DD"
+run 2 $rep --db "$tmp/x.sqlite" --since 2026-02-29 && expect "--since 2026-02-29 (not a leap year)" "$err" "--since '2026-02-29'"
+run 2 $rep --db "$tmp/x.sqlite" --since 2026-11-01T24:00Z && expect "--since hour 24" "$err" "--since '2026-11-01T24:00Z'"
 run 2 $rep --db "$tmp/x.sqlite" --import && expect "--import with nothing" "$err" "needs bundle files or directories"
 run 2 $rep --db "$tmp/x.sqlite" --import --csv examples && expect "--import with --csv" "$err" "not with --import"
 run 1 $rep --db /nonexistent/dir/x.sqlite --import examples/2-sf-lug &&

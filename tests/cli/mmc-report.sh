@@ -12,11 +12,12 @@ trap 'rm -rf "$tmp" "$out" "$err"' EXIT
 # Text: each study's table as published (after the documented conversion).
 run 0 $rep examples/ && {
     expect "OLPC study title" "$out" "^OLPC XO and ASUS Eee PC SD card performance$"
-    expect "OLPC: MiB/s x 1.048576, by card" "$out" "^  A-Data 8GB +18\.2 +16\.32 +8\.756$"
+    expect "OLPC: MiB/s x 1.048576, by card; one number of decimals a column (18.20 above 10.24)" "$out" "^  A-Data 8GB +18\.20 +16\.32 +8\.756$"
+    expect "OLPC: the row below lines up" "$out" "^  ATP 2GB +10\.24 +10\.11 +4\.886$"
     expect "OLPC: the slowest write" "$out" "^  A-Data 8GB +4\.257 +3\.848 +0\.367$"
     expect "sf-lug: MB/s as published" "$out" "^  Sandisk 2G SD Ultra II +4\.7$"
     expect "RetroBSD: 959 kbytes/s = 0.982 MB/s" "$out" "^  Lexar SD Platinum II 512 Mb +0\.982 +– +–$"
-    expect "RetroBSD: the I/O error is shown, not a zero" "$out" "^  ADATA microSD 2 Gb +– +error +0\.8878$"
+    expect "RetroBSD: the I/O error is shown, not a zero" "$out" "^  ADATA microSD 2 Gb +– +error +0\.888$"
     expect "RetroBSD: the error is explained" "$out" "ADATA microSDHC Class 4 8 Gb @ LiteBSD, chipKIT Wi-Fire, SPI 16.7 MHz: error: I/O errors"
     expect "RetroBSD: two cards of one name are two rows" "$out" "^  Kodak SD 2 Gb \(2\) +1\.198 +– +–$"
     expect "ODROID: the random-I/O table" "$out" "^  Ultra A1 32GB @ ODROID N1 \(RK3399\), SDR104 +456 +3171 +843 +2791 +548 +1777 +20 +66$"

@@ -11,6 +11,11 @@ trap 'rm -rf "$work" "$out" "$err"' EXIT
 # --- Options and --describe (no device) ---
 run 2 $sim --size 1x --describe && expect "bad size names the option" "$err" "--size 1x: .*unknown unit"
 run 2 $sim --state sideways --describe && expect "bad state" "$err" "--state sideways"
+# One duration syntax: a bare number is seconds here too (issue 28, point 6).
+run 0 $sim --command 0.0015 --page-read 40us --describe -J &&
+    json_eq "--command 0.0015 is 1.5 ms, --page-read 40us" "j['card']['command'], j['card']['page_read']" "1500000 40000" 
+run 2 $sim --command 2h --describe && expect "a time beyond an hour refused" "$err" "longer than an hour"
+run 2 $sim --command 5d --describe && expect "a bad unit: the one parser's message" "$err" "unknown unit 'd' \(use ns, us, ms, s, m or h; seconds without one\)"
 run 2 $sim --size 1G && expect "no COMMAND" "$err" "no COMMAND"
 run 2 $sim --bogus -- true && expect "unknown option" "$err" "unknown option '--bogus'"
 run 2 $sim -J -- true && expect "-J only with --describe" "$err" "-J goes with --describe"

@@ -1,9 +1,14 @@
 // libFuzzer harness over the hex parser, every decoder and both views.
 // The first input byte picks the register kind and card family; the rest is
-// fed once as text (through the hex parser) and once as raw bytes.
+// fed once as text (through the hex parser) and once as raw bytes, and to
+// the family guess of pasted registers. The text also goes to the one
+// duration parser (cli/duration.h, header-only), which reads option values
+// and card files.
+#include "cli/duration.h"
 #include "out/card_view.h"
 #include "regs/card_registers.h"
 #include "regs/decode.h"
+#include "regs/family_guess.h"
 #include "regs/hex.h"
 
 #include <cstddef>
@@ -18,6 +23,7 @@ constexpr RegKind kinds[] = {RegKind::cid, RegKind::csd, RegKind::scr, RegKind::
 
 void exercise(CardFamily card, RegKind kind, std::vector<uint8_t> bytes)
 {
+    (void)guess_family({{kind, bytes, "input"}});
     const auto regs = decode_card(card, {{kind, std::move(bytes), "input"}});
     (void)mmc::out::card_json(regs).dump();
     (void)mmc::out::card_text(regs, {true, false});
@@ -43,6 +49,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     try {
         (void)parse_hex(text);
     } catch (const HexError&) {
+    }
+    try {
+        (void)mmc::cli::parse_duration(text);
+    } catch (const std::invalid_argument&) {
+        // Not a time: the parser must only reject it.
     }
     return 0;
 }

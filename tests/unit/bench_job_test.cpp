@@ -9,18 +9,6 @@
 
 using namespace mmc::bench;
 
-TEST(BenchJob, Durations)
-{
-    EXPECT_DOUBLE_EQ(parse_duration("10"), 10);
-    EXPECT_DOUBLE_EQ(parse_duration("10s"), 10);
-    EXPECT_DOUBLE_EQ(parse_duration("500ms"), 0.5);
-    EXPECT_DOUBLE_EQ(parse_duration("2m"), 120);
-    EXPECT_DOUBLE_EQ(parse_duration("1h"), 3600);
-    EXPECT_DOUBLE_EQ(parse_duration("1.5s"), 1.5);
-    EXPECT_THROW(parse_duration("soon"), std::invalid_argument);
-    EXPECT_THROW(parse_duration("5d"), std::invalid_argument);
-}
-
 TEST(BenchJob, RwNamesAreFios)
 {
     EXPECT_EQ(parse_rw("read"), (Rw{Pattern::sequential, Direction::read}));

@@ -135,6 +135,34 @@ TEST(BenchReportViews, InterruptedRunText)
     EXPECT_EQ(doc["interrupted"], true);
 }
 
+// Issue 28, point 7: a figure with no interval claims no more than three
+// significant digits, and the text says it has none; with one, its digits
+// follow the interval. The JSON keeps the full number.
+TEST(BenchReportViews, FiguresCarryTheirPrecision)
+{
+    auto rep = run("quick");
+    ASSERT_EQ(rep.jobs.size(), 4u);
+    auto& none = rep.jobs[2]; // randread-4k: as if 200 I/Os in one round
+    none.iops = 21354.5;
+    none.mb_s = 87.468;
+    none.ios = 200;
+    none.ci95_pct.reset();
+    auto& wide = rep.jobs[3]; // randwrite-4k: +-2%
+    wide.iops = 21354.5;
+    wide.mb_s = 87.468;
+    wide.ci95_pct = 2.0;
+    const std::string text = report_text(rep, false);
+    EXPECT_NE(text.find("sim      21400      87.5       -"), std::string::npos) << text;
+    EXPECT_NE(text.find("sim      21350      87.5    2.0%"), std::string::npos) << text;
+    EXPECT_EQ(text.find("21354.5"), std::string::npos) << text;
+    EXPECT_NE(text.find("No CI95 for randread-4k (200 I/Os): too few rounds for an interval; IOPS and MB/s shown to 3 "
+                        "significant digits."),
+              std::string::npos)
+        << text;
+    const auto doc = report_json(rep);
+    EXPECT_DOUBLE_EQ(doc["jobs"][2]["iops"].get<double>(), 21354.5);
+}
+
 TEST(BenchReportViews, IozoneTable)
 {
     expect_view("bench-iozone.txt", iozone_table(run("iozone")));

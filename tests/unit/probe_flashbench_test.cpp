@@ -81,6 +81,38 @@ TEST(ProbeFlashbenchText, TruncatedLastLineIsDroppedWithANote)
     EXPECT_NE(t.notes[0].find("cut off"), std::string::npos);
 }
 
+// Issue 28, point 1: a paste whose line breaks were lost (two rows a line,
+// as mail clients rewrap, or every row on one) reads row for row as the
+// intact one, with its --blocksize, and says it looks rewrapped. Before, each
+// line's first "align" was paired with its last row's times.
+TEST(ProbeFlashbenchText, RewrappedPasteReadsAsTheIntactOne)
+{
+    const std::string intact = output_of("readme-align");
+    std::string two, one;
+    std::size_t n = 0;
+    for (std::size_t at = 0, end; at < intact.size(); at = end + 1) {
+        end = intact.find('\n', at);
+        if (end == std::string::npos) end = intact.size();
+        const std::string line = intact.substr(at, end - at);
+        two += line + (line.rfind("align", 0) == 0 && ++n % 2 ? " " : "\n");
+        one += line + " ";
+    }
+    const auto want = parse_flashbench(intact);
+    EXPECT_TRUE(want.notes.empty());
+    for (const auto& text : {two, one}) {
+        const auto got = parse_flashbench(text);
+        ASSERT_EQ(got.ladder.rows.size(), want.ladder.rows.size()) << text;
+        for (std::size_t i = 0; i < got.ladder.rows.size(); ++i) {
+            EXPECT_EQ(got.ladder.rows[i].align, want.ladder.rows[i].align) << i;
+            EXPECT_EQ(got.ladder.rows[i].on_ns, want.ladder.rows[i].on_ns) << i;
+            EXPECT_EQ(got.ladder.rows[i].post_ns, want.ladder.rows[i].post_ns) << i;
+        }
+        EXPECT_EQ(got.blocksize, want.blocksize);
+        ASSERT_EQ(got.notes.size(), 1u);
+        EXPECT_NE(got.notes[0].find("looks rewrapped"), std::string::npos) << got.notes[0];
+    }
+}
+
 TEST(ProbeFlashbenchText, NotFlashbenchIsAnError)
 {
     EXPECT_THROW(parse_flashbench("4MiB    8.79M/s\n2MiB    7.41M/s\n"), FlashbenchParseError);

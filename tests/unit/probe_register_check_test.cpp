@@ -25,11 +25,18 @@ const RegisterClaim& claim(const RegisterClaims& r, const std::string& key)
 }
 } // namespace
 
-TEST(ProbeRegisterCheck, NoCardIsUnknownEverywhere)
+// mmc-probe(1) documents one shape, {"bytes": N|null, "agrees": ...}: a
+// script reading j["registers"][k]["bytes"] must not meet a string.
+TEST(ProbeRegisterCheck, NoCardHasTheDocumentedShapeWithNulls)
 {
     const auto j = cross_check_json(no_card_claims(), 4u << 20);
     ASSERT_EQ(j.size(), 4u);
-    for (const auto& [k, v] : j.items()) EXPECT_EQ(v, "unknown") << k;
+    for (const auto& [k, v] : j.items()) {
+        ASSERT_TRUE(v.is_object()) << k << ": " << v.dump();
+        EXPECT_EQ(v.size(), 2u) << k;
+        EXPECT_TRUE(v.at("bytes").is_null()) << k;
+        EXPECT_TRUE(v.at("agrees").is_null()) << k;
+    }
     EXPECT_EQ(cross_check_text(no_card_claims(), 4u << 20), "unknown (not an MMC/SD card)");
 }
 

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 #include <sstream>
 
 namespace {
@@ -216,6 +217,7 @@ TEST(ReportExamples, TextTablesMatchTheMatrix)
         ASSERT_NE(at, std::string::npos) << g.title;
         const auto read_at = text.find("Sequential read, MB/s, by card", at);
         ASSERT_NE(read_at, std::string::npos);
+        std::map<std::size_t, int> column_decimals;
         for (std::size_t row = 0; row < g.cards.size(); ++row) {
             const auto line_at = text.find("\n  " + g.cards[row] + " ", read_at);
             ASSERT_NE(line_at, std::string::npos) << g.cards[row];
@@ -230,7 +232,19 @@ TEST(ReportExamples, TextTablesMatchTheMatrix)
                     const Bundle& b = r.bundles[i];
                     want = !b.results.seq_read_mb_s && !b.error.empty() ? "error" : mb_s_text(b.results.seq_read_mb_s);
                 }
-                EXPECT_EQ(cells[c], want) << g.cards[row] << " @ " << g.hosts[c];
+                if (i < 0 || !r.bundles[i].results.seq_read_mb_s) {
+                    EXPECT_EQ(cells[c], want) << g.cards[row] << " @ " << g.hosts[c];
+                    continue;
+                }
+                // The figure, rounded to its column's decimals (one number of
+                // decimals per column: ReportViews.TextTableGivesAColumnOneNumberOfDecimals).
+                const auto dot = cells[c].find('.');
+                const int decimals = dot == std::string::npos ? 0 : static_cast<int>(cells[c].size() - dot - 1);
+                const double figure = *r.bundles[i].results.seq_read_mb_s;
+                EXPECT_NEAR(std::stod(cells[c]), figure, 0.5 * std::pow(10.0, -decimals) + 1e-9)
+                    << cells[c] << " for " << figure << ": " << g.cards[row] << " @ " << g.hosts[c];
+                const auto& first = column_decimals.try_emplace(c, decimals).first->second;
+                EXPECT_EQ(decimals, first) << "one number of decimals per column: " << g.hosts[c];
             }
         }
     }

@@ -27,6 +27,9 @@ TEST(SimParams, OptionsTakeSizesTimesAndNames)
     set_option(p, "page-program", "2ms");
     set_option(p, "block-erase", "3000us");
     set_option(p, "au-cross", "0.25ms");
+    Params q = p;
+    set_option(q, "command", "0.0015"); // seconds, the unit of every mmckit time
+    EXPECT_EQ(q.timing.command_ns, 1'500'000u);
     set_option(p, "bus-rate", "50e6");
     set_option(p, "erased-byte", "0xff");
     set_option(p, "seed", "42");
@@ -58,7 +61,10 @@ TEST(SimParams, BadOptionValuesAreRefusedWithTheirName)
         }
         return std::string("accepted");
     };
-    EXPECT_NE(message("command", "100").find("unit"), std::string::npos); // 100 of what?
+    // One duration syntax: a bare number is seconds, as in every tool.
+    EXPECT_EQ(message("command", "0.0001"), "accepted");
+    EXPECT_NE(message("command", "7200").find("longer than an hour"), std::string::npos);
+    EXPECT_NE(message("page-read", "0.5ns").find("whole number of nanoseconds"), std::string::npos);
     EXPECT_NE(message("command", "5min").find("command"), std::string::npos);
     EXPECT_NE(message("state", "dirty").find("clean"), std::string::npos);
     EXPECT_NE(message("fake", "forged").find("limbo"), std::string::npos);

@@ -260,6 +260,11 @@ TEST(SsrErase, TimeoutFromTheCard)
 
     const auto pro = ssr(extreme_pro); // 1 s per 15 AU + 1 s
     EXPECT_DOUBLE_EQ(sd_erase_timeout_seconds(pro, 30), 3.0);
+    // The text is rounded to what the card gave (1 s / 15): not "66.6667 ms";
+    // the value keeps its precision.
+    EXPECT_EQ(pro.find("erase_timeout_s")->text, "66.7 ms per AU (1 s for 15 AU)");
+    EXPECT_DOUBLE_EQ(real(pro, "erase_timeout_s"), 1.0 / 15.0);
+    EXPECT_EQ(r.find("erase_timeout_s")->text, "246 ms per AU (63 s for 256 AU)");
 }
 
 TEST(SsrErase, FallbackWhenNotSupported)
