@@ -1,0 +1,50 @@
+#include "health/verdict.h"
+
+namespace mmc::health {
+
+std::string_view to_string(Verdict v)
+{
+    switch (v) {
+    case Verdict::healthy: return "healthy";
+    case Verdict::worn: return "worn";
+    case Verdict::end_of_life: return "end_of_life";
+    case Verdict::read_only: return "read_only";
+    case Verdict::unknown: return "unknown";
+    }
+    return "?";
+}
+
+namespace {
+
+// The figure of a reading that says end of life, or "".
+std::string exhausted_by(const Wear& w)
+{
+    if (w.life_exhausted.value_or(false)) return "life_used_percent";
+    if (w.pre_eol == PreEol::urgent) return "pre_eol";
+    if (w.spare_blocks_percent && *w.spare_blocks_percent <= 0) return "spare_blocks_percent";
+    return {};
+}
+
+std::string worn_by(const Wear& w)
+{
+    if (w.life_used_percent && *w.life_used_percent >= worn_life_used_percent) return "life_used_percent";
+    if (w.pre_eol == PreEol::warning) return "pre_eol";
+    if (w.spare_blocks_percent && *w.spare_blocks_percent <= worn_spare_left_percent) return "spare_blocks_percent";
+    return {};
+}
+
+} // namespace
+
+Judgement judge(const std::vector<Reading>& readings, const Writability& writability)
+{
+    for (const auto& r : readings)
+        if (auto f = exhausted_by(r.wear); !f.empty()) return {Verdict::end_of_life, r.source, f};
+    if (writability.writable == false) return {Verdict::read_only, "writability", "writable"};
+    for (const auto& r : readings)
+        if (auto f = worn_by(r.wear); !f.empty()) return {Verdict::worn, r.source, f};
+    for (const auto& r : readings)
+        if (r.wear.judgeable()) return {Verdict::healthy, {}, {}};
+    return {};
+}
+
+} // namespace mmc::health
