@@ -186,7 +186,7 @@ LiveCard read_card(const mmc::dev::Card& card, const Options& o)
     live.device = card.is_storage() ? card.device_path(o.roots) : "";
     live.identity = mmc::dev::identity_json(id.identity);
     live.raw.name = card.name;
-    live.raw.family = id.card.type == mmc::dev::CardType::mmc ? mmc::regs::CardFamily::mmc : mmc::regs::CardFamily::sd;
+    live.raw.family = mmc::dev::family_of(id.card.type).value_or(mmc::regs::CardFamily::sd);
     live.raw.registers = id.gathered.registers;
     live.raw.host = mmc::dev::read_host_write_facts(card, o.roots);
 
