@@ -24,9 +24,6 @@ namespace {
 
 constexpr const char* tool = "mmc-health";
 
-// Exit statuses beyond cli::Exit: one per verdict a script acts on.
-enum VerdictExit { exit_worn = 3, exit_end_of_life = 4, exit_read_only = 5, exit_unknown = 6 };
-
 void usage(std::FILE* to)
 {
     fmt::print(to, R"(Usage:
@@ -212,33 +209,6 @@ LiveCard read_card(const mmc::dev::Card& card, const Options& o)
     return live;
 }
 
-int exit_of(mmc::health::Verdict v)
-{
-    using mmc::health::Verdict;
-    switch (v) {
-    case Verdict::healthy: return mmc::cli::ok;
-    case Verdict::worn: return exit_worn;
-    case Verdict::end_of_life: return exit_end_of_life;
-    case Verdict::read_only: return exit_read_only;
-    case Verdict::unknown: return exit_unknown;
-    }
-    return mmc::cli::failure;
-}
-
-// Worst first: end of life, read-only, worn, unknown, healthy.
-int severity(mmc::health::Verdict v)
-{
-    using mmc::health::Verdict;
-    switch (v) {
-    case Verdict::end_of_life: return 4;
-    case Verdict::read_only: return 3;
-    case Verdict::worn: return 2;
-    case Verdict::unknown: return 1;
-    case Verdict::healthy: return 0;
-    }
-    return 0;
-}
-
 } // namespace
 
 int run(int argc, char** argv)
@@ -287,7 +257,7 @@ int run(int argc, char** argv)
 
     mmc::health::Verdict worst = mmc::health::Verdict::healthy;
     for (const auto& c : cards)
-        if (severity(c.report.judgement.verdict) > severity(worst)) worst = c.report.judgement.verdict;
+        if (mmc::health::severity(c.report.judgement.verdict) > mmc::health::severity(worst)) worst = c.report.judgement.verdict;
 
     if (o.json) {
         nlohmann::ordered_json doc;
@@ -308,7 +278,7 @@ int run(int argc, char** argv)
                                               c.report.notes.front()));
             break;
         }
-    return exit_of(worst);
+    return mmc::health::exit_status(worst);
 }
 
 int main(int argc, char** argv)

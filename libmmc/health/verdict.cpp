@@ -14,6 +14,37 @@ std::string_view to_string(Verdict v)
     return "?";
 }
 
+int exit_status(Verdict v)
+{
+    switch (v) {
+    case Verdict::healthy: return 0;
+    case Verdict::worn: return 3;
+    case Verdict::end_of_life: return 4;
+    case Verdict::read_only: return 5;
+    case Verdict::unknown: return 6;
+    }
+    return 1;
+}
+
+std::optional<Verdict> verdict_of_exit_status(int status)
+{
+    for (Verdict v : {Verdict::healthy, Verdict::worn, Verdict::end_of_life, Verdict::read_only, Verdict::unknown})
+        if (exit_status(v) == status) return v;
+    return std::nullopt;
+}
+
+int severity(Verdict v)
+{
+    switch (v) {
+    case Verdict::end_of_life: return 4;
+    case Verdict::read_only: return 3;
+    case Verdict::worn: return 2;
+    case Verdict::unknown: return 1;
+    case Verdict::healthy: return 0;
+    }
+    return 0;
+}
+
 namespace {
 
 // The figure of a reading that says end of life, or "".

@@ -15,6 +15,7 @@
 #include "health/reading.h"
 #include "health/writability.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,5 +35,14 @@ struct Judgement {
 };
 
 Judgement judge(const std::vector<Reading>& readings, const Writability& writability);
+
+// mmc-health's exit status for a verdict: 0 healthy, 3 worn, 4 end_of_life,
+// 5 read_only, 6 unknown (1 and 2 stay failure and usage). mmc-qualify
+// reads them back as answers, not failures.
+int exit_status(Verdict v);
+std::optional<Verdict> verdict_of_exit_status(int status);
+
+// Worst first: end_of_life 4, read_only 3, worn 2, unknown 1, healthy 0.
+int severity(Verdict v);
 
 } // namespace mmc::health

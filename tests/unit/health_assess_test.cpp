@@ -117,6 +117,23 @@ TEST(HealthVerdict, Thresholds)
     EXPECT_EQ(verdict(s), Verdict::end_of_life);
 }
 
+TEST(HealthVerdict, ExitStatusesAndSeverity)
+{
+    EXPECT_EQ(exit_status(Verdict::healthy), 0);
+    EXPECT_EQ(exit_status(Verdict::worn), 3);
+    EXPECT_EQ(exit_status(Verdict::end_of_life), 4);
+    EXPECT_EQ(exit_status(Verdict::read_only), 5);
+    EXPECT_EQ(exit_status(Verdict::unknown), 6);
+    for (Verdict v : {Verdict::healthy, Verdict::worn, Verdict::end_of_life, Verdict::read_only, Verdict::unknown})
+        EXPECT_EQ(verdict_of_exit_status(exit_status(v)), v);
+    EXPECT_EQ(verdict_of_exit_status(1), std::nullopt); // failure
+    EXPECT_EQ(verdict_of_exit_status(2), std::nullopt); // usage
+    EXPECT_GT(severity(Verdict::end_of_life), severity(Verdict::read_only));
+    EXPECT_GT(severity(Verdict::read_only), severity(Verdict::worn));
+    EXPECT_GT(severity(Verdict::worn), severity(Verdict::unknown));
+    EXPECT_GT(severity(Verdict::unknown), severity(Verdict::healthy));
+}
+
 TEST(HealthVerdict, ReadOnlyOutranksWornButNotEndOfLife)
 {
     const Writability locked{false, {}};
