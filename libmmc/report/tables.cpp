@@ -36,6 +36,13 @@ bool Group::has_probe(const std::vector<Bundle>& bundles) const
     return false;
 }
 
+bool Group::has_health(const std::vector<Bundle>& bundles) const
+{
+    for (int i : members)
+        if (bundles[i].health_figures) return true;
+    return false;
+}
+
 bool Group::has_state(const std::vector<Bundle>& bundles) const
 {
     for (int i : members)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <map>
 #include <sstream>
 
 namespace mmc::report {
@@ -247,6 +248,46 @@ std::string text_probe_table(const Report& rep, const Group& g)
     return render_table(t, 2, 10);
 }
 
+// mmc-health's verdicts: one row per card (its label and serial), the
+// latest reading (by the bundle's time), and where the card was read more
+// than once its life used over time, oldest first.
+std::string text_health_table(const Report& rep, const Group& g)
+{
+    struct Reading {
+        std::string created;
+        const HealthFigures* health;
+    };
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<Reading>> by_card;
+    std::map<std::string, std::string> label_of;
+    for (int i : g.members) {
+        const Bundle& b = rep.bundles[i];
+        if (!b.health_figures) continue;
+        const std::string key = b.card.label + "\n" + b.card.serial;
+        if (!by_card.count(key)) order.push_back(key);
+        by_card[key].push_back({b.created, &*b.health_figures});
+        label_of[key] = b.card.label;
+    }
+    auto life = [](const HealthFigures& h) { return h.life_used_percent ? fmt::format("{:g}%", *h.life_used_percent) : std::string(missing_text); };
+    TextTable t;
+    t.header = {"Card", "Verdict", "Life used", "From", "Read", "Life used over time"};
+    t.right_aligned = {false, false, true, false, false, false};
+    for (const auto& key : order) {
+        auto readings = by_card[key];
+        std::stable_sort(readings.begin(), readings.end(), [](const Reading& a, const Reading& b) { return a.created < b.created; });
+        const HealthFigures& last = *readings.back().health;
+        std::string history = missing_text;
+        if (readings.size() > 1) {
+            history.clear();
+            for (const auto& r : readings)
+                history += (history.empty() ? "" : ", ") + fmt::format("{} {}", life(*r.health), r.created.substr(0, 10));
+        }
+        t.rows.push_back({label_of[key], last.verdict, life(last), last.life_source.empty() ? missing_text : last.life_source,
+                          readings.back().created.substr(0, 10), history});
+    }
+    return render_table(t, 2, 10);
+}
+
 // What erasing bought, in the state suite's own line.
 std::string state_lines(const Report& rep, const Group& g)
 {
@@ -280,6 +321,10 @@ Report printable_copy(const Report& in)
         if (b.geometry) fix(b.geometry->confidence);
         if (b.capacity) fix(b.capacity->verdict);
         if (b.state) fix(b.state->summary);
+        if (b.health_figures) {
+            fix(b.health_figures->verdict);
+            fix(b.health_figures->life_source);
+        }
         for (auto& s : b.steps) {
             fix(s.name);
             fix(s.message);
@@ -316,6 +361,7 @@ std::string text_report(const Report& unsafe, bool color)
         if (g.has_verdicts(rep.bundles)) out += "\n  Verdicts\n" + text_verdict_table(rep, g, color);
         if (g.has_probe(rep.bundles)) out += "\n  Flash geometry and capacity (mmc-probe)\n" + text_probe_table(rep, g);
         if (g.has_state(rep.bundles)) out += "\n  What erasing bought (the benchmark's state suite)\n" + state_lines(rep, g);
+        if (g.has_health(rep.bundles)) out += "\n  Health (mmc-health), the latest reading per card\n" + text_health_table(rep, g);
         if (!g.has_sequential(rep.bundles) && !g.has_random(rep.bundles)) out += "\n  No figures.\n";
 
         std::string problems;

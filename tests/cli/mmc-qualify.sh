@@ -72,7 +72,9 @@ else
             "[('info', True, 0), ('bus', True, 0), ('health', True, 6), ('geometry', False, 1), ('bench-quick', False, 1)]"
         want "bundle: the failure's message names its exit status" "$(pyjson "$bundle" "j['steps'][4]['message'].startswith('exit 1: ')")" "True"
         want "bundle: the health step's document, whole (verdict unknown: QEMU's card is in no layout's row)" \
-            "$(pyjson "$bundle" "j['documents']['health']['tool'], j['documents']['health']['verdict']")" "mmc-health unknown"
+            "$(pyjson "$bundle" "j['health']['tool'], j['health']['verdict'], 'documents' in j")" "mmc-health unknown False"
+        run 0 build/bin/mmc-report "$work/fixture" &&
+            expect "mmc-report shows the card's latest health" "$out" "QEMU! .*unknown"
         want "bundle: registers from the info step" "$(pyjson "$bundle" "j['registers']['tool'], 'csd' in j['registers']['registers']")" "mmc-info True"
         want "bundle: partial, not interrupted" "$(pyjson "$bundle" "j['partial'], j['interrupted']")" "True False"
         run 0 build/bin/mmc-report -J "$work/fixture" &&
