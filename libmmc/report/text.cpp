@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <map>
 #include <sstream>
 
 namespace mmc::report {
@@ -248,42 +247,23 @@ std::string text_probe_table(const Report& rep, const Group& g)
     return render_table(t, 2, 10);
 }
 
-// mmc-health's verdicts: one row per card (its label and serial), the
-// latest reading (by the bundle's time), and where the card was read more
-// than once its life used over time, oldest first.
+// mmc-health's verdicts: one row per card, its latest reading, and where
+// the card was read more than once its life used over time, oldest first.
 std::string text_health_table(const Report& rep, const Group& g)
 {
-    struct Reading {
-        std::string created;
-        const HealthFigures* health;
-    };
-    std::vector<std::string> order;
-    std::map<std::string, std::vector<Reading>> by_card;
-    std::map<std::string, std::string> label_of;
-    for (int i : g.members) {
-        const Bundle& b = rep.bundles[i];
-        if (!b.health_figures) continue;
-        const std::string key = b.card.label + "\n" + b.card.serial;
-        if (!by_card.count(key)) order.push_back(key);
-        by_card[key].push_back({b.created, &*b.health_figures});
-        label_of[key] = b.card.label;
-    }
-    auto life = [](const HealthFigures& h) { return h.life_used_percent ? fmt::format("{:g}%", *h.life_used_percent) : std::string(missing_text); };
     TextTable t;
     t.header = {"Card", "Verdict", "Life used", "From", "Read", "Life used over time"};
     t.right_aligned = {false, false, true, false, false, false};
-    for (const auto& key : order) {
-        auto readings = by_card[key];
-        std::stable_sort(readings.begin(), readings.end(), [](const Reading& a, const Reading& b) { return a.created < b.created; });
-        const HealthFigures& last = *readings.back().health;
+    for (const auto& card : health_histories(rep, g)) {
+        const auto& last = card.readings.back();
         std::string history = missing_text;
-        if (readings.size() > 1) {
+        if (card.readings.size() > 1) {
             history.clear();
-            for (const auto& r : readings)
-                history += (history.empty() ? "" : ", ") + fmt::format("{} {}", life(*r.health), r.created.substr(0, 10));
+            for (const auto& r : card.readings) history += (history.empty() ? "" : ", ") + life_used_text(*r.health) + " " + r.date;
         }
-        t.rows.push_back({label_of[key], last.verdict, life(last), last.life_source.empty() ? missing_text : last.life_source,
-                          readings.back().created.substr(0, 10), history});
+        t.rows.push_back({card.card, last.health->verdict, life_used_text(*last.health),
+                          last.health->life_source.empty() ? missing_text : last.health->life_source,
+                          last.date.empty() ? missing_text : last.date, history});
     }
     return render_table(t, 2, 10);
 }

@@ -2,6 +2,7 @@
 // and highest life used read out, and mmc-report's table of the latest
 // reading per card with its life used over time.
 #include "report/bundle.h"
+#include "report/html.h"
 #include "report/tables.h"
 #include "report/text.h"
 
@@ -82,4 +83,20 @@ TEST(ReportHealth, NoHealthNoTable)
     b.results.seq_read_mb_s = 10;
     v.push_back(b);
     EXPECT_EQ(text_report(build_report(std::move(v)), false).find("Health"), std::string::npos);
+}
+
+TEST(ReportHealth, HtmlTableAndLifeOverTimeChart)
+{
+    std::vector<Bundle> v;
+    v.push_back(card_read("eMMC <1>", "2026-12-03T10:00:00Z", health_doc("worn", 80)));
+    v.push_back(card_read("eMMC <1>", "2026-11-03T10:00:00Z", health_doc("healthy", 20)));
+    v.push_back(card_read("SD", "2026-11-04T10:00:00Z", health_doc("unknown", std::nullopt)));
+    const std::string html = html_report(build_report(std::move(v)), HtmlOptions{});
+    EXPECT_NE(html.find("<h3>Health</h3>"), std::string::npos);
+    EXPECT_NE(html.find("class=\"chart health\""), std::string::npos) << "a chart of life used over time";
+    EXPECT_NE(html.find("Life used over time, per card, %"), std::string::npos);
+    EXPECT_NE(html.find("eMMC &lt;1&gt; on 2026-11-03: life used 20% (healthy)"), std::string::npos) << "oldest reading, escaped";
+    EXPECT_LT(html.find("2026-11-03: life used 20%"), html.find("2026-12-03: life used 80%")) << "oldest first";
+    EXPECT_EQ(html.find("SD on 2026-11-04"), std::string::npos) << "a card without a figure has no bar";
+    EXPECT_NE(html.find("<table class=\"health\">"), std::string::npos);
 }
