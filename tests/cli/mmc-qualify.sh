@@ -95,6 +95,13 @@ else
     run 1 $q --db "$work/results.sqlite" --out "$work/db" $fixture mmcblk0 && expect "--db: stored" "$out" "^Stored: .*stored"
     run 0 build/bin/mmc-report -J --db "$work/results.sqlite" &&
         json_eq "mmc-report --db reads the stored bundle" "sum(len(g['cards']) for g in j['groups'])" "1"
+    # A second run of the same card: the database keeps both readings, and
+    # the report shows them as the card's health history (one row). A second
+    # later: a bundle made in the same second is the same bundle, stored once.
+    sleep 1
+    run 1 $q --db "$work/results.sqlite" --out "$work/db2" $fixture mmcblk0
+    run 0 build/bin/mmc-report --db "$work/results.sqlite" &&
+        expect "--db: two readings of one card are its health history" "$out" "QEMU! 4GB +unknown .* – [0-9-]{10}, – [0-9-]{10}"
 fi
 
 # --- A simulated card (root, nbdkit, nbdfuse, loop) ---
