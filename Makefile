@@ -10,9 +10,6 @@ CXXFLAGS += $(HARDENING) -std=c++20 -Wall -Wextra -Wpedantic -Ilibmmc -MMD -MP -
 # and OpenSSL's libcrypto for the bundles' content hashes.
 LDLIBS   := -lfmt -lmnl -ludev -lblkid -luring -lsqlite3 -lpq -lcrypto
 BUILD    := build
-# Build in parallel by default: the README's plain "make check" should not
-# compile one file at a time.
-MAKEFLAGS += -j$(shell nproc)
 
 LIB_SRC  := $(shell find libmmc -name '*.cpp' | sort)
 
@@ -25,16 +22,23 @@ LIB_SRC  := $(shell find libmmc -name '*.cpp' | sort)
 # directory compiles as one unit (scripts/unity-check). PER_FILE=1 compiles
 # the native library one object per file instead, for quick rebuilds while
 # editing a file. sql_postgres.cpp stays apart: the cross trees leave it out.
-# Writing a generated file only when its list changed keeps make from
-# rebuilding what is up to date.
 UNITY_LIB_SRC := $(filter-out %/sql_postgres.cpp,$(LIB_SRC))
 UNITY_DIRS    := $(sort $(patsubst libmmc/%/,%,$(dir $(UNITY_LIB_SRC))))
 unity_file     = $(BUILD)/unity/$(subst /,_,$(1)).cpp
 unity_members  = $(foreach f,$(UNITY_LIB_SRC),$(if $(filter libmmc/$(1)/,$(dir $(f))),$(f:libmmc/%=%)))
-$(shell mkdir -p $(BUILD)/unity)
-$(foreach d,$(UNITY_DIRS),$(shell printf '#include "%s"\n' $(call unity_members,$(d)) | cmp -s - $(call unity_file,$(d)) || \
-    printf '#include "%s"\n' $(call unity_members,$(d)) >$(call unity_file,$(d))))
 UNITY_SRC     := $(foreach d,$(UNITY_DIRS),$(call unity_file,$(d)))
+
+# Stamps: a file whose content is what its dependents were made from (a
+# directory's list of sources, the compiler and its flags). Its rule runs on
+# every build but writes the file only when the content changed, so make
+# rebuilds exactly what depends on a change, and nothing is written while
+# the Makefile is only read (make -n, make clean).
+# $(call stamp,FILE,CONTENT): the recipe of such a rule.
+stamp = @mkdir -p $(dir $(1)) && { printf '%s\n' $(2) | cmp -s - $(1) || printf '%s\n' $(2) >$(1); }
+.PHONY: FORCE
+HASH := \#
+unity_lines = $(foreach m,$(call unity_members,$(1)),'$(HASH)include "$(m)"')
+$(foreach d,$(UNITY_DIRS),$(eval $(call unity_file,$(d)): FORCE ; $$(call stamp,$$@,$$(call unity_lines,$(d)))))
 
 ifdef PER_FILE
 LIB_OBJ  := $(LIB_SRC:%.cpp=$(BUILD)/obj/%.o)
@@ -44,7 +48,7 @@ endif
 # Which of the two the library was archived from: a switch must archive it
 # again, even from objects older than it.
 LIB_LAYOUT := $(BUILD)/lib-layout
-$(shell { echo '$(if $(PER_FILE),per-file,per-directory)' | cmp -s - $(LIB_LAYOUT) || echo '$(if $(PER_FILE),per-file,per-directory)' >$(LIB_LAYOUT); })
+$(LIB_LAYOUT): FORCE ; $(call stamp,$@,'$(if $(PER_FILE),per-file,per-directory)')
 LIB      := $(BUILD)/libmmc.a
 TOOL_SRC := $(wildcard tools/*.cpp)
 TOOLS    := $(TOOL_SRC:tools/%.cpp=$(BUILD)/bin/%)
@@ -70,10 +74,10 @@ all: $(TOOLS) $(UNIT) $(PLUGIN)
 # recompiles everything, as make cannot see it in the files' times.
 FLAGS_FILE := $(BUILD)/flags
 FLAGS_NOW  := $(CXX) $(CPPFLAGS) $(CXXFLAGS) $(LDFLAGS)
-$(shell mkdir -p $(BUILD) && { printf '%s\n' '$(FLAGS_NOW)' | cmp -s - $(FLAGS_FILE) || printf '%s\n' '$(FLAGS_NOW)' >$(FLAGS_FILE); })
+$(FLAGS_FILE): FORCE ; $(call stamp,$@,'$(FLAGS_NOW)')
 # The tests' level of optimisation likewise, for their objects only.
 TEST_FLAGS_FILE := $(BUILD)/test-flags
-$(shell { echo '$(TEST_OPT)' | cmp -s - $(TEST_FLAGS_FILE) || echo '$(TEST_OPT)' >$(TEST_FLAGS_FILE); })
+$(TEST_FLAGS_FILE): FORCE ; $(call stamp,$@,'$(TEST_OPT)')
 $(TEST_OBJ): $(TEST_FLAGS_FILE)
 
 $(BUILD)/obj/%.o: %.cpp $(FLAGS_FILE)
@@ -109,13 +113,15 @@ $(UNIT): $(TEST_OBJ) $(LIB)
 
 # Every test: unit tests, then the tool-level tests beside the lab tests; one
 # summary line at the end. CHECK_SUITES names other suites instead (the
-# runner's own test uses it). The cross trees the lab and package suites use
-# are built first, with the native tree: those suites run side by side
-# (tests/run-all), and two makes must not build one tree at once. A tree
-# whose compiler is not installed is left out; its suites say so and skip.
-CHECK_CROSS := $(if $(shell command -v arm-linux-gnueabihf-g++),cross-armhf) \
-               $(if $(shell command -v aarch64-linux-gnu-g++),cross-arm64)
-check: all $(CHECK_CROSS)
+# runner's own test uses it). Only the native tree is built first: the cross
+# trees are built by the suites that need them (the eMMC and Pi labs, the
+# cross packages; scripts/make-locked keeps two of them from building one
+# tree at once), so the host suites test while a lab lane cross-compiles.
+# Parallel by default, since a plain "make check" should not compile one file
+# at a time; a -j given on the command line wins.
+JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
+check:
+	@$(MAKE) --no-print-directory $(JOBS) all
 	@tests/run-all $(CHECK_SUITES)
 
 unit: $(UNIT)
@@ -233,13 +239,16 @@ cross-$(1): $$($(3)_TOOLS)
 $$($(3)_STAMP): scripts/cross-sysroot scripts/cross-$(1)
 	scripts/cross-$(1)
 
-# The Makefile is a prerequisite: a change of flags must rebuild the objects.
-# The tools compile one object per file, the library one per directory.
+# The flags stamp, as for the native tree: a change of compiler or flags
+# rebuilds the objects. The tools compile one object per file, the library
+# one per directory.
 $(3)_COMPILE   = $$($(3)_CXX) $$(CPPFLAGS) $$($(3)_CXXFLAGS) $$($(3)_FLAGS) -c $$< -o $$@
-$$($(3))/obj/%.o: %.cpp $$($(3)_STAMP) Makefile
+$(3)_FLAGS_FILE := $$($(3))/flags
+$$($(3)_FLAGS_FILE): FORCE ; $$(call stamp,$$@,'$$($(3)_CXX) $$(CPPFLAGS) $$($(3)_CXXFLAGS) $$($(3)_FLAGS) $$($(3)_LDFLAGS) $$(LDFLAGS)')
+$$($(3))/obj/%.o: %.cpp $$($(3)_STAMP) $$($(3)_FLAGS_FILE)
 	@mkdir -p $$(dir $$@)
 	$$($(3)_COMPILE)
-$$($(3))/unity/%.o: $$(BUILD)/unity/%.cpp $$($(3)_STAMP) Makefile
+$$($(3))/unity/%.o: $$(BUILD)/unity/%.cpp $$($(3)_STAMP) $$($(3)_FLAGS_FILE)
 	@mkdir -p $$(dir $$@)
 	$$($(3)_COMPILE)
 

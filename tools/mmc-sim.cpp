@@ -3,20 +3,18 @@
 // options here; the model in libmmc/sim, card files and the serving chain in
 // libmmc/simserve, the server itself in tools/nbdkit-mmcsim-plugin/.
 #include "cli/cli.h"
+#include "cli/process.h"
+#include "cli/stop_signal.h"
 #include "sim/params.h"
 #include "simserve/card_file.h"
 #include "simserve/host_device.h"
-#include "simserve/process.h"
-#include "simserve/signals.h"
 #include "version.h"
 
 #include <algorithm>
-#include <csignal>
 #include <fmt/format.h>
 #include <fstream>
 #include <getopt.h>
 #include <iostream>
-#include <sys/wait.h>
 #include <vector>
 
 namespace {
@@ -180,20 +178,20 @@ int describe(const Options& o)
     return mmc::cli::ok;
 }
 
-// Runs COMMAND with the device in its environment; its exit code. A stop
-// signal sent to us alone is passed on; the terminal's Ctrl-C reaches it directly.
+// Runs COMMAND with the device in its environment; its exit code. It shares
+// our terminal: a Ctrl-C reaches it directly, a stop signal sent to us alone
+// is passed on.
 int run_command(const Options& o, const mmc::simserve::HostDevice& device)
 {
-    mmc::simserve::SpawnOptions options;
-    options.inherit_stdio = true;
+    mmc::cli::SpawnOptions options;
     options.environment = {{"MMC_SIM_DEV", device.device()}, {"MMC_SIM_STATS", device.live_stats().string()}};
-    const pid_t pid = mmc::simserve::spawn(o.command, options);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) throw std::system_error(errno, std::generic_category(), "waitpid");
-        mmc::simserve::forward_stop_signal(pid);
+    try {
+        mmc::cli::Child command(o.command, options);
+        return command.wait_passing_on_stop(mmc::cli::stop_requested());
+    } catch (const std::system_error& e) {
+        mmc::cli::error(tool, e.what());
+        return mmc::cli::exit_code_of_start_failure(e);
     }
-    return mmc::simserve::exit_code_of(status);
 }
 
 void write_stats(const std::string& file, nlohmann::json counters, int command_exit)
@@ -219,22 +217,22 @@ int run(int argc, char** argv)
     try {
         mmc::simserve::check_host_can_serve();
         if (plugin.empty()) throw std::runtime_error("nbdkit-mmcsim-plugin.so: not found beside this program (build it: make)");
-        mmc::simserve::catch_stop_signals();
+        mmc::cli::install_stop_signals(mmc::cli::SecondSignal::ignored);
         mmc::simserve::HostDevice device(o.params, plugin);
         if (o.verbose)
             mmc::cli::error(tool, fmt::format("{}: a simulated card of {} bytes; counters in {}", device.device(),
                                               o.params.size_bytes, device.live_stats().string()));
-        if (!mmc::simserve::stop_signal()) command_exit = run_command(o, device);
+        if (!mmc::cli::stop_requested()) command_exit = run_command(o, device);
         const auto counters = device.stop();
         for (const auto& w : device.warnings()) mmc::cli::error(tool, w);
         if (o.stats_file) write_stats(*o.stats_file, counters, command_exit);
     } catch (const std::exception& e) {
         // Torn down by a signal: said here, and the signal's status below.
-        if (!mmc::simserve::stop_signal()) throw;
+        if (!mmc::cli::stop_requested()) throw;
         mmc::cli::error(tool, e.what());
     }
     // Interrupted: the shell's convention, 128 + the signal (130 for Ctrl-C).
-    if (const int sig = mmc::simserve::stop_signal()) return 128 + sig;
+    if (const int sig = mmc::cli::first_stop_signal()) return 128 + sig;
     return command_exit;
 }
 

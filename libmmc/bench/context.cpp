@@ -141,7 +141,7 @@ Context gather_context(dev_t device, const dev::SysRoots& roots, bool use_ioctl)
         bi.actual_clock_hz = d.ios.actual_clock_hz;
         bi.bus_width_bits = d.ios.bus_width_bits;
         bi.ceiling_mb_s = d.ceiling_mb_s;
-        bi.limit = d.limit;
+        bi.limit = bus::to_string(d.limit);
         if (!card.host.ios) bi.ceiling_why = "debugfs ios unreadable (mount debugfs; needs root)";
     } catch (const std::exception& e) {
         bi.ceiling_why = e.what();

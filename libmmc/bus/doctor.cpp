@@ -80,7 +80,7 @@ const FamilyModes mmc_family{regs::CardFamily::mmc, mmc_modes};
 struct Side {
     ModeSet modes = any_mode; // unknown: could be anything
     bool known = false;
-    std::string owner;        // "card", "host", "board" or "unknown" (host or board)
+    Limit owner = Limit::unknown; // card, host, board or unknown (host or board)
     std::string why;          // the evidence for its best mode, in words
     std::vector<std::string> tries;
     std::vector<std::string> evidence; // what decided the owner
@@ -90,11 +90,11 @@ struct Side {
 
 // A reason the ceiling is below the best possible.
 struct Shortfall {
-    std::string owner;
+    Limit owner = Limit::unknown;
     double gain = 1; // ceiling x gain if this alone were fixed
     std::string text;
     std::vector<std::string> tries;
-    std::string mechanism;             // "mode", "clock", "bus width", "signal voltage"
+    Mechanism mechanism = Mechanism::none;
     std::vector<std::string> evidence; // what decided the owner
     std::string would_decide;          // when the owner is "unknown"
     bool hard_limit = false;           // no setting raises it: the SoC's own limit
@@ -170,7 +170,7 @@ Side sd_card(const Evidence& e, ModeSet proven, bool host_asks_1_8v)
     const bool listed_uhs = lists("SDR50") || lists("SDR104") || lists("DDR50");
 
     Side s;
-    s.owner = "card";
+    s.owner = Limit::card;
     std::vector<std::string> evidence;
     if (e.s18a) evidence.push_back(fmt::format("OCR S18A={}", *e.s18a ? 1 : 0));
     if (!listed.empty()) evidence.push_back("CMD6 lists " + join(listed, ", "));
@@ -204,7 +204,7 @@ Side mmc_card(const Evidence& e, ModeSet proven)
 {
     const FamilyModes& f = mmc_family;
     Side s;
-    s.owner = "card";
+    s.owner = Limit::card;
     if (!e.device_type) return s;
     const unsigned t = *e.device_type;
     s.known = true;
@@ -277,7 +277,7 @@ Host host_modes(const Evidence& e, const FamilyModes& f, const std::vector<std::
     if (!use_caps && !dt) return h;
     h.source = use_caps ? HostSource::caps : HostSource::device_tree;
     h.side.known = true;
-    h.side.owner = use_caps ? "host" : "board";
+    h.side.owner = use_caps ? Limit::host : Limit::board;
     h.side.modes = f.bit("legacy");
     for (const auto& flag : is_mmc ? std::span<const Flag>(mmc_flags) : std::span<const Flag>(sd_flags)) {
         const auto& name = use_caps ? flag.cap : flag.dt_flag;
@@ -291,7 +291,7 @@ Host host_modes(const Evidence& e, const FamilyModes& f, const std::vector<std::
         hw && hw->modes_from_hardware && !hw_best.empty()) {
         for (int i = 0; i <= f.index(hw_best); ++i) h.side.modes |= 1u << i;
         if (!(f.bit(hw_best) & f.low_voltage())) h.side.modes &= ~f.low_voltage();
-        h.side.owner = "host";
+        h.side.owner = Limit::host;
     }
     if (is_mmc) {
         // HS400 runs on 8 bits only (mmc_select_hs400), enhanced strobe only with HS400.
@@ -303,14 +303,14 @@ Host host_modes(const Evidence& e, const FamilyModes& f, const std::vector<std::
     // eMMC DDR52 then needs DDR at 3.3 V.
     if (dt && dt->has("no-1-8-v")) {
         h.no_1_8_v = true;
-        h.side.owner = "board";
+        h.side.owner = Limit::board;
         h.side.modes &= ~f.low_voltage();
         if (is_mmc && !contains(caps, "3_3V_DDR") && !dt->has("mmc-ddr-3_3v")) h.side.modes &= ~f.bit("DDR52");
     } else if (dt && dt->vqmmc && dt->vqmmc->min_microvolt && !dt->vqmmc->reaches_1v8()) {
         // The I/O regulator cannot make 1.8 V: sdhci masks the 1.8 V modes
         // (sdhci_setup_host), and no controller signals 1.8 V without it.
         h.regulator_3v3 = true;
-        h.side.owner = "board";
+        h.side.owner = Limit::board;
         h.side.modes &= ~f.low_voltage();
     }
     return h;
@@ -362,12 +362,12 @@ void own_host_stop(Host& h, const Evidence& e, const FamilyModes& f, std::string
     Side& s = h.side;
     const auto& dt = e.dt;
     if (h.source == HostSource::caps && e.dt_absent) {
-        s.owner = "host";
+        s.owner = Limit::host;
         s.evidence.push_back("caps of a host without a device-tree node (PCI or ACPI): they are the controller's own");
         return;
     }
     if (!dt) {
-        s.owner = "unknown";
+        s.owner = Limit::unknown;
         s.evidence.push_back("caps hold the controller's abilities and the device tree's properties together");
         s.would_decide = fmt::format("the host's device-tree node (from a file, or read live): without {} there the board's device "
                                      "tree stops it; with it, the controller or its driver does",
@@ -375,7 +375,7 @@ void own_host_stop(Host& h, const Evidence& e, const FamilyModes& f, std::string
         return;
     }
     if (const auto asked = dt_properties_present_above(*dt, f, best); !asked.empty() && h.source == HostSource::caps) {
-        s.owner = "host";
+        s.owner = Limit::host;
         s.evidence.push_back(fmt::format("the device tree asks for {} but caps lack it: the driver dropped it", join(asked, ", ")));
         return;
     }
@@ -383,14 +383,14 @@ void own_host_stop(Host& h, const Evidence& e, const FamilyModes& f, std::string
     const std::string node = dt->node.empty() ? std::string("the node") : dt->node;
     const std::string_view soc_best = soc ? f.pick(soc->best_mode) : std::string_view{};
     if (!soc_best.empty() && f.index(soc_best) > f.index(best)) {
-        s.owner = "board";
+        s.owner = Limit::board;
         s.evidence.push_back(fmt::format("{} supports up to {} ({})", soc->controller, soc_best, soc->source));
         s.evidence.push_back(fmt::format("device tree {}: no {}", node, dt_properties_above(f, best)));
     } else if (!soc_best.empty()) {
-        s.owner = "host";
+        s.owner = Limit::host;
         s.evidence.push_back(fmt::format("{} supports up to {} ({})", soc->controller, soc_best, soc->source));
     } else {
-        s.owner = "unknown";
+        s.owner = Limit::unknown;
         s.evidence.push_back(fmt::format("device tree {}: no {}", node, dt_properties_above(f, best)));
         s.would_decide = fmt::format("whether the controller ({}) supports more than {}: its binding or its SoC's .dtsi; a row in "
                                      "the SoC table (libmmc/bus/soc_limits.cpp) records it",
@@ -410,7 +410,7 @@ void describe_host(Host& h, const Evidence& e, const FamilyModes& f, const std::
         const std::string why = h.no_1_8_v ? std::string("no-1-8-v") : regulator_text(*e.dt->vqmmc);
         s.why = fmt::format("the board has no 1.8 V I/O ({}{}), so {} impossible", why, at_3v3 ? ", signal voltage 3.30 V" : "",
                             is_mmc ? "HS200 and HS400 are" : "UHS modes are");
-        s.owner = "board";
+        s.owner = Limit::board;
         s.evidence.push_back(h.no_1_8_v ? "device tree: no-1-8-v" : "device tree: " + why);
         s.tries = {h.no_1_8_v ? "the faster modes need the I/O lines switched to 1.8 V: only on a board with a switchable vqmmc "
                                 "regulator, drop no-1-8-v (or the sdhci.debug_quirks2=4 boot option, which does the same)"
@@ -420,11 +420,11 @@ void describe_host(Host& h, const Evidence& e, const FamilyModes& f, const std::
     }
     own_host_stop(h, e, f, best);
     const bool dt = e.dt.has_value();
-    const bool board = s.owner == "board";
+    const bool board = s.owner == Limit::board;
     // A controller the SoC table explains in a board user's words (the
     // Raspberry Pi hosts): that explanation, and what to do instead.
     if (const SocLimit* soc = dt ? soc_limit(*e.dt) : nullptr;
-        soc && s.owner == "host" && f.pick(soc->best_mode) == best && !soc->why.empty()) {
+        soc && s.owner == Limit::host && f.pick(soc->best_mode) == best && !soc->why.empty()) {
         s.why = fmt::format("{} limits the bus to {}: {}", soc->controller, best, soc->why);
         s.hard_limit = soc->best_mode_is_limit;
         if (!soc->instead.empty()) s.tries.push_back(std::string(soc->instead));
@@ -469,7 +469,7 @@ void describe_host(Host& h, const Evidence& e, const FamilyModes& f, const std::
             "afterwards watch the kernel log for CRC errors and tuning failures under load",
             dt_properties_above(f, best), e.dt->overlay_target(),
             is_mmc ? " (only if the eMMC's I/O is powered at 1.8 V)" : " (with a vqmmc-supply that reaches 1.8 V)"));
-    } else if (s.owner == "host") {
+    } else if (s.owner == Limit::host) {
         if (!is_mmc)
             s.tries.push_back(f.index(best) < f.index("SDR50") ? "a UHS-I capable host or reader is needed for a faster mode"
                                                                : "a host with UHS_SDR104 would run faster");
@@ -494,18 +494,18 @@ std::optional<double> bus_clock(const Ios& ios, std::vector<Finding>& findings)
     const auto requested = ios.clock_hz;
     const auto actual = ios.actual_clock_hz;
     if (actual && requested && *requested > 0 && (*actual * 16 < *requested || *actual > *requested * 2)) {
-        findings.push_back({"warning", fmt::format("actual clock {} is impossible for a {} request (a driver reporting bug); "
+        findings.push_back({Severity::warning, fmt::format("actual clock {} is impossible for a {} request (a driver reporting bug); "
                                                    "the requested clock is used",
                                                    hz_text(static_cast<double>(*actual)), hz_text(static_cast<double>(*requested)))});
         return static_cast<double>(*requested);
     }
     if (actual && *actual > 0) return static_cast<double>(*actual);
     if (requested && *requested > 0) {
-        findings.push_back({"info", "the driver reports no actual clock; the requested clock is used"});
+        findings.push_back({Severity::info, "the driver reports no actual clock; the requested clock is used"});
         return static_cast<double>(*requested);
     }
     if (requested)
-        findings.push_back({"warning", "clock 0 Hz with the card powered: the clock is gated between requests; "
+        findings.push_back({Severity::warning, "clock 0 Hz with the card powered: the clock is gated between requests; "
                                        "read ios while the card is busy, e.g. during dd"});
     return std::nullopt;
 }
@@ -534,7 +534,7 @@ void own_clock_cap(Shortfall& s, const Evidence& e, std::string_view property, u
     s.text = fmt::format("{} ({}) caps the clock at {}; {} runs up to {}", property, hz_text(cap), hz_text(hz), spec.name,
                          hz_text(spec.clock_hz));
     if (soc && soc->clock_hz > 0 && cap < soc->clock_hz / negligible_gain) {
-        s.owner = "board";
+        s.owner = Limit::board;
         s.evidence.push_back(fmt::format("{} runs {} {} ({})", soc->controller, soc->clock_is_limit ? "up to" : "at least",
                                          hz_text(soc->clock_hz), soc->source));
         s.text += fmt::format(": the board's device tree sets it below the {} {} runs", hz_text(soc->clock_hz), soc->controller);
@@ -544,13 +544,13 @@ void own_clock_cap(Shortfall& s, const Evidence& e, std::string_view property, u
                                       dt.overlay_target(), property,
                                       static_cast<uint64_t>(std::min(soc->clock_hz, spec.clock_hz))));
     } else if (soc && soc->clock_hz > 0 && soc->clock_is_limit) {
-        s.owner = "host";
+        s.owner = Limit::host;
         s.evidence.push_back(fmt::format("{} is limited to {} by its SoC ({})", soc->controller, hz_text(soc->clock_hz), soc->source));
         s.text += fmt::format(": the SoC's own limit for {}", soc->controller);
         s.tries.push_back("the SoC limits this controller: no card or board setting raises it; a reader on another bus (a USB 3 "
                           "UHS-I reader) can");
     } else {
-        s.owner = "unknown";
+        s.owner = Limit::unknown;
         s.would_decide = fmt::format("the max-frequency the SoC's .dtsi gives this controller ({}): the same value means the SoC "
                                      "limits it, a higher one means the board lowered it (a row in libmmc/bus/soc_limits.cpp "
                                      "records it)",
@@ -568,31 +568,31 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
     if (ios.bus_width_bits && *ios.bus_width_bits < spec.width_bits) {
         const int width = *ios.bus_width_bits;
         const std::string need = spec.width_bits == 8 ? "8_BIT_DATA" : "4_BIT_DATA";
-        Shortfall s{"unknown", static_cast<double>(spec.width_bits) / width,
+        Shortfall s{Limit::unknown, static_cast<double>(spec.width_bits) / width,
                     fmt::format("the bus runs {} bit{} wide; {} is rated for {}", width, width == 1 ? "" : "s", spec.name,
                                 spec.width_bits),
-                    {}, "bus width", {}, {}};
+                    {}, Mechanism::bus_width, {}, {}};
         const SocLimit* soc = dt ? soc_limit(*dt) : nullptr;
         if (soc && soc->max_bus_width && soc->max_bus_width <= width) {
-            s.owner = "host";
+            s.owner = Limit::host;
             s.text += fmt::format(" ({} has {} data lines)", soc->controller, soc->max_bus_width);
             s.evidence.push_back(fmt::format("{}: {} data lines ({})", soc->controller, soc->max_bus_width, soc->source));
         } else if (dt && dt->bus_width && static_cast<int>(*dt->bus_width) < spec.width_bits) {
-            s.owner = "board";
+            s.owner = Limit::board;
             s.text += fmt::format(" (device tree bus-width = <{}>)", *dt->bus_width);
             s.evidence.push_back(fmt::format("device tree: bus-width = <{}>", *dt->bus_width));
             s.tries.push_back(fmt::format("set bus-width = <{}> in the device-tree node if all the data lines are wired", spec.width_bits));
         } else if (e.caps) {
             if (!contains(caps, need)) {
-                s.owner = e.dt_absent || dt ? "host" : "unknown";
+                s.owner = e.dt_absent || dt ? Limit::host : Limit::unknown;
                 s.text += fmt::format(" (the host has no {}-bit bus: caps has no {})", spec.width_bits, need);
                 s.evidence.push_back(fmt::format("caps: no {}", need));
-                if (s.owner == "unknown")
+                if (s.owner == Limit::unknown)
                     s.would_decide = "the host's device tree: a bus-width there below the mode's means the board";
                 s.tries.push_back(fmt::format("a host with {} {}-bit bus would raise the ceiling {}x", spec.width_bits == 8 ? "an" : "a",
                                               spec.width_bits, spec.width_bits / width));
             } else {
-                s.owner = "board";
+                s.owner = Limit::board;
                 s.text += fmt::format(" although caps has {}: the wiring or the bus test kept it narrower", need);
                 s.evidence.push_back(fmt::format("caps: {}, bus width {} in ios", need, width));
             }
@@ -603,11 +603,11 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
     }
     if (hz >= spec.clock_hz * divider_granularity) {
         if (hz < spec.clock_hz / negligible_gain)
-            notes.push_back({"info", fmt::format("clock {} for {}'s {}: full speed within the divider's granularity, not a limit",
+            notes.push_back({Severity::info, fmt::format("clock {} for {}'s {}: full speed within the divider's granularity, not a limit",
                                                  hz_text(hz), spec.name, hz_text(spec.clock_hz))});
         return;
     }
-    Shortfall s{"unknown", spec.clock_hz / hz, {}, {}, "clock", {}, {}};
+    Shortfall s{Limit::unknown, spec.clock_hz / hz, {}, {}, Mechanism::clock, {}, {}};
     const double requested = ios.clock_hz ? static_cast<double>(*ios.clock_hz) : hz;
     // The cap the device tree puts on this mode's clock: max-frequency, or
     // max-sd-hs-hz for SD high speed.
@@ -618,18 +618,18 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
     if (cap && cap->second < spec.clock_hz * divider_granularity && requested <= cap->second * negligible_gain) {
         own_clock_cap(s, e, cap->first, cap->second, spec, hz);
     } else if (spec.name == "MMC-HS" && e.device_type && !(*e.device_type & 0x02) && requested <= 26e6) {
-        s.owner = "card";
+        s.owner = Limit::card;
         s.text = fmt::format("the card does high-speed timing only at 26 MHz (DEVICE_TYPE 0x{:02x}), so the clock is {}",
                              *e.device_type, hz_text(hz));
         s.evidence.push_back(fmt::format("EXT_CSD DEVICE_TYPE 0x{:02x}", *e.device_type));
     } else if (step_down) {
-        s.owner = "tuning";
+        s.owner = Limit::tuning;
         s.text = fmt::format("clock {}, below {}'s {}: the driver lowered it after errors", hz_text(hz), spec.name, hz_text(spec.clock_hz));
         s.evidence.push_back(log_line(*step_down));
         s.tries.push_back("read the kernel log around the errors; try another card - if several cards do it, the board's signal "
                           "integrity is marginal at this clock");
     } else if (hz < requested / negligible_gain) {
-        s.owner = "host";
+        s.owner = Limit::host;
         s.text = fmt::format("clock {} actual for {} requested, below {}'s {}: the controller's divider cannot make the rate",
                              hz_text(hz), hz_text(requested), spec.name, hz_text(spec.clock_hz));
         s.evidence.push_back(fmt::format("ios: actual clock {} for {} requested", hz_text(hz), hz_text(requested)));
@@ -638,7 +638,7 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
                              : "the clock is the controller's own: neither the card nor the mode changes it; another host "
                                "controller or reader may clock closer to the mode's rate");
     } else if (dt || e.dt_absent) {
-        s.owner = "host";
+        s.owner = Limit::host;
         s.text = fmt::format("clock {}, below {}'s {}: the controller's maximum clock (f_max){}", hz_text(hz), spec.name,
                              hz_text(spec.clock_hz), dt ? ", with no max-frequency as low in its device tree" : "");
         s.evidence.push_back(fmt::format("ios: clock {} requested", hz_text(requested)));
@@ -662,18 +662,18 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
 // why; without it, the cause is unknown.
 Shortfall fallback(const Evidence& e, const FamilyModes& f, std::string_view mode, std::string_view shared, const Host& host)
 {
-    Shortfall s{"unknown", f.ceiling(shared) / f.ceiling(mode), {}, {}, "mode", {}, {}};
+    Shortfall s{Limit::unknown, f.ceiling(shared) / f.ceiling(mode), {}, {}, Mechanism::mode, {}, {}};
     const bool at_3v3 = e.ios.signal_voltage_v && *e.ios.signal_voltage_v > 3;
     const bool needs_1v8 = (f.bit(shared) & f.low_voltage()) != 0;
     if (const auto* ev = first_event(e, {LogEventKind::card_unsupported})) {
-        s.owner = "card";
+        s.owner = Limit::card;
         s.text += ": the card refused a function it needs";
         s.evidence.push_back(log_line(*ev));
         s.tries.push_back("a different card (the kernel log shows this one refusing a function)");
     } else if (const auto* ev = first_event(e, {LogEventKind::voltage_switch_failed}); ev && needs_1v8) {
         s.evidence.push_back(log_line(*ev));
         if (e.dt && e.dt->vqmmc && e.dt->vqmmc->min_microvolt && !e.dt->vqmmc->reaches_1v8()) {
-            s.owner = "board";
+            s.owner = Limit::board;
             s.text += ": the switch to 1.8 V failed, and the I/O regulator cannot make 1.8 V";
             s.evidence.push_back("device tree: " + regulator_text(*e.dt->vqmmc));
         } else {
@@ -684,14 +684,14 @@ Shortfall fallback(const Evidence& e, const FamilyModes& f, std::string_view mod
         s.tries.push_back("check the slot's vqmmc-supply regulator (it must reach 1.8 V) and try another card");
     } else if (const auto* ev = first_event(e, {LogEventKind::tuning_failed, LogEventKind::mode_switch_failed,
                                                 LogEventKind::step_down, LogEventKind::crc_error})) {
-        s.owner = "tuning";
+        s.owner = Limit::tuning;
         s.text += fmt::format(": the kernel fell back after {}", log_event_name(ev->kind));
         s.evidence.push_back(log_line(*ev));
         s.tries.push_back("read the kernel log around that line; try another card - if several cards fall back the same way, "
                           "the board's signal integrity is marginal at the faster mode (a lower mode or max-frequency in the "
                           "device tree makes it stable)");
     } else if (at_3v3 && needs_1v8 && (host.no_1_8_v || host.regulator_3v3)) {
-        s.owner = "board";
+        s.owner = Limit::board;
         s.text += " at 3.30 V: the board has no 1.8 V I/O";
         s.evidence.insert(s.evidence.end(), host.side.evidence.begin(), host.side.evidence.end());
     } else {
@@ -731,12 +731,12 @@ void mode_shortfalls(const Evidence& e, const FamilyModes& f, std::string_view m
             : host.known ? fmt::format("the host offers up to {} but the bus runs {}", host_best, mode)
             : card.known ? fmt::format("the card supports up to {} but the bus runs {}", card_best, mode)
                          : std::string();
-        if (!prefix.empty() && (s.owner != "unknown" || (card.known && host.known))) {
+        if (!prefix.empty() && (s.owner != Limit::unknown || (card.known && host.known))) {
             s.text = prefix + s.text;
             out.push_back(s);
             return;
         }
-        if (s.owner != "unknown") {
+        if (s.owner != Limit::unknown) {
             s.text = fmt::format("the bus runs {}{}", mode, s.text);
             out.push_back(s);
             return;
@@ -769,19 +769,19 @@ void mode_shortfalls(const Evidence& e, const FamilyModes& f, std::string_view m
     const auto evidence_of = [](const Side& side) { return side.evidence.empty() ? std::vector<std::string>{side.why} : side.evidence; };
     if (host_best == mode)
         out.push_back({host.owner, std::max(1.0, f.ceiling(card_best) / here), host.why, host.tries,
-                       host_info.no_1_8_v || host_info.regulator_3v3 ? "signal voltage" : "mode", evidence_of(host),
+                       host_info.no_1_8_v || host_info.regulator_3v3 ? Mechanism::signal_voltage : Mechanism::mode, evidence_of(host),
                        host.would_decide, host.hard_limit});
     else if (host.known && !host.why.empty())
-        info.push_back({"info", host.why});
+        info.push_back({Severity::info, host.why});
     if (card_best == mode)
-        out.push_back({card.owner, std::max(1.0, f.ceiling(host_best) / here), card.why, card.tries, "mode", evidence_of(card), {}});
+        out.push_back({card.owner, std::max(1.0, f.ceiling(host_best) / here), card.why, card.tries, Mechanism::mode, evidence_of(card), {}});
     else if (!card.why.empty())
-        info.push_back({"info", card.why});
+        info.push_back({Severity::info, card.why});
 }
 
-int owner_rank(const std::string& owner)
+int owner_rank(Limit owner)
 {
-    constexpr std::array<std::string_view, 5> order{"board", "host", "card", "tuning", "unknown"};
+    constexpr std::array<Limit, 5> order{Limit::board, Limit::host, Limit::card, Limit::tuning, Limit::unknown};
     return static_cast<int>(std::find(order.begin(), order.end(), owner) - order.begin());
 }
 
@@ -792,6 +792,43 @@ void add_unique(std::vector<std::string>& list, const std::vector<std::string>& 
 }
 
 } // namespace
+
+std::string_view to_string(Limit l)
+{
+    switch (l) {
+    case Limit::host: return "host";
+    case Limit::board: return "board";
+    case Limit::card: return "card";
+    case Limit::tuning: return "tuning";
+    case Limit::none: return "none";
+    case Limit::unknown: return "unknown";
+    case Limit::not_storage: return "not storage";
+    case Limit::powered_off: return "powered off";
+    }
+    return "unknown";
+}
+
+std::string_view to_string(Mechanism m)
+{
+    switch (m) {
+    case Mechanism::none: return "";
+    case Mechanism::mode: return "mode";
+    case Mechanism::clock: return "clock";
+    case Mechanism::bus_width: return "bus width";
+    case Mechanism::signal_voltage: return "signal voltage";
+    }
+    return "";
+}
+
+std::string_view to_string(Severity s)
+{
+    switch (s) {
+    case Severity::limit: return "limit";
+    case Severity::info: return "info";
+    case Severity::warning: return "warning";
+    }
+    return "info";
+}
 
 Diagnosis diagnose(const Evidence& e)
 {
@@ -806,15 +843,15 @@ Diagnosis diagnose(const Evidence& e)
     // used those bits for other things, so they prove nothing.
     if (e.caps2 && kernel_before(e.kernel_version, 3, 15)) {
         std::erase_if(caps, [](const std::string& n) { return n.rfind("HS400", 0) == 0; });
-        d.findings.push_back({"warning", fmt::format("kernel {} predates mainline HS400 (v3.15), when caps2 bits from 7 up "
+        d.findings.push_back({Severity::warning, fmt::format("kernel {} predates mainline HS400 (v3.15), when caps2 bits from 7 up "
                                                      "meant other things; its HS400 bits are ignored",
                                                      e.kernel_version)});
     }
 
     d.mode = mode_name(e.ios);
     if (d.mode == "off") {
-        d.limit = "powered off";
-        d.findings.push_back({"limit", "card powered off (runtime PM): nothing can be said; read ios while the card is busy, "
+        d.limit = Limit::powered_off;
+        d.findings.push_back({Severity::limit, "card powered off (runtime PM): nothing can be said; read ios while the card is busy, "
                                        "e.g. during dd"});
         d.suggestions.push_back(fmt::format("read /sys/kernel/debug/{}/ios while reading the card, e.g. during "
                                             "dd if=/dev/mmcblkN of=/dev/null bs=1M count=256",
@@ -836,23 +873,23 @@ Diagnosis diagnose(const Evidence& e)
     if (d.sdio) {
         // Wi-Fi and other SDIO functions: the bus is not a disk's bus.
         d.ceiling_mb_s.reset();
-        d.limit = "not storage";
+        d.limit = Limit::not_storage;
         const std::string who = d.host.empty()                 ? "this host"
                                 : d.host.rfind("sdio", 0) == 0 ? fmt::format("the host whose debugfs directory is named {}", d.host)
                                                                : d.host;
-        d.findings.push_back({"limit", who + " is an SDIO function (such as Wi-Fi), not storage"});
+        d.findings.push_back({Severity::limit, who + " is an SDIO function (such as Wi-Fi), not storage"});
         if (spec && hz) {
             std::vector<Shortfall> clock;
             delivery_shortfalls(e, *spec, *hz, caps, clock, notes);
-            for (const auto& s : clock) notes.push_back({"info", s.text});
+            for (const auto& s : clock) notes.push_back({Severity::info, s.text});
         }
         d.findings.insert(d.findings.end(), notes.begin(), notes.end());
         d.suggestions.push_back("for SDIO throughput look at the function's driver and any cable or riser, not the storage bus");
         return d;
     }
     if (!spec) {
-        d.limit = "unknown";
-        d.findings.push_back({"warning", e.ios.timing.empty()
+        d.limit = Limit::unknown;
+        d.findings.push_back({Severity::warning, e.ios.timing.empty()
                                              ? std::string("no timing line: the mode is unknown")
                                              : fmt::format("the kernel printed timing \"{}\"{}: this debugfs has no name for the mode "
                                                            "(SD Express and UHS-II have none)",
@@ -863,7 +900,7 @@ Diagnosis diagnose(const Evidence& e)
     std::vector<Shortfall> shortfalls;
     const FamilyModes* family = !d.card ? nullptr : *d.card == regs::CardFamily::mmc ? &mmc_family : &sd_family;
     if (family && family->index(d.mode) < 0) {
-        notes.push_back({"warning", fmt::format("{} is no {} mode: the card type and the timing disagree", d.mode,
+        notes.push_back({Severity::warning, fmt::format("{} is no {} mode: the card type and the timing disagree", d.mode,
                                                 d.card == regs::CardFamily::mmc ? "MMC" : "SD")});
         family = nullptr;
     }
@@ -881,10 +918,10 @@ Diagnosis diagnose(const Evidence& e)
                               : sd_card(e, proven, !host.side.known || (host.side.modes & f.low_voltage()) != 0);
         if (host.side.known) d.host_best_mode = f.best(host.side.modes);
         if (card.known) d.card_best_mode = f.best(card.modes);
-        if (!card.known && !card.why.empty()) notes.push_back({"info", card.why});
+        if (!card.known && !card.why.empty()) notes.push_back({Severity::info, card.why});
         mode_shortfalls(e, f, f.best(proven), card, host, shortfalls, notes);
     } else if (!d.card) {
-        notes.push_back({"info", "the card type is unknown, so neither side's best mode can be judged"});
+        notes.push_back({Severity::info, "the card type is unknown, so neither side's best mode can be judged"});
     }
     if (hz) delivery_shortfalls(e, *spec, *hz, caps, shortfalls, notes);
 
@@ -897,7 +934,7 @@ Diagnosis diagnose(const Evidence& e)
         // A SoC's own limit (the Pi 3's sdhost) is as fixed as a card's
         // registers, and it holds for every card: it names the tie.
         if (a.gain < negligible_gain && a.hard_limit != b.hard_limit) return a.hard_limit;
-        const bool a_card = a.owner == "card", b_card = b.owner == "card";
+        const bool a_card = a.owner == Limit::card, b_card = b.owner == Limit::card;
         return a_card != b_card && a.gain < negligible_gain ? a_card : owner_rank(a.owner) < owner_rank(b.owner);
     });
     if (!shortfalls.empty()) {
@@ -906,10 +943,10 @@ Diagnosis diagnose(const Evidence& e)
         d.mechanism = top.mechanism;
         d.decided_by = top.evidence;
         d.would_decide = top.would_decide;
-        if (d.limit == "unknown" && d.would_decide.empty())
+        if (d.limit == Limit::unknown && d.would_decide.empty())
             d.would_decide = "the host's caps or device tree, the card's registers (mmc-info) and the kernel log";
     } else {
-        d.limit = family ? "none" : "unknown";
+        d.limit = family ? Limit::none : Limit::unknown;
         if (family)
             d.decided_by.push_back(fmt::format("ios: {}{}", d.mode, hz ? fmt::format(" at {}", hz_text(*hz)) : std::string()));
         else
@@ -917,11 +954,11 @@ Diagnosis diagnose(const Evidence& e)
     }
 
     for (const auto& s : shortfalls) {
-        d.findings.push_back({"limit", s.text});
+        d.findings.push_back({Severity::limit, s.text});
         add_unique(d.suggestions, s.tries);
     }
-    if (d.limit == "none")
-        d.findings.push_back({"info", fmt::format("the bus runs {} {}: the bus is not what limits throughput; look at the "
+    if (d.limit == Limit::none)
+        d.findings.push_back({Severity::info, fmt::format("the bus runs {} {}: the bus is not what limits throughput; look at the "
                                                   "card or the I/O path (queueing, filesystem)",
                                                   d.mode,
                                                   d.clock_ceiling_mb_s ? fmt::format("at its full clock ({})", mb_text(*d.ceiling_mb_s))

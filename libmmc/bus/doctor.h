@@ -44,9 +44,23 @@ struct Evidence {
     std::optional<bool> strobe_support;                // EXT_CSD[184]
 };
 
+// What limits the bus: "host" (controller, driver, SoC limit), "board"
+// (device-tree property, wiring, regulator), "card", "tuning" (a fallback
+// after tuning, switch or CRC errors), "none", "unknown", "not storage" (an
+// SDIO function), "powered off". The views print to_string's words.
+enum class Limit { host, board, card, tuning, none, unknown, not_storage, powered_off };
+// How the cause acts.
+enum class Mechanism { none, mode, clock, bus_width, signal_voltage };
+// A finding: the reason for the limit, a note, or a warning about the evidence.
+enum class Severity { limit, info, warning };
+
+std::string_view to_string(Limit);     // "host", ..., "not storage", "powered off"
+std::string_view to_string(Mechanism); // "" for none, "mode", "clock", "bus width", "signal voltage"
+std::string_view to_string(Severity);  // "limit", "info", "warning"
+
 struct Finding {
-    std::string severity; // "limit", "info", "warning"
-    std::string text;     // plain words with the evidence
+    Severity severity;
+    std::string text; // plain words with the evidence
 };
 
 struct Diagnosis {
@@ -60,12 +74,8 @@ struct Diagnosis {
     std::optional<double> ceiling_mb_s;       // the smaller of the two
     std::string card_best_mode;               // best the card supports ("" unknown)
     std::string host_best_mode;               // best the host offers ("" unknown)
-    // The cause: "host" (controller, driver, SoC limit), "board" (device-tree
-    // property, wiring, regulator), "card", "tuning" (a fallback after
-    // tuning, switch or CRC errors), "none", "unknown", "not storage",
-    // "powered off".
-    std::string limit;
-    std::string mechanism;                    // how the cause acts: "mode", "clock", "bus width", "signal voltage"; "" for none
+    Limit limit = Limit::unknown;             // the cause
+    Mechanism mechanism = Mechanism::none;    // how it acts
     std::vector<std::string> decided_by;      // the evidence that decided the cause, one line each
     std::string would_decide;                 // for "unknown": what evidence would decide it
     std::vector<Finding> findings;

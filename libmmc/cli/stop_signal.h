@@ -1,7 +1,8 @@
 // Ctrl-C, SIGTERM and SIGHUP as a request to stop: the handler only records
 // it, and the run stops at its next check, cleans up and exits with
-// cli::interrupted. One place for every tool and command, so they all catch
-// the same signals the same way.
+// cli::interrupted (or, for mmc-sim, 128 + the signal). The one place for
+// every tool and command, so they all catch the same signals the same way;
+// passing a stop on to a child process is cli/process.h's.
 #pragma once
 
 #include <atomic>
@@ -22,5 +23,14 @@ const std::atomic<bool>& install_stop_signals(SecondSignal second = SecondSignal
 // The flag itself, for code that checks it (false until a signal came, and
 // always false when install_stop_signals was never called).
 const std::atomic<bool>& stop_requested();
+
+// The first stop signal received (SIGINT, SIGTERM or SIGHUP), 0 when none.
+int first_stop_signal();
+
+// A stop signal sent to this process alone (by kill(2): a service manager,
+// a script), not yet passed on, and forgets it; 0 when there is none. A
+// signal from the terminal (Ctrl-C) is not one: the terminal sent it to
+// the whole foreground process group, our children in it included.
+int take_signal_sent_to_us_alone();
 
 } // namespace mmc::cli

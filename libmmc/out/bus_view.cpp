@@ -72,12 +72,14 @@ std::string bus_text(const BusReport& r, bool verbose)
     out += fmt::format("  {:<12} {} (mode {}, clock {})\n", "Ceiling:", mb(d.ceiling_mb_s), mb(d.mode_ceiling_mb_s),
                        mb(d.clock_ceiling_mb_s));
     out += fmt::format("  {:<12} card {}, host {}\n", "Best modes:", or_unknown(d.card_best_mode), or_unknown(d.host_best_mode));
-    out += fmt::format("  {:<12} {}{}\n", "Cause:", d.limit, d.mechanism.empty() ? "" : fmt::format(" (through the {})", d.mechanism));
+    out += fmt::format("  {:<12} {}{}\n", "Cause:", bus::to_string(d.limit),
+                       d.mechanism == bus::Mechanism::none ? "" : fmt::format(" (through the {})", bus::to_string(d.mechanism)));
     // For an unknown cause the evidence decided nothing: it is what was weighed.
-    for (const auto& e : d.decided_by) out += fmt::format("  {:<12} {}\n", d.limit == "unknown" ? "Evidence:" : "Decided by:", e);
+    for (const auto& e : d.decided_by) out += fmt::format("  {:<12} {}\n", d.limit == bus::Limit::unknown ? "Evidence:" : "Decided by:", e);
     if (!d.would_decide.empty()) out += fmt::format("  {:<12} {}\n", "Would tell:", d.would_decide);
     for (const auto& f : d.findings)
-        if (verbose || f.severity != "info") out += fmt::format("  {:<12} {}\n", f.severity == "limit" ? "Because:" : "Note:", f.text);
+        if (verbose || f.severity != bus::Severity::info)
+            out += fmt::format("  {:<12} {}\n", f.severity == bus::Severity::limit ? "Because:" : "Note:", f.text);
     for (const auto& s : d.suggestions) out += fmt::format("  {:<12} {}\n", "Try:", s);
     if (r.measured_mb_s) {
         const std::string share =
@@ -132,12 +134,12 @@ nlohmann::ordered_json bus_json(const BusReport& r)
     j["ceiling_mb_s"] = opt(d.ceiling_mb_s);
     j["card_best_mode"] = text_or_null(d.card_best_mode);
     j["host_best_mode"] = text_or_null(d.host_best_mode);
-    j["limit"] = d.limit;
-    j["mechanism"] = text_or_null(d.mechanism);
+    j["limit"] = bus::to_string(d.limit);
+    j["mechanism"] = text_or_null(std::string(bus::to_string(d.mechanism)));
     j["decided_by"] = d.decided_by;
     j["would_decide"] = text_or_null(d.would_decide);
     auto& findings = j["findings"] = nlohmann::ordered_json::array();
-    for (const auto& f : d.findings) findings.push_back({{"severity", f.severity}, {"text", f.text}});
+    for (const auto& f : d.findings) findings.push_back({{"severity", bus::to_string(f.severity)}, {"text", f.text}});
     j["suggestions"] = d.suggestions;
     j["caps"] = d.caps_names;
     j["kernel_message"] = text_or_null(r.kernel_message);

@@ -1,20 +1,13 @@
 #include "qualify/child_step.h"
 
 #include "cli/cli.h"
+#include "cli/process.h"
 
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
-#include <chrono>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
-#include <sstream>
-#include <sys/wait.h>
 #include <system_error>
-#include <thread>
-#include <unistd.h>
 
 namespace mmc::qualify {
 
@@ -31,21 +24,6 @@ std::string read_all(std::FILE* f)
     return text;
 }
 
-std::string last_line(const std::string& text)
-{
-    std::istringstream lines(text);
-    std::string last;
-    for (std::string line; std::getline(lines, line);)
-        if (!line.empty()) last = line;
-    return last.substr(0, 300);
-}
-
-bool executable(const fs::path& p)
-{
-    std::error_code ec;
-    return fs::is_regular_file(p, ec) && access(p.c_str(), X_OK) == 0;
-}
-
 } // namespace
 
 std::optional<std::string> find_tool(const std::string& tool, const std::string& self)
@@ -53,11 +31,8 @@ std::optional<std::string> find_tool(const std::string& tool, const std::string&
     std::error_code ec;
     const fs::path me = fs::read_symlink(self, ec);
     const fs::path beside = (ec ? fs::path(self) : me).parent_path() / tool;
-    if (executable(beside)) return beside.string();
-    const char* path = std::getenv("PATH");
-    std::istringstream dirs(path ? path : "");
-    for (std::string dir; std::getline(dirs, dir, ':');)
-        if (!dir.empty() && executable(fs::path(dir) / tool)) return (fs::path(dir) / tool).string();
+    if (cli::is_executable_file(beside)) return beside.string();
+    if (const auto on_path = cli::find_program(tool); !on_path.empty()) return on_path.string();
     return std::nullopt;
 }
 
@@ -70,47 +45,25 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
         if (err) std::fclose(err);
         throw std::system_error(errno, std::generic_category(), "temporary file");
     }
-    std::vector<char*> argv;
-    argv.push_back(const_cast<char*>(program.c_str()));
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    std::fflush(nullptr);
-    const pid_t pid = fork();
-    if (pid < 0) {
-        const int e = errno;
-        std::fclose(out);
-        std::fclose(err);
-        throw std::system_error(e, std::generic_category(), "fork");
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        dup2(fileno(out), STDOUT_FILENO);
-        dup2(fileno(err), STDERR_FILENO);
-        execv(program.c_str(), argv.data());
-        std::fprintf(stderr, "%s: %s\n", program.c_str(), std::strerror(errno));
-        _exit(127);
-    }
-    // Polled rather than blocked in waitpid: a SIGINT that lands just before
-    // waitpid would otherwise go unnoticed until the child ended by itself.
-    bool forwarded = false;
-    int status = 0;
-    for (;;) {
-        const pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid) break;
-        if (r < 0 && errno != EINTR) {
-            status = 0;
-            break;
-        }
-        if (stop.load() && !forwarded) {
-            kill(pid, SIGINT);
-            forwarded = true;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    cli::SpawnOptions options;
+    options.out = cli::Redirect::to_descriptor(fileno(out));
+    options.err = cli::Redirect::to_descriptor(fileno(err));
+    options.own_process_group = true; // the terminal's Ctrl-C reaches us alone; we pass on one SIGINT
+    std::vector<std::string> argv = {program};
+    argv.insert(argv.end(), args.begin(), args.end());
     ChildResult res;
-    res.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : cli::failure;
-    res.out = read_all(out);
-    res.err = read_all(err);
+    try {
+        cli::Child child(argv, options);
+        res.exit_status = child.wait_passing_on_stop(stop);
+    } catch (const std::system_error& e) {
+        // As a shell says it: the tool was found but could not be started.
+        res.exit_status = cli::exit_code_of_start_failure(e);
+        res.err = e.what();
+    }
+    if (res.err.empty()) {
+        res.out = read_all(out);
+        res.err = read_all(err);
+    }
     std::fclose(out);
     std::fclose(err);
     return res;
@@ -158,7 +111,7 @@ StepSpec child_step(std::string name, std::string tool, ArgsFn args, Needs needs
                 }
             }
         }
-        if (r.exit_status != cli::ok && r.message.empty()) r.message = last_line(child.err);
+        if (r.exit_status != cli::ok && r.message.empty()) r.message = cli::last_lines(child.err).substr(0, 300);
         return r;
     };
     return spec;

@@ -39,8 +39,10 @@ struct ChildResult {
     std::string out, err;
 };
 
-// Runs program with args; sends SIGINT once when `stop` becomes true.
-// Throws std::system_error when it cannot be started.
+// Runs program with args in its own process group; sends it SIGINT once
+// when `stop` becomes true. One that cannot be started ends as a shell says
+// it (127 not found, 126 not runnable) with the reason in `err`; throws
+// std::system_error when no temporary file can hold its output.
 ChildResult run_child(const std::string& program, const std::vector<std::string>& args, const std::atomic<bool>& stop);
 
 } // namespace mmc::qualify

@@ -15,7 +15,6 @@
 #include <initializer_list>
 #include <sstream>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace mmc::report {
 
@@ -52,15 +51,6 @@ std::string trim(std::string s)
     std::size_t i = 0;
     while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
     return s.substr(i);
-}
-
-std::optional<std::string> read_text(const std::string& path)
-{
-    std::ifstream in(path);
-    if (!in) return std::nullopt;
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 // The card part of an mmc-info document: the document itself for one card
@@ -379,46 +369,16 @@ WrittenBundle write_bundle_file(const std::string& dir_name, const Bundle& bundl
 
 json collect_environment(const std::string& root)
 {
-    const std::string r = root.empty() || root.back() == '/' ? root : root + "/";
+    const auto h = dev::read_host_facts(root.empty() ? "/" : root);
     json env = json::object();
-    char host[256] = {};
-    env["hostname"] = gethostname(host, sizeof host - 1) == 0 ? std::string(host) : std::string();
-    std::string machine;
-    if (auto model = read_text(r + "proc/device-tree/model")) machine = trim(*model);
-    if (machine.empty()) {
-        const std::string vendor = trim(read_text(r + "sys/class/dmi/id/sys_vendor").value_or(""));
-        const std::string product = trim(read_text(r + "sys/class/dmi/id/product_name").value_or(""));
-        machine = trim(vendor + (vendor.empty() || product.empty() ? "" : " ") + product);
+    env["hostname"] = h.hostname;
+    env["machine"] = h.machine;
+    if (!h.kernel.empty()) {
+        env["kernel"] = h.kernel;
+        env["arch"] = h.arch;
     }
-    env["machine"] = machine;
-    if (const auto kernel = dev::kernel_info(); !kernel.release.empty()) {
-        env["kernel"] = kernel.release;
-        env["arch"] = kernel.machine;
-    }
-    std::string os;
-    if (auto rel = read_text(r + "etc/os-release")) {
-        std::istringstream lines(*rel);
-        for (std::string line; std::getline(lines, line);)
-            if (line.rfind("PRETTY_NAME=", 0) == 0) {
-                os = line.substr(12);
-                if (os.size() >= 2 && os.front() == '"' && os.back() == '"') os = os.substr(1, os.size() - 2);
-            }
-    }
-    env["os"] = os;
-    std::string cpu;
-    if (auto info = read_text(r + "proc/cpuinfo")) {
-        std::istringstream lines(*info);
-        for (std::string line; std::getline(lines, line);) {
-            const auto colon = line.find(':');
-            if (colon == std::string::npos) continue;
-            const std::string key = trim(line.substr(0, colon));
-            if (key == "model name" || key == "Model" || key == "Hardware") {
-                cpu = trim(line.substr(colon + 1));
-                if (key == "model name") break;
-            }
-        }
-    }
-    env["cpu_model"] = cpu;
+    env["os"] = h.os;
+    env["cpu_model"] = h.cpu_model;
     return env;
 }
 

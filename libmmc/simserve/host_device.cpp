@@ -1,7 +1,6 @@
 #include "simserve/host_device.h"
 
-#include "simserve/process.h"
-#include "simserve/signals.h"
+#include "cli/stop_signal.h"
 
 #include <cerrno>
 #include <csignal>
@@ -9,6 +8,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <unistd.h>
@@ -30,7 +30,7 @@ void check_host_can_serve()
         const char* package;
     } needed[] = {{"nbdkit", "nbdkit"}, {"nbdfuse", "libnbd-bin"}, {"losetup", "mount"}, {"fusermount3", "fuse3"}};
     for (const auto& n : needed)
-        if (find_program(n.program).empty())
+        if (cli::find_program(n.program).empty())
             throw std::runtime_error(
                 fmt::format("{}: not found (install Debian's {}; scripts/install-deps installs everything)", n.program, n.package));
 }
@@ -56,14 +56,23 @@ std::string read_first_line(const fs::path& file)
     return line;
 }
 
+// What a helper said in its log file: its last lines.
+std::string log_tail(const fs::path& log, std::size_t lines = 3)
+{
+    std::ifstream in(log);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return cli::last_lines(text.str(), lines);
+}
+
 // Waits until FILE holds a line (a helper writes its pidfile when it is
 // ready); fails early when the helper is gone or a stop signal came.
-void wait_for_pidfile(const fs::path& file, const std::string& what, pid_t child, const fs::path& log)
+void wait_for_pidfile(const fs::path& file, const std::string& what, cli::Child& child, const fs::path& log)
 {
     const auto deadline = std::chrono::steady_clock::now() + 20s;
     while (read_first_line(file).empty()) {
-        if (stop_signal()) throw std::runtime_error("interrupted while starting");
-        if (child > 0 && wait_for_exit(child, 0ms)) {
+        if (cli::stop_requested()) throw std::runtime_error("interrupted while starting");
+        if (child.wait_for(0ms)) {
             const auto said = log_tail(log);
             throw std::runtime_error(fmt::format("{} exited before it was ready{}{}", what, said.empty() ? "" : ": ", said));
         }
@@ -73,12 +82,13 @@ void wait_for_pidfile(const fs::path& file, const std::string& what, pid_t child
     }
 }
 
-// A helper's output goes to its log file in the private directory.
-SpawnOptions logged_to(const fs::path& log, bool own_process_group = false, const fs::path& output = {})
+// A helper's output goes to its log file in the private directory; it reads nothing.
+cli::SpawnOptions logged_to(const fs::path& log, bool own_process_group = false, const fs::path& output = "/dev/null")
 {
-    SpawnOptions options;
-    options.stderr_file = log;
-    options.stdout_file = output;
+    cli::SpawnOptions options;
+    options.in = cli::Redirect::null();
+    options.out = cli::Redirect::to_file(output);
+    options.err = cli::Redirect::to_file(log);
     options.own_process_group = own_process_group;
     return options;
 }
@@ -126,11 +136,11 @@ void HostDevice::start_nbdkit(const fs::path& plugin)
     // reaches the command, and the server stays up until we stop it.
     // --exit-with-parent: it does not outlive us even if we are killed.
     const auto log = dir_ / "nbdkit.log";
-    nbdkit_ = spawn({"nbdkit", "--foreground", "--exit-with-parent", "--unix", (dir_ / "nbd.sock").string(), "--pidfile",
-                     (dir_ / "nbdkit.pid").string(), plugin.string(), "card=" + (dir_ / "card.json").string(),
-                     "stats=" + live_stats().string()},
-                    logged_to(log, true));
-    wait_for_pidfile(dir_ / "nbdkit.pid", "nbdkit", nbdkit_, log);
+    const std::vector<std::string> argv = {"nbdkit", "--foreground", "--exit-with-parent", "--unix", (dir_ / "nbd.sock").string(),
+                                           "--pidfile", (dir_ / "nbdkit.pid").string(), plugin.string(),
+                                           "card=" + (dir_ / "card.json").string(), "stats=" + live_stats().string()};
+    nbdkit_.emplace(argv, logged_to(log, true));
+    wait_for_pidfile(dir_ / "nbdkit.pid", "nbdkit", *nbdkit_, log);
 }
 
 void HostDevice::start_nbdfuse()
@@ -140,17 +150,17 @@ void HostDevice::start_nbdfuse()
     mountpoint_ = dir_ / "mnt";
     fs::create_directory(mountpoint_);
     const auto log = dir_ / "nbdfuse.log";
-    nbdfuse_ = spawn({"nbdfuse", "--connections", "1", "-s", "--pidfile", (dir_ / "nbdfuse.pid").string(),
-                      (mountpoint_ / "card").string(), "--unix", (dir_ / "nbd.sock").string()},
-                     logged_to(log, true));
-    wait_for_pidfile(dir_ / "nbdfuse.pid", "nbdfuse", nbdfuse_, log);
+    const std::vector<std::string> argv = {"nbdfuse", "--connections", "1", "-s", "--pidfile", (dir_ / "nbdfuse.pid").string(),
+                                           (mountpoint_ / "card").string(), "--unix", (dir_ / "nbd.sock").string()};
+    nbdfuse_.emplace(argv, logged_to(log, true));
+    wait_for_pidfile(dir_ / "nbdfuse.pid", "nbdfuse", *nbdfuse_, log);
 }
 
 void HostDevice::attach_loop()
 {
     const auto log = dir_ / "losetup.log";
-    const int status = run({"losetup", "--direct-io=on", "--find", "--show", (mountpoint_ / "card").string()},
-                           logged_to(log, false, dir_ / "loop.dev"));
+    const int status = cli::run({"losetup", "--direct-io=on", "--find", "--show", (mountpoint_ / "card").string()},
+                                logged_to(log, false, dir_ / "loop.dev"));
     device_ = read_first_line(dir_ / "loop.dev");
     if (status != 0 || device_.empty())
         throw std::runtime_error(fmt::format("losetup failed (exit {}): {}", status, log_tail(log)));
@@ -169,35 +179,27 @@ nlohmann::json HostDevice::stop()
     if (dir_.empty()) return nullptr;
     if (!device_.empty()) {
         const auto log = dir_ / "losetup.log";
-        if (run({"losetup", "--detach", device_}, logged_to(log)) != 0)
+        if (cli::run({"losetup", "--detach", device_}, logged_to(log)) != 0)
             warnings_.push_back(fmt::format("{}: could not detach: {}", device_, log_tail(log, 1)));
         device_.clear();
     }
     if (!mountpoint_.empty() && is_mounted(mountpoint_)) {
         const auto log = dir_ / "fusermount.log";
-        if (run({"fusermount3", "-u", mountpoint_.string()}, logged_to(log)) != 0) {
+        if (cli::run({"fusermount3", "-u", mountpoint_.string()}, logged_to(log)) != 0) {
             // Something still holds the file (a loop device that could not be
             // detached): unmount lazily so that nothing is left in the mount table.
             warnings_.push_back(fmt::format("{}: busy, unmounted lazily", mountpoint_.string()));
-            run({"fusermount3", "-u", "-z", mountpoint_.string()}, logged_to(log));
+            cli::run({"fusermount3", "-u", "-z", mountpoint_.string()}, logged_to(log));
         }
     }
-    if (nbdfuse_ > 0) {
-        if (!wait_for_exit(nbdfuse_, 10s)) {
-            warnings_.push_back("nbdfuse did not exit after the unmount; killed");
-            kill(nbdfuse_, SIGKILL);
-            wait_for_exit(nbdfuse_, 5s);
-        }
-        nbdfuse_ = -1;
+    if (nbdfuse_) {
+        if (!nbdfuse_->wait_or_kill(10s)) warnings_.push_back("nbdfuse did not exit after the unmount; killed");
+        nbdfuse_.reset();
     }
-    if (nbdkit_ > 0) {
-        kill(nbdkit_, SIGTERM); // nbdkit unloads the plugin, which writes the final counters
-        if (!wait_for_exit(nbdkit_, 10s)) {
-            warnings_.push_back("nbdkit did not stop on SIGTERM; killed (counters lost)");
-            kill(nbdkit_, SIGKILL);
-            wait_for_exit(nbdkit_, 5s);
-        }
-        nbdkit_ = -1;
+    if (nbdkit_) {
+        nbdkit_->send(SIGTERM); // nbdkit unloads the plugin, which writes the final counters
+        if (!nbdkit_->wait_or_kill(10s)) warnings_.push_back("nbdkit did not stop on SIGTERM; killed (counters lost)");
+        nbdkit_.reset();
     }
     nlohmann::json counters = nullptr;
     if (std::ifstream in(live_stats()); in) {

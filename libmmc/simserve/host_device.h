@@ -5,12 +5,13 @@
 // nor device-mapper, so this is the chain that works everywhere.)
 #pragma once
 
+#include "cli/process.h"
 #include "sim/params.h"
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 namespace mmc::simserve {
@@ -23,7 +24,7 @@ class HostDevice {
 public:
     // Builds the chain, throwing std::runtime_error naming the step that
     // failed and what its program said. Stops early (tearing down what was
-    // built) when a stop signal arrives, see simserve/signals.h.
+    // built) when a stop signal arrives (cli/stop_signal.h).
     HostDevice(const sim::Params& params, const std::filesystem::path& plugin);
     ~HostDevice();
     HostDevice(const HostDevice&) = delete;
@@ -48,7 +49,7 @@ private:
     void attach_loop();
 
     std::filesystem::path dir_, mountpoint_;
-    pid_t nbdkit_ = -1, nbdfuse_ = -1;
+    std::optional<cli::Child> nbdkit_, nbdfuse_;
     std::string device_;
     std::vector<std::string> warnings_;
 };

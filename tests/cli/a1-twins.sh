@@ -11,14 +11,16 @@
 # budget (a first pass over AUs the random writes left out of order pays
 # their merges).
 #
-# The served card's figures are the model's plus the host chain's cost per
-# request (mmc-sim(1)): 0.1-0.4 ms on these virtual machines, a third of the
-# pass card's modelled 0.33 ms read. So the assertions are the ones the
-# chain cannot turn: the A1 random-write verdicts (1.5x the requirement for
-# one card, a quarter of it for the other), the fail card's read verdict, the
-# pass card's sustained write (1.2x), the ratio of the two cards' reads, and
-# each card's sequential write against the model. The pass
-# card's read verdict is printed with the table.
+# That the verdicts tell the two cards apart, by the margins their models
+# set, is logic, tested exactly on the model's virtual clock
+# (tests/unit/bench_preset_verdicts_test.cpp). Through the simulator's real
+# chain (nbdkit, nbdfuse, loop) this suite asserts what the chain cannot
+# turn: the chain only ever slows a served card (mmc-sim(1): 0.1-0.4 ms a
+# request on these virtual machines), so no figure may exceed its model's
+# (beyond 5%, one request's share of a short run), and a card that fails a
+# claim on its model still fails it measured; the report puts both cards in
+# one table beside the bus ceiling. Whether the pass card passes is printed
+# with the table, not asserted: a busy host could slow it below the line.
 # Everything runs on one CPU: a wake-up on another, idle virtual CPU is the
 # chain's most variable cost.
 cd "$(dirname "$0")/../.." || exit 1
@@ -41,7 +43,7 @@ run 0 $bin/mmc-bus -J --ios tests/data/sysfs/sd-qemu/sys/kernel/debug/mmc0/ios -
 bench() {
     # shellcheck disable=SC2016
     run 0 taskset -c "$last_cpu" $bin/mmc-sim -p "$1" --size 256M -- sh -c '"$0" -J --suite "$1" --destructive --yes \
-        --any-device --size "$2" --runtime 4s --warmup 0 "$MMC_SIM_DEV"' "$bin/mmc-bench" "$2" "$3" &&
+        --any-device --size "$2" --runtime 2s --warmup 0 "$MMC_SIM_DEV"' "$bin/mmc-bench" "$2" "$3" &&
         cp "$out" "$tmp/$1-$2.json"
 }
 for card in a1-pass-c10 a1-fail-c10; do
@@ -62,25 +64,28 @@ json_eq "the bus ceiling (13 MB/s) beside every verdict" \
     "sorted(set(v['bus_ceiling_mb_s'] for g in j['groups'] for v in g['verdicts'])), len([v for g in j['groups'] for v in g['verdicts']]) >= 6" \
     "[13.0] True"
 verdict="{(v['card'], v['claim']): v['result'] for g in j['groups'] for v in g['verdicts']}"
-json_eq "A1 random write tells them apart: pass for a1-pass-c10, fail for a1-fail-c10" \
-    "(lambda v: (v[('a1-pass-c10', 'A1 random write 4 KiB QD1')], v[('a1-fail-c10', 'A1 random write 4 KiB QD1')]))($verdict)" \
-    "('pass', 'fail')"
-json_eq "a1-pass-c10 passes A1 sustained sequential write, as a1-fail-c10 does" \
-    "(lambda v: (v[('a1-pass-c10', 'A1 sustained sequential write')], v[('a1-fail-c10', 'A1 sustained sequential write')]))($verdict)" \
-    "('pass', 'pass')"
-json_eq "a1-fail-c10 fails A1 random read too" \
-    "(lambda v: v[('a1-fail-c10', 'A1 random read 4 KiB QD1')])($verdict)" "fail"
-results="{r['card']: r for g in j['groups'] for r in g['results']}"
-# Each check prints ok, or the two figures it compared.
-json_eq "a1-pass-c10 reads 4 KiB at least 1.3x as fast (modelled: 2.5x)" \
-    "(lambda a, b: 'ok' if a >= 1.3 * b else f'{a} vs {b} IOPS')(*[$results[c]['rand_read_iops']['4k'] for c in ('a1-pass-c10', 'a1-fail-c10')])" "ok"
-# Each card's sequential write against its own model figure, held to -15%/+5%:
-# two figures held to 15.25 and 15.12 MB/s are equal to within that margin.
-# The host chain only ever slows the served card, and more when the CPUs are
-# busy: CI measured 14.80 and 14.06 MB/s (-3% and -7%) with nothing beside
-# it, and a fresh-clone make check here 13.40 (-12%) with the eMMC lab
-# booting beside it. Comparing the two measured figures directly adds both
-# cards' chain costs to one margin.
-json_eq "equal sequential write speed: each the model's (15.25 and 15.12 MB/s), -15%/+5%" \
-    "(lambda a, b: 'ok' if -0.15 <= a / 15.25 - 1 <= 0.05 and -0.15 <= b / 15.12 - 1 <= 0.05 else f'{a} vs {b} MB/s')(*[$results[c]['seq_write_mb_s'] for c in ('a1-pass-c10', 'a1-fail-c10')])" "ok"
+json_eq "a1-fail-c10 fails A1 random write and random read (its model misses both; the chain only slows it)" \
+    "(lambda v: (v[('a1-fail-c10', 'A1 random write 4 KiB QD1')], v[('a1-fail-c10', 'A1 random read 4 KiB QD1')]))($verdict)" \
+    "('fail', 'fail')"
+# No card measured faster than its model (mmc-sim --describe).
+cp "$out" "$tmp/report.json"
+for card in a1-pass-c10 a1-fail-c10; do
+    $bin/mmc-sim -p $card --size 256M --describe -J >"$tmp/$card-model.json" || fail "$card: mmc-sim --describe failed"
+done
+$PY - "$tmp" >"$err" 2>&1 <<'PY' && pass "no card measured faster than its model: sequential write, 4 KiB random read (+5%)" || fail "faster than the model: $(tail -n 1 "$err")"
+import json, sys
+tmp = sys.argv[1]
+results = {r['card']: r for g in json.load(open(f"{tmp}/report.json"))['groups'] for r in g['results']}
+over = []
+for card in ('a1-pass-c10', 'a1-fail-c10'):
+    model = json.load(open(f"{tmp}/{card}-model.json"))['modelled']
+    got = results[card]
+    for what, measured, modelled in (('seq write MB/s', got['seq_write_mb_s'], model['seq_write_mb_s_clean']),
+                                     ('4k read IOPS', got['rand_read_iops']['4k'], model['rand_read_iops'])):
+        print(f"    {card} {what}: measured {measured}, model {modelled}")
+        if measured > 1.05 * modelled:
+            over.append(f"{card} {what} {measured} > {modelled}")
+assert not over, over
+PY
+grep '^    ' "$err"
 finish

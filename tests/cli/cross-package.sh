@@ -22,7 +22,7 @@ check_arch() {
     started=$(date +%s)
     mkdir -p build/deb
     deb=build/deb/mmckit_${version}_$arch.deb
-    if ! make -s "deb-$arch" >"build/deb/test-$arch.log" 2>&1; then
+    if ! scripts/make-locked "$arch" -s -j2 "deb-$arch" >"build/deb/test-$arch.log" 2>&1; then
         fail "make deb-$arch failed (build/deb/test-$arch.log)"; tail -n 15 "build/deb/test-$arch.log" | sed 's/^/    | /'
         return
     fi

@@ -154,4 +154,80 @@ finds_nothing "every module keeps its floor (regs, cli, bus, dev, health; erase 
 grep -q '^#include "erase/erase.h"' "$top/libmmc/bench/precondition.cpp" &&
     pass "the include rule saw bench's one erase include" || fail "bench/precondition.cpp no longer includes erase/erase.h: update this suite's rule"
 
+# --- One spawn, one stop-signal module (issue 24) ---------------------------
+# Children are started only in libmmc/cli/process.cpp (default signal
+# dispositions, an empty mask, waits with limits, stops passed on), and
+# signal dispositions are set only in libmmc/cli/stop_signal.cpp: a second
+# fork/exec/posix_spawn/system/popen, or a second sigaction/signal call, in
+# libmmc/ or tools/ is a second set of rules. (The child's reset to default
+# dispositions, between fork and exec, is the spawn's: process.cpp does it
+# by the rt_sigaction system call.) Comments and string literals
+# are not scanned; a member call (x.fork(), p->signal()) or a name in another
+# namespace (dev::system()) is not the C library's.
+# second_spawns TOP: "path:line: call" for each such call under TOP/libmmc and TOP/tools.
+second_spawns() {
+    "$PY" - "$1" <<'EOF'
+import os, re, sys
+top = sys.argv[1]
+rules = (
+    ("libmmc/cli/process.cpp", "starts a child (cli/process.h is the one place)",
+     re.compile(r"(?<![\w.>:])(std::|::)?\b(fork|vfork|clone|posix_spawnp?|execl|execlp|execle|execv|execvp|execvpe|execve|fexecve|system|popen)\s*\(")),
+    ("libmmc/cli/stop_signal.cpp", "sets a signal disposition (cli/stop_signal.h is the one place)",
+     re.compile(r"(?<![\w.>:])(std::|::)?\b(sigaction|signal|sigset|bsd_signal)\s*\(")),
+)
+literal = re.compile(r'"(?:[^"\\\n]|\\.)*"' + r"|'(?:[^'\\\n]|\\.)'")
+for sub in ("libmmc", "tools"):
+    for dirpath, _, files in os.walk(os.path.join(top, sub)):
+        for name in sorted(files):
+            if not name.endswith((".cpp", ".h", ".c")):
+                continue
+            rel = os.path.relpath(os.path.join(dirpath, name), top)
+            in_block = False
+            for n, line in enumerate(open(os.path.join(dirpath, name), encoding="utf-8", errors="replace"), 1):
+                if in_block:
+                    if "*/" not in line:
+                        continue
+                    line, in_block = line[line.index("*/") + 2:], False
+                code = literal.sub('""', line)
+                code = re.sub(r"/\*.*?\*/", " ", code)
+                if "/*" in code:
+                    code, in_block = code[:code.index("/*")], True
+                if "//" in code:
+                    code = code[:code.index("//")]
+                for allowed, what, call in rules:
+                    if rel == allowed:
+                        continue
+                    for m in call.finditer(code):
+                        print(f"{rel}:{n}: {m.group(2)}() {what}")
+EOF
+}
+
+mkdir -p "$work/spawn/libmmc/cli" "$work/spawn/libmmc/dev" "$work/spawn/tools/nbdkit-mmcsim-plugin"
+cat >"$work/spawn/tools/mmc-planted.cpp" <<'EOF'
+// fork() in a comment, /* execv( */ in another
+void run() { const pid_t pid = fork(); if (pid == 0) execvp(argv[0], argv); }
+const char* s = "posix_spawn(x) in a message"; auto f = dev::system(); p->signal(9); c.fork();
+EOF
+printf 'void g() { std::system("ls"); }\n' >"$work/spawn/libmmc/dev/planted.cpp"
+printf 'void h() {\n    sigaction(SIGINT, &sa, nullptr);\n}\n' >"$work/spawn/tools/nbdkit-mmcsim-plugin/planted.cpp"
+printf 'int x = posix_spawn(&pid, p, a, b, c, d);\nvoid k() { ::signal(SIGTERM, h); }\n' >"$work/spawn/libmmc/cli/process.cpp"
+printf 'void i() { sigaction(SIGINT, &sa, nullptr); }\nint y = fork();\n' >"$work/spawn/libmmc/cli/stop_signal.cpp"
+second_spawns "$work/spawn" >"$out" 2>"$err"
+[ -s "$err" ] && sed 's/^/    stderr: /' "$err" | head -5
+expect "scanner: a fork in a tool is found" "$out" "^tools/mmc-planted.cpp:2: fork\(\) starts a child"
+expect "scanner: an exec in a tool is found" "$out" "^tools/mmc-planted.cpp:2: execvp\(\) starts a child"
+expect "scanner: std::system in the library is found" "$out" "^libmmc/dev/planted.cpp:1: system\(\) starts a child"
+expect "scanner: a SIGINT handler in the plugin is found" "$out" "^tools/nbdkit-mmcsim-plugin/planted.cpp:2: sigaction\(\) sets a signal"
+expect "scanner: a signal() beside the spawn is found" "$out" "^libmmc/cli/process.cpp:2: signal\(\) sets a signal"
+expect "scanner: a fork beside the stop signals is found" "$out" "^libmmc/cli/stop_signal.cpp:2: fork\(\) starts a child"
+[ "$(wc -l <"$out")" -eq 6 ] && pass "scanner: comments, literals, members, other namespaces and each module's own call are not hits" ||
+    { fail "scanner: expected six hits, got $(wc -l <"$out")"; sed 's/^/    | /' "$out"; }
+
+finds_nothing "one spawn (cli/process.cpp) and one stop-signal module (cli/stop_signal.cpp)" \
+    "start children with cli::Child; catch signals with cli::install_stop_signals" second_spawns "$top"
+grep -q ' fork()' "$top/libmmc/cli/process.cpp" && grep -q 'sigaction(' "$top/libmmc/cli/stop_signal.cpp" &&
+    pass "the spawn rule saw the one fork and the one sigaction" ||
+    fail "cli/process.cpp spawns or cli/stop_signal.cpp catches signals another way: update this suite's rule"
+# --- end of: one spawn, one stop-signal module -------------------------------
+
 finish

@@ -140,9 +140,12 @@ PY
     else
         fail "sim: no --stats file"
     fi
-    # A card whose every AU is fragmented, taken as found: each figure held
-    # to the model's, -15%/+5% (the host chain only ever slows the served
-    # card, more when the CPUs are busy: see a1-twins.sh).
+    # A card whose every AU is fragmented, taken as found. The host chain
+    # only ever slows the served card (more when the CPUs are busy: see
+    # a1-twins.sh), so each figure is held only from above, to its model's
+    # (+5%), and erasing must still buy speed (the model: x1.64). How close
+    # to the model the figures come is logic, on the virtual clock
+    # (BenchStateSuite), and precision, for bench/premise-states.
     card="-p class10-2015 --size 256M --state fragmented"
     # shellcheck disable=SC2086
     $sim $card --describe -J >"$dir/model.json" &&
@@ -156,10 +159,14 @@ p = m["modelled"]["premise"]
 got = {j["name"]: j["mb_s"] for j in b["jobs"]}
 pairs = [("used", got["seqwrite-512k-used"], p["seq_write_mb_s_fragmented"]),
          ("erased", got["seqwrite-512k-erased"], p["seq_write_mb_s_fragmented_erased"])]
-bad = [f"{n} {g} vs {w} MB/s" for n, g, w in pairs if not -0.15 <= g / w - 1 <= 0.05]
+bad = [f"{n} {g} above the model's {w} MB/s" for n, g, w in pairs if g > 1.05 * w]
+if got["seqwrite-512k-erased"] <= got["seqwrite-512k-used"]:
+    bad.append(f"erasing bought nothing: {got['seqwrite-512k-used']} then {got['seqwrite-512k-erased']} MB/s")
 print("ok" if not bad else "; ".join(bad), b["precondition"]["method"])
+print(f"    used {got['seqwrite-512k-used']} (model {pairs[0][2]}), erased {got['seqwrite-512k-erased']} (model {pairs[1][2]}) MB/s")
 PY
-    expect "sim, fragmented card: sequential write used and after erase, each the model's, -15%/+5%" "$dir/held.txt" "^ok none$"
+    expect "sim, fragmented card: sequential write used and after erase, neither above the model's, erased faster" "$dir/held.txt" "^ok none$"
+    grep '^    ' "$dir/held.txt"
 else
     skip "simulated card tests (need root, nbdkit, nbdfuse, /dev/fuse and loop)"
 fi

@@ -75,6 +75,46 @@ for me in a b; do kill -0 "$(cat "$tmp/slow-$me.pid" 2>/dev/null)" 2>/dev/null &
     fail "interrupted: exit $status, still running:${left:- none}, $(cat "$err")"
 for me in a b; do kill "$(cat "$tmp/slow-$me.pid" 2>/dev/null)" 2>/dev/null; done
 
+# A time limit per suite: one past it is stopped with what it started, and
+# fails by name, long before it would have ended.
+suite hang.sh '# check: limit 2
+sleep 60 & echo $! >'"$tmp"'/hang.pid; wait'
+t0=$(date +%s)
+run 1 "$top/tests/run-all" "$tmp/hang.sh" "$tmp/good.sh" &&
+    expect "a suite past its limit fails, named" "$out" "hang.sh: stopped after its limit of 2 s"
+took=$(($(date +%s) - t0))
+[ "$took" -lt 30 ] && pass "  within its limit and the grace period ($took s)" || fail "  a 2 s limit took $took s"
+kill -0 "$(cat "$tmp/hang.pid")" 2>/dev/null && fail "  what it started is still running" || pass "  what it started was stopped"
+expect "  the suites after it still run" "$out" "^check: 2 passed, 1 failed, 1 skipped"
+
+# Started with SIGINT ignored and SIGTERM blocked (a background job of a
+# non-interactive shell ignores SIGINT, and a child inherits both): every
+# suite starts with default dispositions and an empty mask, so one that
+# traps SIGINT sees it.
+suite sigint.sh 'trap "echo \"sigint: 1 passed, 0 failed, 0 skipped\"; exit 0" INT
+kill -INT $$
+sleep 1
+echo "  FAIL SIGINT was not delivered"; echo "sigint: 0 passed, 1 failed, 0 skipped"; exit 1'
+# Signals 32 and 33 are glibc's own (thread cancellation, set*id): make
+# starts its recipes with posix_spawn, which leaves them ignored, no user
+# signal is either, and glibc keeps them from Python's reach; they are not
+# counted.
+suite mask.sh 'status=$(cat /proc/self/status)
+ign=$(echo "$status" | sed -n "s/^SigIgn:[[:space:]]*//p") blk=$(echo "$status" | sed -n "s/^SigBlk:[[:space:]]*//p")
+if [ $((0x$ign & ~0x180000000)) -eq 0 ] && [ $((0x$blk)) -eq 0 ]; then
+echo "mask: 1 passed, 0 failed, 0 skipped"; else echo "  FAIL SigIgn $ign SigBlk $blk"; echo "mask: 0 passed, 1 failed, 0 skipped"; exit 1; fi'
+run 0 $PY -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+os.execv(sys.argv[1], sys.argv[1:])' "$top/tests/run-all" "$tmp/sigint.sh" "$tmp/mask.sh" &&
+    expect "started with SIGINT ignored and SIGTERM blocked, a suite still gets SIGINT and an empty mask" "$out" "^check: 2 passed, 0 failed, 0 skipped"
+
+# A suite that skipped everything is no pass: it is listed apart, with why.
+suite noqemu.sh 'echo "  skip lab: qemu-system-x86_64 not installed"; echo "noqemu: 0 passed, 0 failed, 1 skipped"'
+run 0 "$top/tests/run-all" "$tmp/good.sh" "$tmp/noqemu.sh" &&
+    expect "a suite that ran no check is listed as skipped, with its reason" "$out" "noqemu.sh: lab: qemu-system-x86_64 not installed"
+expect "  under its own heading" "$out" "^check: 1 suites ran no check \(skipped, not passed\):"
+
 run 0 "$top/tests/run-all" "$tmp/good.sh" "$tmp/good.sh" && expect "the end says what the run took" "$out" "^check: took [0-9]+ s; the slowest suites"
 expect "  with each suite's seconds" "$out" "^  [0-9]+ $tmp/good.sh$"
 finish

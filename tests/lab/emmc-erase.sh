@@ -22,10 +22,10 @@ emmc_lab emmc-erase || { finish; exit 1; }
 big=$res
 
 # The 64 MiB card: the same guest script in a boot of its own, its results
-# kept apart in build/lab/emmc-erase-64M; EMMCLAB_FRESH=1 boots again.
+# kept apart in build/lab/emmc-erase-64M; LAB_FRESH=1 boots again.
 small=""
-if emmc_boot "--boot-partitions --size 64M --timeout 600" build/lab/emmc-erase-64M "eMMC lab (64 MiB card)" \
-        tests/lab/guest/emmc-erase.sh; then
+if lab_boot "eMMC lab (64 MiB card)" build/lab/emmc-erase-64M "--card emmc --boot-partitions --size 64M --timeout 600" \
+        "$(emmc_lab_inputs)" tests/lab/guest/emmc-erase.sh; then
     small=$lab_run/emmc-erase
 fi
 

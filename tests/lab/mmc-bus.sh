@@ -4,11 +4,10 @@
 # Ceilings must be 25 MB/s (mode) and 13 MB/s (clock); --measure gives a figure.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
-command -v qemu-system-x86_64 >/dev/null || { skip "lab: qemu-system-x86_64 not installed (make deps)"; finish; exit; }
-res=$(mktemp -d)
-trap 'rm -rf "$res" "$out" "$err"' EXIT
-scripts/sdlab --out "$res" -- sh -c 'mmc-bus -J --measure=2 /dev/mmcblk0 > $SDLAB_OUT/bus.json; echo $? > $SDLAB_OUT/bus.rc; mmc-bus -v > $SDLAB_OUT/bus.txt' \
-    || { fail "lab run failed"; finish; exit 1; }
+. tests/lab/sd-lib.sh
+reason=$(sd_lab_skip_reason)
+[ -z "$reason" ] || { skip "$reason"; finish; exit; }
+sd_lab mmc-bus || { finish; exit 1; }
 
 [ "$(cat "$res/bus.rc")" = 0 ] && pass "mmc-bus exits 0" || fail "mmc-bus exit $(cat "$res/bus.rc")"
 cp "$res/bus.json" "$out"

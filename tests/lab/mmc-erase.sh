@@ -7,15 +7,13 @@
 # with the facts; methods the card's registers rule out are refused.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
-command -v qemu-system-x86_64 >/dev/null || { skip "lab: qemu-system-x86_64 not installed (make deps)"; finish; exit; }
+. tests/lab/sd-lib.sh
+reason=$(sd_lab_skip_reason)
+[ -z "$reason" ] || { skip "$reason"; finish; exit; }
 # The system interpreter where there is one: version-manager shims are slow.
 if [ -x /usr/bin/python3 ]; then python3() { /usr/bin/python3 "$@"; }; fi
 
-res=$(mktemp -d)
-trap 'rm -rf "$res" "$out" "$err"' EXIT
-if ! scripts/sdlab --size 4G --card2 1G --out "$res" -- sh -c "$(cat tests/lab/guest/mmc-erase.sh)"; then
-    fail "lab run failed"; finish; exit 1
-fi
+sd_lab mmc-erase || { finish; exit 1; }
 
 MiB=1048576
 rc() { [ "$(cat "$res/$2.rc" 2>/dev/null)" = "$3" ] && pass "$1" || { fail "$1: exit $(cat "$res/$2.rc" 2>/dev/null), expected $3"; sed 's/^/    stderr: /' "$res/$2.err" 2>/dev/null | head -3; }; }

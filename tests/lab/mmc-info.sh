@@ -4,13 +4,11 @@
 # CMD10 agree with sysfs and leave the card usable, bad input is handled.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
-command -v qemu-system-x86_64 >/dev/null || { skip "lab: qemu-system-x86_64 not installed (make deps)"; finish; exit; }
+. tests/lab/sd-lib.sh
+reason=$(sd_lab_skip_reason)
+[ -z "$reason" ] || { skip "$reason"; finish; exit; }
 
-res=$(mktemp -d)
-trap 'rm -rf "$res" "$out" "$err"' EXIT
-if ! scripts/sdlab --size 4G --card2 1G --out "$res" -- sh -c "$(cat tests/lab/guest/mmc-info.sh)"; then
-    fail "lab run failed"; finish; exit 1
-fi
+sd_lab mmc-info || { finish; exit 1; }
 
 check() { # check NAME FILE PYEXPR EXPECTED
     got=$($PY -c "import json,sys; j=json.load(open(sys.argv[1])); r=j.get('registers',{}); print($3)" "$res/$2" 2>&1)

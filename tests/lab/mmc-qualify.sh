@@ -8,11 +8,14 @@
 # and with --destructive erase, capacity, the suites and bench-state.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
-command -v qemu-system-x86_64 >/dev/null || { skip "lab: qemu-system-x86_64 not installed (make deps)"; finish; exit; }
-res=$(mktemp -d)
-trap 'pg_stop >/dev/null 2>&1; rm -rf "$res" "$out" "$err"' EXIT
-scripts/sdlab --size 4G --card2 1G --out "$res" --timeout 900 -- sh -c "$(cat tests/lab/guest/mmc-qualify.sh)" \
-    || { fail "lab run failed"; finish; exit 1; }
+. tests/lab/sd-lib.sh
+reason=$(sd_lab_skip_reason)
+[ -z "$reason" ] || { skip "$reason"; finish; exit; }
+# The lab's results are shared by the SD suites: what this suite writes goes
+# to a directory of its own.
+tmp=$(mktemp -d)
+trap 'pg_stop >/dev/null 2>&1; rm -rf "$tmp" "$out" "$err"' EXIT
+sd_lab mmc-qualify || { finish; exit 1; }
 rc() { [ "$(cat "$res/$2.rc" 2>/dev/null)" = "$3" ] && pass "$1" || { fail "$1: exit $(cat "$res/$2.rc" 2>/dev/null), expected $3"; sed 's/^/    | /' "$res/$2.err" | tail -5; }; }
 # json_file NAME FILE PYEXPR EXPECTED: json_eq over FILE.
 json_file() { if [ -s "$2" ]; then cp "$2" "$out" && json_eq "$1" "$3" "$4"; else fail "$1: no $2"; fi; }
@@ -35,13 +38,32 @@ if [ -n "$b" ]; then
     json_eq "bundle: erase verified" "j['erase']['verify']['result'] in ('pass', 'warning')" "True"
     json_eq "bundle: sequential and 4K random figures" "j['results']['seq_read_mb_s'] > 0 and j['results']['rand_read_iops']['4k'] > 0 and j['results']['rand_write_iops']['4k'] > 0" "True"
     # Whether the emulated card reaches A1's IOPS depends on the host's CPU
-    # (QEMU under TCG): check that every A1 claim was judged on a figure - or
-    # set aside with the figure: bus-limited when it reaches the bus ceiling,
-    # and "not the card's" when it is above it (an emulator on a quiet host
-    # moves data faster than the HS bus it reports; issue 15).
-    json_eq "bundle: A1 verdicts judged" "len([v for v in j['verdicts'] if v['claim'].startswith('A1')]) >= 2 and all((v['result'] in ('pass', 'fail') or (v['result'] == 'not-applicable' and (v['why'].startswith('bus-limited') or 'more than the bus can carry' in v['why']))) and v['measured'] is not None for v in j['verdicts'] if v['claim'].startswith('A1'))" "True"
-    # (on a failure, every verdict, to say which and why)
-    [ "$got" = True ] || $PY -c "import json,sys; [print('    |', v['claim'], v['result'], v['measured'], v['why']) for v in json.load(open(sys.argv[1]))['verdicts']]" "$out"
+    # (QEMU under TCG), so the figure is not asserted; the verdict is: each A1
+    # claim must be judged on a measured figure, and its result must be the
+    # one that figure gives against the requirement and the bus ceiling
+    # (libmmc/bench/verdicts.cpp: above the ceiling "not the card's", at or
+    # above the requirement pass, within 85% of a ceiling that the requirement
+    # exceeds or reaches "bus-limited", else fail).
+    $PY - "$b" >"$err" 2>&1 <<'PY' && pass "bundle: each A1 verdict is the one its figure gives" || { fail "bundle: A1 verdicts: $(tail -n 3 "$err")"; }
+import json, sys
+j = json.load(open(sys.argv[1]))
+a1 = [v for v in j['verdicts'] if v['claim'].startswith('A1')]
+assert len(a1) >= 3, f"{len(a1)} A1 verdicts"
+for v in a1:
+    got, need, ceiling = v['measured'], v['required'], v['bus_ceiling_mb_s']
+    assert got is not None and ceiling == j['bus']['ceiling_mb_s'], v
+    mb_per_unit = {'IOPS': 4096 / 1e6, 'MB/s': 1}[v['unit']]
+    got_mb, need_mb = got * mb_per_unit, need * mb_per_unit
+    if got_mb > ceiling:
+        want, why = 'not-applicable', 'more than the bus can carry'
+    elif got >= need:
+        want, why = 'pass', 'meets the required'
+    elif need_mb > ceiling or got_mb >= 0.85 * ceiling:
+        want, why = 'not-applicable', 'bus-limited'
+    else:
+        want, why = 'fail', 'is below the required'
+    assert v['result'] == want and why in v['why'], f"{v['claim']}: {got} IOPS against {need} on a {ceiling} MB/s bus gave {v['result']} ({v['why']}), expected {want}"
+PY
     json_eq "bundle: bus ceiling 13 MB/s, mode HS" "j['bus']['ceiling_mb_s'], j['bus']['ios']['mode']" "13.0 HS"
 else
     fail "no destructive bundle written"
@@ -105,15 +127,15 @@ db_same() { # NAME DB: import, then every view from the database = from the file
     for view in text csv json html; do
         case $view in text) opt="" ;; csv) opt=--csv ;; json) opt=-J ;; html) opt="--html -" ;; esac
         # shellcheck disable=SC2086
-        build/bin/mmc-report $opt "$res/results" >"$res/from-files.$view" 2>/dev/null
+        build/bin/mmc-report $opt "$res/results" >"$tmp/from-files.$view" 2>/dev/null
         # shellcheck disable=SC2086
         if run 0 build/bin/mmc-report $opt --db "$2"; then
-            if cmp -s "$res/from-files.$view" "$out"; then pass "$1: $view from the database = from the files"
-            else fail "$1: $view from the database differs from the files"; diff "$res/from-files.$view" "$out" | head -6 | sed 's/^/    | /'; fi
+            if cmp -s "$tmp/from-files.$view" "$out"; then pass "$1: $view from the database = from the files"
+            else fail "$1: $view from the database differs from the files"; diff "$tmp/from-files.$view" "$out" | head -6 | sed 's/^/    | /'; fi
         fi
     done
 }
-db_same sqlite "$res/results.sqlite"
+db_same sqlite "$tmp/results.sqlite"
 if pg_start; then
     db_same postgresql "$PG_URL"
     pg_stop

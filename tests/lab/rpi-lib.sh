@@ -5,10 +5,8 @@
 # card on the Pi's own SD host, sdhost-bcm2835) runs the guest scripts
 # tests/lab/guest/rpi-NAME.sh of RPILAB_GUESTS in turn, each in a subshell
 # with its own results directory $o ($SDLAB_OUT/rpi-NAME); each host-side
-# suite then checks its part. The results are kept in build/lab/rpi-results/KEY, KEY a hash of
-# everything that went into the run (the guest scripts, the arm64 tools, the
-# lab's scripts and options), so the suites of one `make check` share one boot
-# and a change to any input boots again. RPILAB_FRESH=1 forces a new boot.
+# suite then checks its part (tests/lab/boot-lib.sh); the results are kept in
+# build/lab/rpi-results. LAB_FRESH=1 forces a new boot.
 # The order matters: info first, because QEMU's card sets the CSD's COPY bit
 # on its first write (sysfs keeps the CSD read at boot); watch last, because
 # it rebinds the SD host.
@@ -17,6 +15,7 @@
 # $o, and a suite tests/lab/rpi-NAME.sh that calls `rpi_lab rpi-NAME` and
 # reads "$res".
 # shellcheck shell=sh
+. tests/lab/boot-lib.sh
 
 RPILAB_ARGS="--size 4G --timeout 600"
 RPILAB_GUESTS="info erase bench watch"
@@ -37,48 +36,15 @@ rpi_guest_files() { for n in $RPILAB_GUESTS; do echo "tests/lab/guest/rpi-$n.sh"
 # inputs exist, and sets res to NAME's results directory. Returns 1 when the
 # build or the lab fails (after printing why).
 rpi_lab() {
-    if ! make -s -j2 cross-arm64 >build/lab-rpi-build.log 2>&1; then
+    if ! scripts/make-locked arm64 -s -j2 cross-arm64 >build/lab-rpi-build.log 2>&1; then
         fail "cross build (make cross-arm64) failed"; tail -n 15 build/lab-rpi-build.log | sed 's/^/    | /'
         return 1
     fi
-    dir=build/lab/rpi-results
-    key=$( { echo "$RPILAB_ARGS"
-             for f in $(rpi_guest_files) scripts/sdlab scripts/rpilab scripts/rpilab-init \
-                      build/arm64/bin/*; do echo "$f"; cat "$f"; done; } | sha256sum | cut -c1-16)
-    run_dir=$dir/$key
-    if [ -z "${RPILAB_FRESH:-}" ] && [ -f "$run_dir/.complete" ]; then
-        echo "  (Pi lab results of $(cat "$run_dir/.complete") reused: same tools and guest scripts)"
-        res=$run_dir/$1
-        return 0
-    fi
-    script=""
-    for f in $(rpi_guest_files); do
-        n=$(basename "$f" .sh)
-        script="$script
-o=\$SDLAB_OUT/$n; mkdir -p \$o
-s=\$(date +%s)
-(
-cd /tmp
-$(cat "$f")
-) > \$o/guest.log 2>&1
-echo \"Pi lab: $n done (\$?) in \$((\$(date +%s) - s)) guest seconds\""
-    done
-    mkdir -p "$dir"
-    tmp=$(mktemp -d "$dir/.run.XXXXXX")
-    # shellcheck disable=SC2086
-    scripts/sdlab --board rpi3 $RPILAB_ARGS --out "$tmp" -- sh -c "$script" 2>&1 | sed 's/^/  | /'
-    for f in $(rpi_guest_files); do
-        n=$(basename "$f" .sh)
-        if [ ! -d "$tmp/$n" ]; then
-            fail "Pi lab run failed (no results for $n)"; rm -rf "$tmp"
-            return 1
-        fi
-    done
-    date '+%Y-%m-%d %H:%M:%S' >"$tmp/.complete"
-    # Runs in progress start with a dot and are left alone.
-    find "$dir" -mindepth 1 -maxdepth 1 ! -name '.*' -exec rm -rf {} +
-    mv "$tmp" "$run_dir"
-    res=$run_dir/$1
+    # shellcheck disable=SC2046
+    lab_boot "Pi lab" build/lab/rpi-results "--board rpi3 $RPILAB_ARGS" \
+        "scripts/sdlab scripts/rpilab scripts/rpilab-init scripts/lab-lib.sh $(echo build/arm64/bin/*)" \
+        $(rpi_guest_files) || return 1
+    res=$lab_run/$1
 }
 
 # Checks over a results directory $res.

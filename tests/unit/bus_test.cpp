@@ -67,7 +67,7 @@ testing::AssertionResult has_finding(const Diagnosis& d, std::string_view text)
     std::string all;
     for (const auto& f : d.findings) {
         if (f.text.find(text) != std::string::npos) return testing::AssertionSuccess();
-        all += "\n  [" + f.severity + "] " + f.text;
+        all += "\n  [" + std::string(mmc::bus::to_string(f.severity)) + "] " + f.text;
     }
     return testing::AssertionFailure() << "no finding contains \"" << text << "\"; findings:" << all;
 }
@@ -596,7 +596,7 @@ TEST(DoctorCorpus, EachCaseAgreesWithItsDiagnosis)
         expect_near(d.mode_ceiling_mb_s, c.mode_ceiling, "mode ceiling");
         expect_near(d.clock_ceiling_mb_s, c.clock_ceiling, "clock ceiling");
         expect_near(d.ceiling_mb_s, c.ceiling, "ceiling");
-        EXPECT_EQ(d.limit, c.limit);
+        EXPECT_EQ(mmc::bus::to_string(d.limit), c.limit);
         EXPECT_TRUE(has_finding(d, c.finding));
         ASSERT_FALSE(d.findings.empty());
         // The key finding leads.
@@ -615,11 +615,11 @@ TEST(DoctorCorpus, VerdictNamesTheThreadsCauseNeverTheWrongSide)
         ASSERT_TRUE(e.contains("thread_cause"));
         const std::string cause = e.at("thread_cause");
         const Diagnosis d = diagnose(corpus_evidence(c));
-        if (d.limit == "unknown") {
+        if (d.limit == mmc::bus::Limit::unknown) {
             EXPECT_FALSE(d.would_decide.empty()) << "unknown must say what would decide";
         } else {
-            EXPECT_EQ(d.limit, cause) << "names the wrong side";
-            if (d.limit != "not storage" && d.limit != "powered off") {
+            EXPECT_EQ(mmc::bus::to_string(d.limit), cause) << "names the wrong side";
+            if (d.limit != mmc::bus::Limit::not_storage && d.limit != mmc::bus::Limit::powered_off) {
                 EXPECT_FALSE(d.decided_by.empty());
             }
             if (e.contains("dt_fragment")) ++named;
@@ -654,7 +654,7 @@ TEST(DoctorCorpus, TheDetailsEachDiagnosisMentions)
     const Diagnosis s0 = diagnose(corpus_evidence(corpus_case(7)));
     EXPECT_TRUE(has_finding(s0, "clock 49.152 MHz for DDR52's 52 MHz: full speed within the divider's granularity, not a limit"));
     EXPECT_EQ(s0.host_best_mode, "DDR52");
-    EXPECT_EQ(s0.mechanism, "mode");
+    EXPECT_EQ(mmc::bus::to_string(s0.mechanism), "mode");
     EXPECT_TRUE(suggests(s0, "mmc-hs200-1_8v"));
     EXPECT_TRUE(suggests(s0, "only if the eMMC's I/O is powered at 1.8 V"));
     ASSERT_EQ(s0.decided_by.size(), 2u);
@@ -662,14 +662,14 @@ TEST(DoctorCorpus, TheDetailsEachDiagnosisMentions)
 
     // Phytium: the board's DT caps the clock; the overlay names its value.
     const Diagnosis phytium = diagnose(corpus_evidence(corpus_case(6)));
-    EXPECT_EQ(phytium.mechanism, "clock");
+    EXPECT_EQ(mmc::bus::to_string(phytium.mechanism), "clock");
     EXPECT_TRUE(suggests(phytium, "&{/mmc@28001000} { max-frequency = <100000000>; }"));
     EXPECT_TRUE(suggests(phytium, "watch the kernel log for CRC errors"));
     EXPECT_EQ(phytium.host_best_mode, "SDR104"); // proven by the running mode, not named in the DT
 
     // RK3328: the SoC's own 150 MHz; the advice is not a DT overlay.
     const Diagnosis rk = diagnose(corpus_evidence(corpus_case(3)));
-    EXPECT_EQ(rk.mechanism, "clock");
+    EXPECT_EQ(mmc::bus::to_string(rk.mechanism), "clock");
     EXPECT_TRUE(suggests(rk, "the SoC limits this controller"));
     EXPECT_FALSE(suggests(rk, "overlay"));
     ASSERT_FALSE(rk.decided_by.empty());
@@ -679,7 +679,7 @@ TEST(DoctorCorpus, TheDetailsEachDiagnosisMentions)
     const Diagnosis quirk = diagnose(corpus_evidence(corpus_case(1)));
     EXPECT_TRUE(suggests(quirk, "no-1-8-v"));
     EXPECT_EQ(quirk.host_best_mode, "HS");
-    EXPECT_EQ(quirk.mechanism, "signal voltage");
+    EXPECT_EQ(mmc::bus::to_string(quirk.mechanism), "signal voltage");
 
     // Odin 2: both the clamp and the missing UHS modes are the board's.
     const Diagnosis odin = diagnose(corpus_evidence(corpus_case(15)));
@@ -698,32 +698,32 @@ TEST(DoctorCorpus, HostCapsNameTheHostOnlyWhereTheBoardIsRuledOut)
     // caps alone: the controller's abilities and the DT's properties together.
     Diagnosis d = diagnose(e);
     EXPECT_EQ(d.host_best_mode, "DDR50");
-    EXPECT_EQ(d.limit, "unknown");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown");
     EXPECT_NE(d.would_decide.find("device-tree node"), std::string::npos) << d.would_decide;
     EXPECT_TRUE(has_finding(d, "the host offers UHS only up to DDR50 (caps has no UHS_SDR104)"));
     // A host with no device tree (PCI): the caps are the controller's.
     e.dt_absent = true;
     d = diagnose(e);
-    EXPECT_EQ(d.limit, "host");
-    EXPECT_EQ(d.mechanism, "mode");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "host");
+    EXPECT_EQ(mmc::bus::to_string(d.mechanism), "mode");
     // A DT that asks for SDR104 the caps lack: the driver dropped it.
     e.dt_absent = false;
     e.dt = DeviceTree{};
     e.dt->flags = {"sd-uhs-sdr104"};
     d = diagnose(e);
-    EXPECT_EQ(d.limit, "host");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "host");
     ASSERT_FALSE(d.decided_by.empty());
     EXPECT_NE(d.decided_by.front().find("the driver dropped it"), std::string::npos);
     // A DT without it, for a controller the SoC table does not know: unknown.
     e.dt->flags = {};
     e.dt->compatible = {"vendor,unknown-sdhci"};
     d = diagnose(e);
-    EXPECT_EQ(d.limit, "unknown");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown");
     EXPECT_NE(d.would_decide.find("vendor,unknown-sdhci"), std::string::npos) << d.would_decide;
     // The Pi 4's EMMC2, which the table knows stops at DDR50: the host.
     e.dt->compatible = {"brcm,bcm2711-emmc2"};
     d = diagnose(e);
-    EXPECT_EQ(d.limit, "host");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "host");
 }
 
 // ---- Doctor: traps --------------------------------------------------------
@@ -734,7 +734,7 @@ TEST(DoctorTraps, SdioHostsAreNotStorage)
     const Diagnosis named = diagnose(evidence_of(entry(11)));
     EXPECT_TRUE(named.sdio);
     EXPECT_FALSE(named.card); // an SDIO function has no storage family
-    EXPECT_EQ(named.limit, "not storage");
+    EXPECT_EQ(mmc::bus::to_string(named.limit), "not storage");
     EXPECT_FALSE(named.ceiling_mb_s);
     EXPECT_TRUE(has_finding(named, "the host whose debugfs directory is named sdio is an SDIO function"));
 
@@ -742,7 +742,7 @@ TEST(DoctorTraps, SdioHostsAreNotStorage)
     Evidence k1 = evidence_of(entry(14));
     k1.sdio = true;
     const Diagnosis d = diagnose(k1);
-    EXPECT_EQ(d.limit, "not storage");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "not storage");
     EXPECT_EQ(d.mode, "SDR104");
     EXPECT_FALSE(d.ceiling_mb_s);
     EXPECT_TRUE(suggests(d, "cable or riser"));
@@ -750,7 +750,7 @@ TEST(DoctorTraps, SdioHostsAreNotStorage)
     // The kernel's announcement says SDIO too.
     Evidence msg = evidence_of(entry(2));
     msg.kernel_message = "mmc1: new high speed SDIO card at address 0001";
-    EXPECT_EQ(diagnose(msg).limit, "not storage");
+    EXPECT_EQ(mmc::bus::to_string(diagnose(msg).limit), "not storage");
 }
 
 TEST(DoctorTraps, PoweredOffCardGetsNoVerdict)
@@ -759,7 +759,7 @@ TEST(DoctorTraps, PoweredOffCardGetsNoVerdict)
     e.host = "mmc0";
     const Diagnosis d = diagnose(e);
     EXPECT_EQ(d.mode, "off");
-    EXPECT_EQ(d.limit, "powered off");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "powered off");
     EXPECT_FALSE(d.mode_ceiling_mb_s);
     EXPECT_FALSE(d.clock_ceiling_mb_s);
     EXPECT_FALSE(d.ceiling_mb_s);
@@ -778,8 +778,8 @@ TEST(DoctorTraps, AbsurdActualClockIsIgnored)
     EXPECT_EQ(d.ceiling_mb_s, 300);
     // 150 MHz requested, no device tree given: the controller's f_max or a
     // max-frequency, unknown until the DT tells.
-    EXPECT_EQ(d.limit, "unknown");
-    EXPECT_EQ(d.mechanism, "clock");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown");
+    EXPECT_EQ(mmc::bus::to_string(d.mechanism), "clock");
     EXPECT_NE(d.would_decide.find("max-frequency"), std::string::npos);
     EXPECT_TRUE(has_finding(d, "actual clock 8 Hz is impossible for a 150 MHz request"));
     EXPECT_TRUE(has_finding(d, "clock 150 MHz, below HS400ES's 200 MHz"));
@@ -844,14 +844,14 @@ TEST(DoctorTraps, OldKernelCapsLayout)
     const Diagnosis old_kernel = diagnose(e);
     EXPECT_EQ(old_kernel.host_best_mode, "SDR104");
     EXPECT_EQ(old_kernel.card_best_mode, "SDR104");
-    EXPECT_EQ(old_kernel.limit, "unknown");
+    EXPECT_EQ(mmc::bus::to_string(old_kernel.limit), "unknown");
     EXPECT_TRUE(has_finding(old_kernel, "the host offers SDR104 and the card SDR104, but the bus runs SDR50"));
 
     e.kernel_version = "5.10";
     e.dt_absent = true; // a PCI host: the caps are the controller's
     const Diagnosis new_kernel = diagnose(e);
     EXPECT_EQ(new_kernel.host_best_mode, "SDR50");
-    EXPECT_EQ(new_kernel.limit, "host");
+    EXPECT_EQ(mmc::bus::to_string(new_kernel.limit), "host");
     EXPECT_TRUE(has_finding(new_kernel, "the host offers UHS only up to SDR50 (caps has no UHS_SDR104)"));
 }
 
@@ -881,7 +881,7 @@ TEST(DoctorTraps, Am62xWorkedExample)
     EXPECT_FALSE(d.clock_ceiling_mb_s); // the fact gives no clock line
     // caps lack HS200; whether the controller or the board's DT left it out,
     // only the DT (not published) would tell.
-    EXPECT_EQ(d.limit, "unknown");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown");
     EXPECT_NE(d.would_decide.find("mmc-hs200-1_8v"), std::string::npos) << d.would_decide;
     EXPECT_TRUE(has_finding(d, "the host offers no HS200 or HS400 (caps2 has no HS200_*/HS400_* bits)"));
     EXPECT_EQ(d.caps_names, (std::vector<std::string>{"4_BIT_DATA", "MMC_HIGHSPEED", "SDIO_IRQ", "8_BIT_DATA", "NONREMOVABLE",
@@ -895,7 +895,7 @@ TEST(DoctorTraps, EmmcDdrAt3v3)
     EXPECT_EQ(d.mode, "DDR52");
     EXPECT_EQ(d.mode_ceiling_mb_s, 104);
     EXPECT_EQ(d.clock_ceiling_mb_s, 104);
-    EXPECT_EQ(d.limit, "unknown");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown");
 }
 
 TEST(DoctorTraps, UnnamedTimingAndGatedClock)
@@ -904,7 +904,7 @@ TEST(DoctorTraps, UnnamedTimingAndGatedClock)
     invalid.ios = parse_one("clock:\t\t100000000 Hz\npower mode:\t2 (on)\ntiming spec:\t11 (invalid)\n");
     const Diagnosis d = diagnose(invalid);
     EXPECT_EQ(d.mode, "");
-    EXPECT_EQ(d.limit, "unknown");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown");
     EXPECT_FALSE(d.ceiling_mb_s);
     EXPECT_TRUE(has_finding(d, "timing \"invalid\" (11)"));
 
@@ -948,8 +948,8 @@ TEST(DoctorLab, SdCard)
     EXPECT_EQ(d.card_best_mode, "HS");
     // Neither a UHS card nor a UHS host alone would help; the clock would,
     // and the clock is the controller's: its divider cannot make 50 MHz.
-    EXPECT_EQ(d.limit, "host");
-    EXPECT_EQ(d.mechanism, "clock");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "host");
+    EXPECT_EQ(mmc::bus::to_string(d.mechanism), "clock");
     EXPECT_TRUE(has_finding(d, "clock 26 MHz actual for 50 MHz requested, below HS's 50 MHz: the controller's divider"));
     ASSERT_FALSE(d.decided_by.empty());
     EXPECT_EQ(d.decided_by.front(), "ios: actual clock 26 MHz for 50 MHz requested");
@@ -957,7 +957,7 @@ TEST(DoctorLab, SdCard)
     EXPECT_TRUE(has_finding(d, "the card reports no UHS support (OCR S18A=0, CMD6 lists only SDR12, SDR25)"));
     for (const auto& f : d.findings)
         if (f.text.find("UHS") != std::string::npos) {
-            EXPECT_EQ(f.severity, "limit") << f.text;
+            EXPECT_EQ(f.severity, Severity::limit) << f.text;
         }
     EXPECT_TRUE(suggests(d, "UHS-I card"));
     EXPECT_TRUE(suggests(d, "another host controller or reader may clock closer"));
@@ -985,8 +985,8 @@ TEST(DoctorLab, EmmcCard)
     EXPECT_EQ(d.host_best_mode, "MMC-HS");
     // An 8-bit bus alone would double the ceiling; a better card alone would
     // not. Without the DT, host and board cannot be told apart.
-    EXPECT_EQ(d.limit, "unknown");
-    EXPECT_EQ(d.mechanism, "bus width");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown");
+    EXPECT_EQ(mmc::bus::to_string(d.mechanism), "bus width");
     EXPECT_NE(d.would_decide.find("bus-width"), std::string::npos);
     EXPECT_TRUE(has_finding(d, "the host has no 8-bit bus: caps has no 8_BIT_DATA"));
     EXPECT_TRUE(has_finding(d, "the card is limited to HS52 by its DEVICE_TYPE 0x03"));
@@ -994,10 +994,10 @@ TEST(DoctorLab, EmmcCard)
     // The board's DT wires 4 bits: the board.
     e.dt = DeviceTree{};
     e.dt->bus_width = 4;
-    EXPECT_EQ(diagnose(e).limit, "board");
+    EXPECT_EQ(mmc::bus::to_string(diagnose(e).limit), "board");
     // A DT without a narrower bus-width: the controller offers no 8 bits.
     e.dt->bus_width.reset();
-    EXPECT_EQ(diagnose(e).limit, "host");
+    EXPECT_EQ(mmc::bus::to_string(diagnose(e).limit), "host");
 }
 
 // ---- Doctor: who limits -------------------------------------------------
@@ -1018,7 +1018,7 @@ TEST(DoctorLimit, CardWithoutUhs)
     e.s18a = false;
     e.sd_bus_speeds_supported = {"SDR12", "SDR25"};
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.limit, "card");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "card");
     EXPECT_EQ(d.host_best_mode, "SDR104");
     EXPECT_TRUE(has_finding(d, "the card reports no UHS support"));
     EXPECT_FALSE(has_finding(d, "which this host does not")); // this host does ask for 1.8 V
@@ -1032,7 +1032,7 @@ TEST(DoctorLimit, VoltageSwitchThatDidNotHappen)
     e.sd_bus_speeds_supported = {"SDR12", "SDR25", "SDR50", "SDR104", "DDR50"};
     // Without the log or the regulator the cause is not known.
     Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.limit, "unknown");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown");
     EXPECT_TRUE(has_finding(d, "at 3.30 V: the switch to 1.8 V signalling did not happen"));
     EXPECT_NE(d.would_decide.find("the kernel log"), std::string::npos);
     EXPECT_TRUE(suggests(d, "vqmmc-supply"));
@@ -1043,8 +1043,8 @@ TEST(DoctorLimit, VoltageSwitchThatDidNotHappen)
     e.dt->has_vqmmc_supply = true;
     e.dt->vqmmc = Regulator{"vcc3v3_sd", "vcc3v3_sd", 3'300'000, 3'300'000};
     d = diagnose(e);
-    EXPECT_EQ(d.limit, "board");
-    EXPECT_EQ(d.mechanism, "signal voltage");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "board");
+    EXPECT_EQ(mmc::bus::to_string(d.mechanism), "signal voltage");
     EXPECT_TRUE(has_finding(d, "vqmmc-supply vcc3v3_sd (\"vcc3v3_sd\") is fixed at 3.3 V"));
 
     // A switchable regulator and a tuning failure in the log: tuning.
@@ -1052,19 +1052,19 @@ TEST(DoctorLimit, VoltageSwitchThatDidNotHappen)
     e.log = parse_kernel_log("[    2.5] mmc0: tuning execution failed: -5\n[    2.6] mmc0: new high speed SDXC card at address aaaa\n",
                              {"mmc0"});
     d = diagnose(e);
-    EXPECT_EQ(d.limit, "tuning");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "tuning");
     ASSERT_FALSE(d.decided_by.empty());
     EXPECT_EQ(d.decided_by.front(), "kernel log line 1: mmc0: tuning execution failed: -5");
     EXPECT_TRUE(suggests(d, "try another card"));
 
     // The card refusing a function: the card.
     e.log = parse_kernel_log("mmc0: problem reading switch capabilities, performance might suffer\n", {"mmc0"});
-    EXPECT_EQ(diagnose(e).limit, "card");
+    EXPECT_EQ(mmc::bus::to_string(diagnose(e).limit), "card");
 
     // A log with nothing about this host: still unknown, and says so.
     e.log = parse_kernel_log("mmc1: tuning execution failed: -5\n", {"mmc0"});
     d = diagnose(e);
-    EXPECT_EQ(d.limit, "unknown");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown");
     EXPECT_NE(d.would_decide.find("names no tuning"), std::string::npos) << d.would_decide;
 }
 
@@ -1083,13 +1083,13 @@ TEST(DoctorLimit, CardThatRefusesHighSpeed)
     const std::string log = "[    4.852512] mmc0: Problem switching card into high-speed mode!\n"
                             "[    4.858909] mmc0: new SDHC card at address 0001\n";
     // Without the log: unknown.
-    EXPECT_EQ(diagnose(e).limit, "unknown");
+    EXPECT_EQ(mmc::bus::to_string(diagnose(e).limit), "unknown");
     e.log = parse_kernel_log(log, {"mmc0"});
     ASSERT_EQ(e.log->events.size(), 1u);
     EXPECT_EQ(e.log->events.front().kind, LogEventKind::card_unsupported);
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.limit, "card");
-    EXPECT_EQ(d.mechanism, "mode");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "card");
+    EXPECT_EQ(mmc::bus::to_string(d.mechanism), "mode");
     ASSERT_FALSE(d.decided_by.empty());
     EXPECT_EQ(d.decided_by.front(), "kernel log line 1: mmc0: Problem switching card into high-speed mode!");
     EXPECT_TRUE(suggests(d, "a different card"));
@@ -1102,7 +1102,7 @@ TEST(DoctorLimit, UhsHintWithoutCmd6)
     e.uhs_speed_grade = 1;
     e.dt_absent = true;
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.limit, "host");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "host");
     EXPECT_EQ(d.card_best_mode, "");
     EXPECT_TRUE(has_finding(d, "the card is UHS-I (SSR UHS speed grade U1)"));
     EXPECT_TRUE(suggests(d, "UHS-I capable host or reader"));
@@ -1121,7 +1121,7 @@ TEST(DoctorLimit, HostWithoutHs200)
     const Diagnosis d = diagnose(e);
     EXPECT_EQ(d.card_best_mode, "HS400ES");
     EXPECT_EQ(d.host_best_mode, "DDR52");
-    EXPECT_EQ(d.limit, "host");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "host");
     EXPECT_TRUE(has_finding(d, "the card supports HS400ES (DEVICE_TYPE 0x57, STROBE_SUPPORT 1)"));
 }
 
@@ -1136,7 +1136,7 @@ TEST(DoctorLimit, BusWidthFromTheDeviceTree)
     e.device_type = 0x17; // up to HS200
     const Diagnosis d = diagnose(e);
     EXPECT_EQ(d.clock_ceiling_mb_s, 100);
-    EXPECT_EQ(d.limit, "board");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "board");
     EXPECT_TRUE(has_finding(d, "device tree bus-width = <4>"));
     EXPECT_TRUE(suggests(d, "bus-width = <8>"));
 }
@@ -1153,8 +1153,8 @@ TEST(DoctorLimit, NothingOnTheBusLimits)
     const Diagnosis d = diagnose(e);
     EXPECT_EQ(d.card_best_mode, "HS400ES");
     EXPECT_EQ(d.host_best_mode, "HS400ES");
-    EXPECT_EQ(d.limit, "none");
-    for (const auto& f : d.findings) EXPECT_NE(f.severity, "limit") << f.text;
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "none");
+    for (const auto& f : d.findings) EXPECT_NE(f.severity, Severity::limit) << f.text;
 }
 
 TEST(DoctorLimit, SameModeOnBothSidesNamesTheCard)
@@ -1165,7 +1165,7 @@ TEST(DoctorLimit, SameModeOnBothSidesNamesTheCard)
     e.s18a = false;
     e.sd_bus_speeds_supported = {"SDR12", "SDR25"};
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.limit, "card");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "card");
     EXPECT_TRUE(has_finding(d, "the host offers no UHS mode"));
     EXPECT_NE(d.findings.front().text.find("the card reports no UHS support"), std::string::npos);
 }
@@ -1182,7 +1182,7 @@ TEST(DoctorLimit, Hs26CardHoldsTheClock)
     EXPECT_EQ(d.mode, "MMC-HS");
     EXPECT_EQ(d.clock_ceiling_mb_s, 26);
     EXPECT_EQ(d.card_best_mode, "HS26");
-    EXPECT_EQ(d.limit, "card");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "card");
     EXPECT_TRUE(has_finding(d, "the card does high-speed timing only at 26 MHz (DEVICE_TYPE 0x01)"));
     EXPECT_TRUE(has_finding(d, "the card is limited to HS26 by its DEVICE_TYPE 0x01"));
 }
@@ -1205,7 +1205,7 @@ TEST(DoctorLimit, UhsCardStoppingAtSdr25InAHsHost)
     e.uhs_speed_grade = 1;
     e.dt_absent = true;
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.limit, "host");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "host");
 }
 
 TEST(DoctorLimit, UnknownCardTypeIsNoVerdict)
@@ -1215,7 +1215,7 @@ TEST(DoctorLimit, UnknownCardTypeIsNoVerdict)
     const Diagnosis d = diagnose(e);
     EXPECT_EQ(d.mode, "legacy");
     EXPECT_EQ(d.mode_ceiling_mb_s, 12.5);
-    EXPECT_EQ(d.limit, "unknown");
+    EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown");
     EXPECT_TRUE(has_finding(d, "the card type is unknown"));
 }
 

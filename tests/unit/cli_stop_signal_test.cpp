@@ -1,6 +1,7 @@
 // The stop-signal helper, in a child process each so the test binary keeps
 // its own signal dispositions: a signal sets the flag and the run goes on, a
-// second signal is ignored or kills as asked, and a blocked read returns.
+// second signal is ignored or kills as asked, a blocked read returns, the
+// first signal is the one recorded, and one sent to us alone is taken once.
 #include "cli/stop_signal.h"
 
 #include <cerrno>
@@ -84,6 +85,32 @@ TEST(CliStopSignal, ABlockedReadReturnsInsteadOfRestarting)
         const int err = errno;
         wait(nullptr);
         return n < 0 && err == EINTR && stop.load() ? 0 : 3;
+    });
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+TEST(CliStopSignal, TheFirstSignalIsTheOneRecorded)
+{
+    const int status = in_child([] {
+        mmc::cli::install_stop_signals();
+        if (mmc::cli::first_stop_signal() != 0) return 1;
+        raise(SIGTERM);
+        raise(SIGINT);
+        return mmc::cli::first_stop_signal() == SIGTERM ? 0 : 2;
+    });
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+TEST(CliStopSignal, ASignalSentToUsAloneIsTakenOnce)
+{
+    const int status = in_child([] {
+        mmc::cli::install_stop_signals();
+        if (mmc::cli::take_signal_sent_to_us_alone() != 0) return 1;
+        kill(getpid(), SIGHUP); // kill(2): SI_USER, not the terminal's SI_KERNEL
+        if (mmc::cli::take_signal_sent_to_us_alone() != SIGHUP) return 2;
+        return mmc::cli::take_signal_sent_to_us_alone() == 0 ? 0 : 3; // passed on once, then forgotten
     });
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 0);

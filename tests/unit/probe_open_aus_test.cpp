@@ -3,6 +3,7 @@
 // cache, in the three starting states; and every block written is back as
 // it was afterwards.
 #include "probe/open_aus.h"
+#include "probe_sim_device.h"
 #include "sim/card.h"
 #include "sim/params.h"
 
@@ -15,23 +16,7 @@ namespace {
 
 constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
 
-class SimWrites : public WriteDevice {
-public:
-    explicit SimWrites(const mmc::sim::Params& p) : card(p) {}
-    uint64_t size() const override { return card.size_bytes(); }
-    void read(uint64_t offset, std::span<uint8_t> out) override { card.read(offset, out, card.idle_at()); }
-    double write_ns(uint64_t offset, std::span<const uint8_t> data) override
-    {
-        const uint64_t start = card.idle_at();
-        return static_cast<double>(card.write(offset, data, start) - start);
-    }
-    double flush_ns() override
-    {
-        const uint64_t start = card.idle_at();
-        return static_cast<double>(card.flush(start) - start);
-    }
-    mmc::sim::Card card;
-};
+using SimWrites = mmc::test::SimProbeDevice;
 
 mmc::sim::Params params(uint32_t page, uint64_t au, unsigned open, uint64_t cache, mmc::sim::StartState state)
 {
@@ -45,12 +30,7 @@ mmc::sim::Params params(uint32_t page, uint64_t au, unsigned open, uint64_t cach
     return p;
 }
 
-std::vector<uint8_t> snapshot(SimWrites& d, uint64_t end)
-{
-    std::vector<uint8_t> all(end);
-    for (uint64_t off = 0; off < end; off += MiB) d.card.read(off, std::span(all).subspan(off, MiB), d.card.idle_at());
-    return all;
-}
+std::vector<uint8_t> snapshot(SimWrites& d, uint64_t end) { return d.contents(end); }
 
 } // namespace
 

@@ -2,6 +2,7 @@
 // ladder it measures on cards of known geometry reads back that geometry,
 // and no read ever goes past the device's end.
 #include "probe/sampler.h"
+#include "probe_sim_device.h"
 #include "sim/card.h"
 #include "sim/params.h"
 
@@ -15,30 +16,7 @@ namespace {
 
 constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
 
-// Reads served by sim::Card on its virtual clock, with optional jitter.
-class SimReads : public ReadTimer {
-public:
-    explicit SimReads(const mmc::sim::Params& p, double jitter_ns = 0) : card_(p), jitter_(jitter_ns) {}
-    uint64_t size() const override { return card_.size_bytes(); }
-    uint32_t block() const override { return 512; }
-    double read_ns(uint64_t offset, uint32_t length) override
-    {
-        std::vector<uint8_t> buf(length);
-        const uint64_t start = card_.idle_at();
-        const uint64_t end = card_.read(offset, buf, start);
-        highest = std::max(highest, offset + length);
-        ++reads;
-        std::uniform_real_distribution<double> d(0, jitter_);
-        return static_cast<double>(end - start) + (jitter_ > 0 ? d(rng_) : 0);
-    }
-    uint64_t highest = 0;
-    uint64_t reads = 0;
-
-private:
-    mmc::sim::Card card_;
-    double jitter_;
-    std::mt19937 rng_{7};
-};
+using SimReads = mmc::test::SimProbeDevice;
 
 mmc::sim::Params card(uint64_t size, uint32_t page, uint64_t au)
 {

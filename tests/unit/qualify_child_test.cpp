@@ -1,7 +1,11 @@
 // Steps run as a sibling tool's child process: its exit status is the
 // step's, its stdout the document; a missing optional tool is skipped;
-// Ctrl-C is forwarded once.
+// Ctrl-C is forwarded once, and reaches the tool even when mmc-qualify was
+// started ignoring SIGINT. A fake tool that waits ends by itself within
+// seconds, so no test here can hang.
 #include "qualify/child_step.h"
+
+#include "ignoring_sigint.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -97,21 +101,52 @@ TEST(QualifyChild, MissingToolIsSkippedOrFailsAsTheTableSays)
     EXPECT_EQ(fail.exit_status, 127);
 }
 
-TEST(QualifyChild, StopForwardsOneSigintAndTheToolsStatusComesBack)
+// The fake stops cleanly on SIGINT with 130, as the tools do; unstopped, it
+// ends by itself after about 10 s with 7.
+constexpr const char* stops_on_sigint =
+    "trap 'echo stopped >&2; exit 130' INT\ni=0; while [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; exit 7";
+
+StepResult run_stopped_after_300ms(const StepSpec& spec)
 {
-    // The fake stops cleanly on SIGINT with 130, as the tools do.
-    FakeTool t("mmc-fake", "trap 'echo stopped >&2; exit 130' INT\nwhile :; do sleep 0.05; done");
     std::atomic<bool> stop{false};
     std::thread ctrl_c([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         stop.store(true);
     });
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto r = run_step(child_step("fake", "mmc-fake", with_device({}), Needs::always, WhenMissing::fail), stop);
+    const auto r = run_step(spec, stop);
     ctrl_c.join();
+    return r;
+}
+
+TEST(QualifyChild, StopForwardsOneSigintAndTheToolsStatusComesBack)
+{
+    FakeTool t("mmc-fake", stops_on_sigint);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = run_stopped_after_300ms(child_step("fake", "mmc-fake", with_device({}), Needs::always, WhenMissing::fail));
     EXPECT_EQ(r.exit_status, 130);
     EXPECT_EQ(r.message, "stopped");
-    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(8));
+}
+
+TEST(QualifyChild, StopReachesTheToolWhenWeWereStartedIgnoringSigint)
+{
+    // `make check &` or `mmc-qualify ... &` from a script: SIGINT is ignored
+    // here, and a tool that inherited that could never be stopped.
+    const IgnoringSigintBlockingSigterm background_job;
+    FakeTool t("mmc-fake", stops_on_sigint);
+    const auto r = run_stopped_after_300ms(child_step("fake", "mmc-fake", with_device({}), Needs::always, WhenMissing::fail));
+    EXPECT_EQ(r.exit_status, 130);
+    EXPECT_EQ(r.message, "stopped");
+}
+
+TEST(QualifyChild, AToolThatCannotRunIs126WithTheReason)
+{
+    FakeTool t("mmc-fake", "exit 0");
+    fs::permissions(t.dir / "mmc-fake", fs::perms::owner_read | fs::perms::owner_write);
+    std::atomic<bool> stop{false};
+    const auto r = run_child((t.dir / "mmc-fake").string(), {}, stop);
+    EXPECT_EQ(r.exit_status, 126);
+    EXPECT_NE(r.err.find("Permission denied"), std::string::npos) << r.err;
 }
 
 TEST(QualifyChild, KilledBySignalIs128PlusIt)

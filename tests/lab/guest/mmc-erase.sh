@@ -2,7 +2,7 @@
 # start of both cards with a pattern, erases ranges with raw CMD32/33/38
 # and BLKDISCARD, and leaves the JSON and the cards' first MiBs for the
 # host-side test to compare. Short: about 50 MiB of card I/O.
-o=$SDLAB_OUT
+o=${o:-$SDLAB_OUT}
 # A 32 MiB pattern without 0x00 or 0xff bytes: 64 KiB of decimal numbers,
 # one a line, doubled nine times (seq alone is slow under TCG).
 seq 1 20000 | head -c 65536 > /tmp/pat

@@ -1,6 +1,6 @@
 # Runs inside the lab (two cards: mmcblk0 4 GiB SDHC, mmcblk1 1 GiB SDSC).
 # Writes what the host-side test checks into $SDLAB_OUT.
-o=$SDLAB_OUT
+o=${o:-$SDLAB_OUT}
 mmc-info -J > $o/list.json; echo $? > $o/list.rc
 mmc-info -J /dev/mmcblk0 > $o/sdhc.json; echo $? > $o/sdhc.rc
 cat /sys/block/mmcblk0/device/cid > $o/sysfs-cid

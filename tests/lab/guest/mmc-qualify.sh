@@ -1,5 +1,5 @@
 # Runs inside the lab (mmcblk0: 4 GiB SDHC, mmcblk1: 1 GiB SDSC).
-o=$SDLAB_OUT
+o=${o:-$SDLAB_OUT}
 mmc-qualify --destructive --yes --erase region --size 16M --runtime 2s --suites quick,a1 \
     --host-label "lab" --out $o/results /dev/mmcblk0 > $o/destructive.txt 2> $o/destructive.err
 echo $? > $o/destructive.rc
