@@ -1,5 +1,6 @@
 #!/bin/sh
-# mmc-health against the lab's kernel MMC stack, one boot: CMD56 reaches
+# mmc-health against the lab's kernel MMC stack (the shared SD lab boot,
+# tests/lab/sd-lib.sh): CMD56 reaches
 # QEMU's SD card and its answer comes back through mmc-health exactly as the
 # model makes it; a writable card is writable, and read-only under the
 # kernel's force_ro.
@@ -13,15 +14,15 @@
 # 7.2 model honours one is unverified here.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
-command -v qemu-system-x86_64 >/dev/null || { skip "lab: qemu-system-x86_64 not installed (make deps)"; finish; exit; }
+. tests/lab/sd-lib.sh
+reason=$(sd_lab_skip_reason)
+[ -z "$reason" ] || { skip "$reason"; finish; exit; }
 major=$(qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version \([0-9]*\)\..*/\1/p')
 minor=$(qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version [0-9]*\.\([0-9]*\).*/\1/p')
+work=$(mktemp -d)
+trap 'rm -rf "$work" "$out" "$err"' EXIT
 
-res=$(mktemp -d)
-trap 'rm -rf "$res" "$out" "$err"' EXIT
-if ! scripts/sdlab --size 1G --out "$res" -- sh -c "$(cat tests/lab/guest/mmc-health.sh)"; then
-    fail "lab run failed"; finish; exit 1
-fi
+sd_lab mmc-health || { finish; exit 1; }
 
 check() { # check NAME FILE PYEXPR EXPECTED
     got=$($PY -c "import json,sys; j=json.load(open(sys.argv[1])); c=j['cards'][0]; print($3)" "$res/$2" 2>&1)
@@ -76,14 +77,13 @@ check "force_ro cleared: writable" rw-again.json "c['writability']['writable']" 
 # switch cannot be set in this lab; the host-side tests cover it
 # (tests/cli/mmc-health.sh, sd-switch-on.json). Assert the refusal, so a
 # QEMU that accepts it is noticed. No guest boots: QEMU stops at realize.
-img=$(mktemp); truncate -s 64M "$img"
+img=$work/ro.img; truncate -s 64M "$img"
 timeout 60 qemu-system-x86_64 -machine pc -accel tcg -display none -S -device sdhci-pci -device sd-card,drive=c \
-    -drive "id=c,if=none,format=raw,readonly=on,file=$img" >"$res/qemu-ro.out" 2>&1
-echo $? >"$res/qemu-ro.rc"
-rm -f "$img"
+    -drive "id=c,if=none,format=raw,readonly=on,file=$img" >"$work/qemu-ro.out" 2>&1
+ro_status=$?
 if [ "$major" -eq 7 ]; then
-    rc "QEMU $major.$minor refuses a read-only drive as an SD card" qemu-ro 1
-    expect "with the words QEMU uses" "$res/qemu-ro.out" "Cannot use read-only drive as SD card"
+    [ "$ro_status" = 1 ] && pass "QEMU $major.$minor refuses a read-only drive as an SD card" || fail "QEMU with a read-only drive: exit $ro_status"
+    expect "with the words QEMU uses" "$work/qemu-ro.out" "Cannot use read-only drive as SD card"
 else
     skip "QEMU $major.$minor: whether a read-only drive sets the switch is not checked (only 7.x's refusal is known)"
 fi

@@ -1,6 +1,8 @@
-# Runs inside the lab (one card: mmcblk0, QEMU's SD model, CID MID 0xaa OID
-# "XY", in no layout's row). Writes what tests/lab/mmc-health.sh checks.
-o=$SDLAB_OUT
+# Runs inside the lab (mmcblk0, QEMU's 4 GiB SD card, CID MID 0xaa OID "XY",
+# in no layout's row). Writes what tests/lab/mmc-health.sh checks into $o.
+# Leaves the card as it found it: CMD56 reads, the two-step write QEMU drops,
+# force_ro set and cleared.
+o=${o:-$SDLAB_OUT}
 # Unknown card: no CMD56 sent; writable.
 mmc-health -J mmcblk0 > $o/plain.json 2> $o/plain.err; echo $? > $o/plain.rc
 # A layout on purpose: one CMD56 read (argument 1) reaches the card.
