@@ -21,6 +21,7 @@ mmc_ioc_cmd to_kernel(MmcCommand& c)
     k.is_acmd = c.app_cmd ? 1 : 0;
     k.write_flag = c.write ? 1 : 0;
     k.cmd_timeout_ms = c.cmd_timeout_ms;
+    k.data_timeout_ns = c.data_timeout_ns;
     if (!c.data.empty()) {
         k.blksz = c.block_size ? c.block_size : static_cast<unsigned>(c.data.size());
         k.blocks = static_cast<unsigned>(c.data.size() / k.blksz);

@@ -41,6 +41,7 @@ struct MmcCommand {
     std::vector<uint8_t> data;  // read buffer (sized by the caller) or write data
     unsigned block_size = 0;    // 0: data.size() in one block
     unsigned cmd_timeout_ms = 0;
+    unsigned data_timeout_ns = 0; // 0: the kernel's own, from the card's CSD
     std::array<uint32_t, 4> response{};
 };
 

@@ -28,6 +28,7 @@ MadeBundle make_bundle(const Outcome& outcome, const BundleInputs& inputs)
 {
     report::MakeInputs in;
     json others = json::object();
+    json health;
     for (const auto& s : outcome.steps) {
         in.steps.push_back(bundle_step(s));
         if (s.doc.is_null()) continue; // a step that made no document leaves its part out
@@ -37,6 +38,7 @@ MadeBundle make_bundle(const Outcome& outcome, const BundleInputs& inputs)
         else if (s.tool == "mmc-erase") in.erase = d;
         else if (s.tool == "mmc-bench") in.bench.push_back(d); // partial results still count
         else if (s.tool == "mmc-probe") in.probe.push_back(d);
+        else if (s.tool == "mmc-health") health = s.doc;
         else others[s.name] = s.doc;
     }
     in.card_label = inputs.card_label;
@@ -46,6 +48,8 @@ MadeBundle make_bundle(const Outcome& outcome, const BundleInputs& inputs)
 
     MadeBundle made;
     made.bundle = report::make_bundle(in);
+    made.bundle.health = health;
+    report::read_tool_parts(made.bundle);
     made.doc = report::to_json(made.bundle);
     auto& steps = made.doc["steps"];
     for (std::size_t i = 0; i < outcome.steps.size() && i < steps.size(); ++i) {

@@ -8,6 +8,7 @@
 #include "dev/discovery.h"
 #include "dev/identify.h"
 #include "erase/erase.h"
+#include "health/verdict.h"
 #include "out/bus_view.h"
 #include "out/device_view.h"
 #include "out/erase_view.h"
@@ -263,10 +264,10 @@ StepResult run_bench(StepContext& c, const std::string& suite, std::optional<uin
     return r;
 }
 
-// mmc-probe's arguments: `fixed`, the register sources this run reads
-// (--no-ioctl, --sysfs-root), --any-device when the run has it and the
-// subcommand takes it (a write), then DEVICE.
-ArgsFn probe_args(std::vector<std::string> fixed, bool writes)
+// A child tool's arguments (mmc-probe, mmc-health): `fixed`, the register
+// sources this run reads (--no-ioctl, --sysfs-root), --any-device when the
+// run has it and the subcommand takes it (a write), then DEVICE.
+ArgsFn child_args(std::vector<std::string> fixed, bool writes)
 {
     return [fixed, writes](const Settings& s) {
         auto args = fixed;
@@ -281,11 +282,11 @@ ArgsFn probe_args(std::vector<std::string> fixed, bool writes)
     };
 }
 
-// The plan's line for an mmc-probe step: its command line and what it does.
-std::function<std::string(const Settings&)> describe_probe(ArgsFn args, std::string what)
+// The plan's line for a child step: its command line and what it does.
+std::function<std::string(const Settings&)> describe_child(std::string tool, ArgsFn args, std::string what)
 {
-    return [args, what](const Settings& s) {
-        std::string line = "mmc-probe";
+    return [tool, args, what](const Settings& s) {
+        std::string line = tool;
         for (const auto& a : args(s)) line += " " + a;
         return line + ": " + what;
     };
@@ -360,9 +361,9 @@ StepSpec bench_step(const std::string& suite, Needs needs)
 
 StepSpec geometry_step()
 {
-    const auto args = probe_args({"geometry", "-J"}, false);
+    const auto args = child_args({"geometry", "-J"}, false);
     StepSpec spec = child_step("geometry", "mmc-probe", args, Needs::always, WhenMissing::skip);
-    spec.describe = describe_probe(args, "reads across aligned boundaries for the page and AU (read-only)");
+    spec.describe = describe_child("mmc-probe", args, "reads across aligned boundaries for the page and AU (read-only)");
     auto child = spec.run;
     spec.run = [child](StepContext& c) {
         StepResult r = child(c);
@@ -372,12 +373,29 @@ StepSpec geometry_step()
     return spec;
 }
 
+StepSpec health_step()
+{
+    const auto args = child_args({"-J"}, false);
+    StepSpec spec = child_step("health", "mmc-health", args, Needs::always, WhenMissing::skip);
+    spec.describe = describe_child("mmc-health", args,
+                                   "reads wear and writability: registers and the vendor CMD56 block the CID names");
+    auto child = spec.run;
+    spec.run = [child](StepContext& c) {
+        StepResult r = child(c);
+        // worn, end_of_life, read_only and unknown exit 3-6: the verdict, not a failure.
+        if (r.exit_status != cli::ok && health::verdict_of_exit_status(r.exit_status) && r.doc.is_object())
+            r.status_is_answer = true;
+        return r;
+    };
+    return spec;
+}
+
 StepSpec capacity_step()
 {
-    const auto args = probe_args({"capacity", "-J", "--yes"}, true);
+    const auto args = child_args({"capacity", "-J", "--yes"}, true);
     StepSpec child = child_step("capacity", "mmc-probe", args, Needs::destructive, WhenMissing::skip);
     StepSpec spec = child;
-    spec.describe = describe_probe(args, "WRITES stamps to test the capacity is real (the blocks it overwrites are put back)");
+    spec.describe = describe_child("mmc-probe", args, "WRITES stamps to test the capacity is real (the blocks it overwrites are put back)");
     spec.run = [child](StepContext& c) { return run_capacity(child, c); };
     return spec;
 }
@@ -398,6 +416,7 @@ std::vector<StepSpec> step_table(const Settings& s)
     std::vector<StepSpec> table;
     table.push_back(info_step());
     table.push_back(bus_step());
+    table.push_back(health_step());   // read-only: always (skipped when mmc-health is not installed)
     table.push_back(geometry_step()); // read-only: always (skipped when mmc-probe is not installed)
     table.push_back(erase_step());
     table.push_back(capacity_step()); // --destructive: after the erase, before the benchmarks write

@@ -9,7 +9,7 @@
 
 namespace mmc::qualify {
 
-// identify -> bus -> geometry -> (--destructive) erase -> capacity -> one
+// identify -> bus -> health -> geometry -> (--destructive) erase -> capacity -> one
 // benchmark step per suite -> (--destructive) the state comparison.
 std::vector<StepSpec> step_table(const Settings& settings);
 
@@ -22,6 +22,7 @@ StepSpec bench_step(const std::string& suite, Needs needs = Needs::always); // m
 StepSpec state_step();                         // mmc-bench --suite state --destructive [--au SIZE]: what erasing buys
 
 // Sibling tools run as child processes, skipped when not installed.
+StepSpec health_step();                        // mmc-health -J DEVICE; exits 3-6 (a verdict) are its answer
 StepSpec geometry_step();                      // mmc-probe geometry -J DEVICE (read-only)
 StepSpec capacity_step();                      // mmc-probe capacity -J --yes DEVICE (writes; puts back); exits
                                                // 10-13 naming a fake are its answer, not a failure

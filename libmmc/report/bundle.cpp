@@ -176,6 +176,7 @@ json to_json(const Bundle& b)
     if (!b.erase.is_null()) j["erase"] = b.erase;
     if (!b.bench.is_null()) j["bench"] = b.bench;
     if (!b.probe.is_null()) j["probe"] = b.probe;
+    if (!b.health.is_null()) j["health"] = b.health;
     json steps = json::array();
     for (const auto& s : b.steps) steps.push_back({{"name", s.name}, {"ok", s.ok}, {"message", s.message}});
     j["steps"] = steps;
@@ -290,6 +291,7 @@ Bundle from_json(const json& doc)
     if (const json* er = r.object(doc, "erase", "")) b.erase = *er;
     if (const json* be = r.array(doc, "bench", "")) b.bench = *be;
     if (const json* pr = r.object(doc, "probe", "")) b.probe = *pr;
+    if (const json* he = r.object(doc, "health", "")) b.health = *he;
     if (const json* steps = r.array(doc, "steps", "")) {
         for (std::size_t i = 0; i < steps->size(); ++i) {
             const json& s = (*steps)[i];
@@ -327,6 +329,22 @@ void read_tool_parts(Bundle& b)
     b.geometry.reset();
     b.capacity.reset();
     b.state.reset();
+    b.health_figures.reset();
+    if (const json* cards = r.array(b.health, "cards", "health"); cards && !cards->empty() && (*cards)[0].is_object()) {
+        const json& card = (*cards)[0];
+        HealthFigures h;
+        h.verdict = r.text(card, "verdict", "health.cards[0]");
+        if (const json* wear = r.array(card, "wear", "health.cards[0]"))
+            for (const auto& w : *wear) {
+                if (!w.is_object()) continue;
+                const auto used = r.figure(w, "life_used_percent", "health.cards[0].wear", 1000, "percent");
+                if (used && (!h.life_used_percent || *used > *h.life_used_percent)) {
+                    h.life_used_percent = used;
+                    h.life_source = r.text(w, "source", "health.cards[0].wear");
+                }
+            }
+        if (!h.verdict.empty()) b.health_figures = h;
+    }
     if (const json* g = r.object(b.probe, "geometry", "probe")) {
         ProbeGeometry geo;
         geo.page_size = bytes_of(r, *g, "page_size", "probe.geometry");

@@ -105,6 +105,14 @@ struct StateComparison {
     std::string summary;
 };
 
+// What mmc-health said of the card (its first card's): the verdict and the
+// highest life used any source gave, with that source.
+struct HealthFigures {
+    std::string verdict;                    // "healthy", "worn", "end_of_life", "read_only", "unknown"
+    std::optional<double> life_used_percent;
+    std::string life_source;                // "ext_csd", "cmd56:sandisk", ...
+};
+
 // A step of the pipeline that made the bundle and whether it worked.
 struct Step {
     std::string name;
@@ -127,6 +135,7 @@ struct Bundle {
     json erase;       // mmc-erase -J
     json bench;       // array of mmc-bench -J documents
     json probe;       // {"geometry": mmc-probe geometry -J, "capacity": mmc-probe capacity -J}
+    json health;      // mmc-health -J of the card
     std::vector<Step> steps;
     json environment; // hostname, machine, kernel, arch, os, cpu_model
     json tools;       // {"mmc-info": "0.1.0", ...}
@@ -138,11 +147,12 @@ struct Bundle {
     std::optional<ProbeGeometry> geometry;
     std::optional<ProbeCapacity> capacity;
     std::optional<StateComparison> state; // from the last mmc-bench document of suite "state"
+    std::optional<HealthFigures> health_figures; // from health
 };
 
 // The parts read out of the tools' documents, as from_json fills them in
 // (make_bundle too): geometry and capacity from bundle.probe, state from
-// bundle.bench. Wrong types are warnings.
+// bundle.bench, health_figures from bundle.health. Wrong types are warnings.
 void read_tool_parts(Bundle& bundle);
 
 // A document that is not a bundle (no "format": "mmckit-bundle"), or one in

@@ -363,6 +363,43 @@ std::string html_probe_table(const Report& rep, const Group& g)
     return h + "</tbody></table></div>";
 }
 
+// mmc-health: the latest reading per card, and a chart of life used over
+// time: one bar per reading, oldest first, for every card that has a figure.
+std::string html_health_table(const Report& rep, const Group& g)
+{
+    std::string h = "<div class=\"table-wrap\"><table class=\"health\"><caption>Health, the latest reading per card (mmc-health)</caption>"
+                    "<thead><tr><th scope=\"col\">Card</th><th scope=\"col\">Verdict</th><th scope=\"col\">Life used</th>"
+                    "<th scope=\"col\">From</th><th scope=\"col\">Read</th></tr></thead><tbody>";
+    for (const auto& card : health_histories(rep, g)) {
+        const auto& last = card.readings.back();
+        h += fmt::format("<tr><th scope=\"row\">{}</th><td>{}</td>{}<td>{}</td><td>{}</td></tr>", html_escape(card.card),
+                         html_escape(last.health->verdict), td_num(life_used_text(*last.health)),
+                         html_escape(last.health->life_source.empty() ? missing_text : last.health->life_source),
+                         html_escape(last.date.empty() ? missing_text : last.date));
+    }
+    return h + "</tbody></table></div>";
+}
+
+std::string chart_health(const Report& rep, const Group& g, const std::string& id)
+{
+    std::vector<Item> items;
+    for (const auto& card : health_histories(rep, g)) {
+        bool any = false;
+        for (const auto& r : card.readings) any = any || r.health->life_used_percent;
+        if (!any) continue;
+        items.push_back({Item::heading, card.card, {}, 0, {}, {}, 0});
+        for (const auto& r : card.readings) {
+            const auto v = r.health->life_used_percent;
+            items.push_back({Item::label, r.date.empty() ? missing_text : r.date, {}, 0, {}, {}, 0});
+            items.push_back({Item::bar, {}, v, 1, v ? life_used_text(*r.health) : "",
+                             fmt::format("{} on {}: life used {} ({})", card.card, r.date, life_used_text(*r.health), r.health->verdict), 0});
+        }
+        items.push_back({Item::gap, {}, {}, 0, {}, {}, 5});
+    }
+    if (items.empty()) return {};
+    return render_chart(id, "health", "Life used over time, per card, %", items, "%", false);
+}
+
 // What erasing bought: the state suite's own line per card@host.
 std::string state_list(const Report& rep, const Group& g)
 {
@@ -566,6 +603,13 @@ std::string html_report(const Report& rep, const HtmlOptions& o)
         if (g.has_verdicts(rep.bundles)) h += "<h3>Verdicts</h3>\n" + html_verdict_table(rep, g) + "\n";
         if (g.has_probe(rep.bundles)) h += "<h3>Flash geometry and capacity</h3>\n" + html_probe_table(rep, g) + "\n";
         if (g.has_state(rep.bundles)) h += "<h3>What erasing bought</h3>\n" + state_list(rep, g) + "\n";
+        if (g.has_health(rep.bundles)) {
+            h += "<h3>Health</h3>\n";
+            if (const auto chart = chart_health(rep, g, gid + "-health"); !chart.empty())
+                h += "<div class=\"charts\"><figure><figcaption>Life used, each reading of each card, oldest first.</figcaption>" + chart +
+                     "</figure></div>\n";
+            h += html_health_table(rep, g) + "\n";
+        }
 
         std::string boxes;
         for (std::size_t m = 0; m < g.members.size(); ++m) {

@@ -18,8 +18,9 @@ struct HtmlOptions {
 // Per group: sequential read and write bar charts "by interface" (grouped
 // by host) and "by card" (grouped by card), the random-I/O chart, the
 // tables of the text view, verdict badges and each measured card's key
-// registers. SVG classes: "chart by-interface", "chart by-card",
-// "chart iops".
+// registers; where bundles carry mmc-health's document, the latest health
+// per card and a chart of life used over time. SVG classes: "chart
+// by-interface", "chart by-card", "chart iops", "chart health".
 std::string html_report(const Report& report, const HtmlOptions& options);
 
 std::string html_escape(std::string_view text);

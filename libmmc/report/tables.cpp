@@ -36,6 +36,43 @@ bool Group::has_probe(const std::vector<Bundle>& bundles) const
     return false;
 }
 
+bool Group::has_health(const std::vector<Bundle>& bundles) const
+{
+    for (int i : members)
+        if (bundles[i].health_figures) return true;
+    return false;
+}
+
+std::vector<HealthHistory> health_histories(const Report& rep, const Group& g)
+{
+    std::vector<HealthHistory> out;
+    std::vector<std::string> keys;
+    std::vector<std::vector<std::pair<std::string, const HealthFigures*>>> by_key; // full time, for the order
+    for (int i : g.members) {
+        const Bundle& b = rep.bundles[i];
+        if (!b.health_figures) continue;
+        const std::string key = b.card.label + "\n" + b.card.serial;
+        auto at = std::find(keys.begin(), keys.end(), key) - keys.begin();
+        if (at == static_cast<std::ptrdiff_t>(keys.size())) {
+            keys.push_back(key);
+            by_key.emplace_back();
+            out.push_back({b.card.label, {}});
+        }
+        by_key[at].emplace_back(b.created, &*b.health_figures);
+    }
+    for (std::size_t k = 0; k < out.size(); ++k) {
+        auto& rs = by_key[k];
+        std::stable_sort(rs.begin(), rs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (const auto& [created, h] : rs) out[k].readings.push_back({created.substr(0, 10), h});
+    }
+    return out;
+}
+
+std::string life_used_text(const HealthFigures& h)
+{
+    return h.life_used_percent ? fmt::format("{:g}%", *h.life_used_percent) : std::string(missing_text);
+}
+
 bool Group::has_state(const std::vector<Bundle>& bundles) const
 {
     for (int i : members)

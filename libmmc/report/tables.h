@@ -31,6 +31,7 @@ struct Group {
     bool has_verdicts(const std::vector<Bundle>& bundles) const;
     bool has_probe(const std::vector<Bundle>& bundles) const; // mmc-probe's geometry or capacity
     bool has_state(const std::vector<Bundle>& bundles) const; // the state comparison
+    bool has_health(const std::vector<Bundle>& bundles) const; // mmc-health's verdict
     // How the text and HTML views name a member in a row: "card @ host".
     std::string member_label(std::size_t member) const;
 };
@@ -39,6 +40,21 @@ struct Report {
     std::vector<Bundle> bundles;
     std::vector<Group> groups;
 };
+
+// mmc-health's readings of one card (its label and serial) in a group,
+// oldest first by the bundle's time: the text and HTML views show the
+// latest and, for a card read more than once, its life used over time.
+struct HealthHistory {
+    std::string card; // the card's label
+    struct Reading {
+        std::string date; // YYYY-MM-DD of the bundle, "" when it has none
+        const HealthFigures* health;
+    };
+    std::vector<Reading> readings;
+};
+std::vector<HealthHistory> health_histories(const Report& rep, const Group& g);
+// "80%", or "–".
+std::string life_used_text(const HealthFigures& h);
 
 // Groups bundles in the order given. A bundle goes to the first row of its
 // card (the same label, and the same serial unless one side has none) whose

@@ -254,6 +254,27 @@ std::string text_probe_table(const Report& rep, const Group& g)
     return render_table(t, 2, 10);
 }
 
+// mmc-health's verdicts: one row per card, its latest reading, and where
+// the card was read more than once its life used over time, oldest first.
+std::string text_health_table(const Report& rep, const Group& g)
+{
+    TextTable t;
+    t.header = {"Card", "Verdict", "Life used", "From", "Read", "Life used over time"};
+    t.right_aligned = {false, false, true, false, false, false};
+    for (const auto& card : health_histories(rep, g)) {
+        const auto& last = card.readings.back();
+        std::string history = missing_text;
+        if (card.readings.size() > 1) {
+            history.clear();
+            for (const auto& r : card.readings) history += (history.empty() ? "" : ", ") + life_used_text(*r.health) + " " + r.date;
+        }
+        t.rows.push_back({card.card, last.health->verdict, life_used_text(*last.health),
+                          last.health->life_source.empty() ? missing_text : last.health->life_source,
+                          last.date.empty() ? missing_text : last.date, history});
+    }
+    return render_table(t, 2, 10);
+}
+
 // What erasing bought, in the state suite's own line.
 std::string state_lines(const Report& rep, const Group& g)
 {
@@ -287,6 +308,10 @@ Report printable_copy(const Report& in)
         if (b.geometry) fix(b.geometry->confidence);
         if (b.capacity) fix(b.capacity->verdict);
         if (b.state) fix(b.state->summary);
+        if (b.health_figures) {
+            fix(b.health_figures->verdict);
+            fix(b.health_figures->life_source);
+        }
         for (auto& s : b.steps) {
             fix(s.name);
             fix(s.message);
@@ -323,6 +348,7 @@ std::string text_report(const Report& unsafe, bool color)
         if (g.has_verdicts(rep.bundles)) out += "\n  Verdicts\n" + text_verdict_table(rep, g, color);
         if (g.has_probe(rep.bundles)) out += "\n  Flash geometry and capacity (mmc-probe)\n" + text_probe_table(rep, g);
         if (g.has_state(rep.bundles)) out += "\n  What erasing bought (the benchmark's state suite)\n" + state_lines(rep, g);
+        if (g.has_health(rep.bundles)) out += "\n  Health (mmc-health), the latest reading per card\n" + text_health_table(rep, g);
         if (!g.has_sequential(rep.bundles) && !g.has_random(rep.bundles)) out += "\n  No figures.\n";
 
         std::string problems;

@@ -63,6 +63,9 @@ check_values "mmc-erase --method" "mmc-erase --method " mmc-erase --method bogus
 check_values "mmc-erase --verify=" "mmc-erase --verify=" mmc-erase --verify=bogus
 check_values "mmc-info --card" "mmc-info --card " mmc-info --card bogus
 check_values "mmc-info --decode KIND=" "mmc-info --decode " mmc-info --decode bogus=00
+check_values "mmc-health --card" "mmc-health --card " mmc-health --card bogus
+check_values "mmc-health --decode KIND=" "mmc-health --decode " mmc-health --decode bogus=00
+check_values "mmc-health --layout" "mmc-health --layout " mmc-health --layout bogus
 check_values "mmc-bus --card" "mmc-bus --card " mmc-bus --card bogus /dev/null
 check_values "mmc-qualify --erase" "mmc-qualify --erase " mmc-qualify --erase bogus
 suites=$(refused_values mmc-bench --suite bogus)
@@ -83,6 +86,7 @@ want_eq "eMMC: mmc-bus offers the card and its host only" "$(devs emmc-cm4 "mmc-
 want_eq "eMMC: mmc-qualify offers the whole card only" "$(devs emmc-cm4 "mmc-qualify ")" "mmcblk1"
 want_eq "USB reader (sda): no device offered" "$(devs usb-reader "mmc-info ")" ""
 want_eq "after an option's value, devices again" "$(devs sd-qemu "mmc-bench --suite a1 mmc")" "mmc0 mmcblk0"
+want_eq "SD card: mmc-health offers card and host" "$(devs sd-qemu "mmc-health ")" "mmc0 mmcblk0"
 want_eq "mmc-watch takes no device" "$(devs sd-qemu "mmc-watch ")" \
     "$(comp "mmc-watch -")"
 

@@ -20,6 +20,8 @@
 #      over regs), so dev/'s card model may hold bus facts;
 #    - dev/ includes only dev/, regs/ and bus/: nothing above it (no cli/,
 #      erase/, bench/, probe/, report/, qualify/, out/, sim/);
+#    - health/ includes only health/, regs/, cli/ and dev/ (for the plain
+#      types dev/ fills: CMD56 blocks, the host's write facts); it does no I/O;
 #    - erase/ includes nothing from bench/; bench/ includes from erase/ only
 #      erase/erase.h, in bench/precondition.cpp (the erase precondition erases
 #      with mmc-erase's engine). Safety comes to both from dev/block_safety,
@@ -86,6 +88,7 @@ may = {  # module: the modules it may include (itself always)
     "cli": {"cli"},
     "bus": {"bus", "regs"},
     "dev": {"dev", "regs", "bus"},
+    "health": {"health", "regs", "cli", "dev"},
 }
 include = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/([^"]+)"')
 for dirpath, _, files in os.walk(root):
@@ -147,7 +150,7 @@ finds_nothing "library messages name no command-line flag" "use a cli::Remedy, o
 grep -q -- '"use --any-device to erase it anyway"' "$top/libmmc/cli/remedy.cpp" &&
     pass "the remedies are worded in cli/remedy.cpp" || fail "cli/remedy.cpp words no --any-device remedy"
 
-finds_nothing "every module keeps its floor (regs, cli, bus, dev; erase and bench)" "see the rule at the top" include_breaks "$top/libmmc"
+finds_nothing "every module keeps its floor (regs, cli, bus, dev, health; erase and bench)" "see the rule at the top" include_breaks "$top/libmmc"
 grep -q '^#include "erase/erase.h"' "$top/libmmc/bench/precondition.cpp" &&
     pass "the include rule saw bench's one erase include" || fail "bench/precondition.cpp no longer includes erase/erase.h: update this suite's rule"
 

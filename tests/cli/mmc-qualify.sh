@@ -33,18 +33,19 @@ run 0 $q -n --destructive --out "$work/dry" $fixture mmcblk0 &&
     expect "dry run: the erase says what it destroys" "$out" "erase +ERASES every byte of /dev/mmcblk0"
 expect "dry run: the benchmarks say they write" "$out" "bench-a1 +mmc-bench suite a1: READS AND WRITES the first 64 MiB"
 expect "dry run: the geometry probe reads, with the run's register sources" "$out" "geometry +mmc-probe geometry -J --no-ioctl --sysfs-root $tree mmcblk0: .*read-only"
+expect "dry run: the health step reads, with the run's register sources" "$out" "health +mmc-health -J --no-ioctl --sysfs-root $tree mmcblk0: reads wear"
 expect "dry run: the capacity probe says it writes" "$out" "capacity +mmc-probe capacity -J --yes --no-ioctl .*: WRITES stamps"
 expect "dry run: the state comparison comes last" "$out" "bench-state +mmc-bench suite state: WRITES the first 64 MiB"
 want "dry run: the order of the steps" "$(sed -n 's/^ [0-9]*\. \([a-z0-9-]*\) .*/\1/p' "$out" | tr '\n' ' ')" \
-    "info bus geometry erase capacity bench-quick bench-iozone bench-a1 bench-state "
+    "info bus health geometry erase capacity bench-quick bench-iozone bench-a1 bench-state "
 expect "dry run: says nothing was done" "$out" "no step was run"
 [ ! -e "$work/dry" ] && pass "dry run wrote no bundle" || fail "dry run created $work/dry"
 run 0 $q -n -J --suites quick,a1 $fixture mmcblk0 &&
     json_eq "dry run -J: read-only plan, erase left out" "[s['name'] for s in j['plan']['steps']], j['plan']['left_out'], j['dry_run']" \
-        "['info', 'bus', 'geometry', 'bench-quick', 'bench-a1'] ['erase', 'capacity', 'bench-state'] True"
+        "['info', 'bus', 'health', 'geometry', 'bench-quick', 'bench-a1'] ['erase', 'capacity', 'bench-state'] True"
 run 0 $q -n -J --suites state,quick $fixture mmcblk0 &&
     json_eq "dry run -J: --suites state is the state step, left out without --destructive" \
-        "[s['name'] for s in j['plan']['steps']], j['plan']['left_out']" "['info', 'bus', 'geometry', 'bench-quick'] ['erase', 'capacity', 'bench-state']"
+        "[s['name'] for s in j['plan']['steps']], j['plan']['left_out']" "['info', 'bus', 'health', 'geometry', 'bench-quick'] ['erase', 'capacity', 'bench-state']"
 
 # --- Refusal: --destructive with no --yes and no terminal ---
 run 1 $q --destructive --out "$work/refused" $fixture mmcblk0 </dev/null &&
@@ -58,7 +59,7 @@ else
     run 1 $q -J --host-label fixture --out "$work/fixture" $fixture mmcblk0 && cp "$out" "$work/run.json"
     expect "a failed step is named on stderr with its exit status" "$err" "bench-quick \\.\\.\\. failed \\(exit 1\\)"
     want "steps and their real exit statuses" "$(pyjson "$work/run.json" "[(s['name'], s['state'], s['exit_status']) for s in j['steps']]")" \
-        "[('info', 'ok', 0), ('bus', 'ok', 0), ('geometry', 'failed', 1), ('bench-quick', 'failed', 1)]"
+        "[('info', 'ok', 0), ('bus', 'ok', 0), ('health', 'ok', 6), ('geometry', 'failed', 1), ('bench-quick', 'failed', 1)]"
     want "run JSON: not interrupted, partial" "$(pyjson "$work/run.json" "j['interrupted'], j['partial'], j['tool']")" "False True mmc-qualify"
     run 0 build/bin/mmc-info -J $fixture mmcblk0 && cp "$out" "$work/info.json"
     want "the card identity object is mmc-info's" \
@@ -68,8 +69,12 @@ else
         want "bundle: card, host label, bus ceiling" "$(pyjson "$bundle" "j['format'], j['card']['product'], j['host']['label'], j['bus']['ceiling_mb_s']")" \
             "mmckit-bundle QEMU! fixture 13.0"
         want "bundle: each step's exit status" "$(pyjson "$bundle" "[(s['name'], s['ok'], s['exit_status']) for s in j['steps']]")" \
-            "[('info', True, 0), ('bus', True, 0), ('geometry', False, 1), ('bench-quick', False, 1)]"
-        want "bundle: the failure's message names its exit status" "$(pyjson "$bundle" "j['steps'][3]['message'].startswith('exit 1: ')")" "True"
+            "[('info', True, 0), ('bus', True, 0), ('health', True, 6), ('geometry', False, 1), ('bench-quick', False, 1)]"
+        want "bundle: the failure's message names its exit status" "$(pyjson "$bundle" "j['steps'][4]['message'].startswith('exit 1: ')")" "True"
+        want "bundle: the health step's document, whole (verdict unknown: QEMU's card is in no layout's row)" \
+            "$(pyjson "$bundle" "j['health']['tool'], j['health']['verdict'], 'documents' in j")" "mmc-health unknown False"
+        run 0 build/bin/mmc-report "$work/fixture" &&
+            expect "mmc-report shows the card's latest health" "$out" "QEMU! .*unknown"
         want "bundle: registers from the info step" "$(pyjson "$bundle" "j['registers']['tool'], 'csd' in j['registers']['registers']")" "mmc-info True"
         want "bundle: partial, not interrupted" "$(pyjson "$bundle" "j['partial'], j['interrupted']")" "True False"
         run 0 build/bin/mmc-report -J "$work/fixture" &&
@@ -78,17 +83,25 @@ else
     else
         fail "no bundle written for the fixture card ($bundle)"
     fi
-    # mmc-probe not installed (mmc-qualify alone, nothing on PATH): the
-    # geometry step is skipped with why, not failed.
+    # mmc-probe and mmc-health not installed (mmc-qualify alone, nothing on
+    # PATH): the geometry and health steps are skipped with why, not failed.
     mkdir -p "$work/solo" && cp $q "$work/solo/"
     run 1 env PATH=/nonexistent "$work/solo/mmc-qualify" -J --out "$work/solo-out" $fixture mmcblk0 &&
         want "no mmc-probe: the geometry step is skipped, with why" \
-            "$(pyjson "$out" "' '.join(str(x) for x in (lambda s: (s['name'], s['state'], s['exit_status'], s['message']))(j['steps'][2]))")" \
+            "$(pyjson "$out" "' '.join(str(x) for x in (lambda s: (s['name'], s['state'], s['exit_status'], s['message']))(j['steps'][3]))")" \
             "geometry skipped None mmc-probe not found beside mmc-qualify or on PATH"
+        want "no mmc-health: the health step is skipped, with why" "$(pyjson "$out" "j['steps'][2]['name'], j['steps'][2]['state']")" "health skipped"
     # --db: the bundle is stored as it finishes, and the store reads it back.
     run 1 $q --db "$work/results.sqlite" --out "$work/db" $fixture mmcblk0 && expect "--db: stored" "$out" "^Stored: .*stored"
     run 0 build/bin/mmc-report -J --db "$work/results.sqlite" &&
         json_eq "mmc-report --db reads the stored bundle" "sum(len(g['cards']) for g in j['groups'])" "1"
+    # A second run of the same card: the database keeps both readings, and
+    # the report shows them as the card's health history (one row). A second
+    # later: a bundle made in the same second is the same bundle, stored once.
+    sleep 1
+    run 1 $q --db "$work/results.sqlite" --out "$work/db2" $fixture mmcblk0
+    run 0 build/bin/mmc-report --db "$work/results.sqlite" &&
+        expect "--db: two readings of one card are its health history" "$out" "QEMU! 4GB +unknown .* – [0-9-]{10}, – [0-9-]{10}"
 fi
 
 # --- A simulated card (root, nbdkit, nbdfuse, loop) ---
@@ -106,7 +119,7 @@ run 1 $sim -p class10-2015 --size 256M --stats "$work/stats.json" -- sh -c \
     'mmc-qualify -J --destructive --yes --any-device --erase region --size 16M --runtime 1s --suites quick \
         --card-label sim --host-label host --out "$0" "$MMC_SIM_DEV"' "$work/sim" && cp "$out" "$work/sim.json"
 want "sim: steps and exit statuses" "$(pyjson "$work/sim.json" "[(s['name'], s['exit_status']) for s in j['steps']]")" \
-    "[('info', 1), ('bus', 1), ('geometry', 0), ('erase', 0), ('capacity', 0), ('bench-quick', 0), ('bench-state', 0)]"
+    "[('info', 1), ('bus', 1), ('health', 1), ('geometry', 0), ('erase', 0), ('capacity', 0), ('bench-quick', 0), ('bench-state', 0)]"
 want "sim: the failed step says why" "$(pyjson "$work/sim.json" "'not an MMC/SD device' in j['steps'][0]['message']")" "True"
 bundle=$(pyjson "$work/sim.json" "j['bundle']")
 if [ -f "$bundle" ]; then
@@ -148,7 +161,7 @@ run 1 $sim -p class10-2015 --size 256M -- sh -c \
     'mmc-qualify -J --destructive --yes --any-device --erase region --size 1G --runtime 1s --suites quick \
         --out "$0" "$MMC_SIM_DEV"' "$work/big" && cp "$out" "$work/big.json"
 want "a region past the card's end: the erase step exits 2, the rest still runs" \
-    "$(pyjson "$work/big.json" "[(s['name'], s['exit_status']) for s in j['steps'][3:]], 'runs past the end' in j['steps'][3]['message']")" \
+    "$(pyjson "$work/big.json" "[(s['name'], s['exit_status']) for s in j['steps'][4:]], 'runs past the end' in j['steps'][4]['message']")" \
     "[('erase', 2), ('capacity', 0), ('bench-quick', 0), ('bench-state', 2)] True"
 
 # A fake card (limbo: 64 MiB of 256 MiB store data): the capacity step's
@@ -185,7 +198,7 @@ $sim -p class10-2015 --size 2G --state full --block-erase 10ms --stats "$work/in
 want "Ctrl-C during the erase: exit 130" "$(cat "$work/int.rc" 2>/dev/null)" "130"
 expect "Ctrl-C: stderr says no later step started" "$work/int.err" "interrupted during the erase step; no later step was started"
 want "Ctrl-C: the erase was interrupted, the benchmarks not started" \
-    "$(pyjson "$work/int.json" "[(s['name'], s['state'], s['exit_status']) for s in j['steps'][2:]]")" \
+    "$(pyjson "$work/int.json" "[(s['name'], s['state'], s['exit_status']) for s in j['steps'][3:]]")" \
     "[('geometry', 'ok', 0), ('erase', 'failed', 130), ('capacity', 'not started', None), ('bench-quick', 'not started', None), ('bench-a1', 'not started', None), ('bench-state', 'not started', None)]"
 bundle=$(pyjson "$work/int.json" "j['bundle']")
 [ -f "$bundle" ] && want "Ctrl-C: the bundle is written, marked interrupted and partial" \

@@ -2,7 +2,9 @@
 # mmc-qualify end to end in the lab: a destructive run and a read-only run
 # each write one bundle with every part; mmc-report reads them back. Failing
 # steps keep their real exit statuses, and Ctrl-C during the erase step
-# starts no later step. The steps: info, bus, geometry (mmc-probe, read-only),
+# starts no later step. The steps: info, bus, health (mmc-health: QEMU's card
+# is in no layout's row, so its verdict is unknown, exit 6, an answer), geometry
+# (mmc-probe, read-only),
 # and with --destructive erase, capacity, the suites and bench-state.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
@@ -24,8 +26,8 @@ if [ -n "$b" ]; then
     cp "$b" "$out"
     json_eq "bundle: measured, card QEMU! 4 GiB" "j['kind'], j['card']['product'], j['card']['capacity_bytes']" "measured QEMU! 4294967296"
     json_eq "bundle: registers, bus, erase, bench, probe present" "all(k in j for k in ('registers','bus','erase','bench','probe'))" "True"
-    json_eq "bundle: every step ok with exit 0" "sorted((s['name'], s['ok'], s['exit_status']) for s in j['steps'])" \
-        "[('bench-a1', True, 0), ('bench-quick', True, 0), ('bench-state', True, 0), ('bus', True, 0), ('capacity', True, 0), ('erase', True, 0), ('geometry', True, 0), ('info', True, 0)]"
+    json_eq "bundle: every step ok, exit 0 but health's verdict (6, unknown)" "sorted((s['name'], s['ok'], s['exit_status']) for s in j['steps'])" \
+        "[('bench-a1', True, 0), ('bench-quick', True, 0), ('bench-state', True, 0), ('bus', True, 0), ('capacity', True, 0), ('erase', True, 0), ('geometry', True, 0), ('health', True, 6), ('info', True, 0)]"
     # The lab's emulated card has no flash: no ladder is a right answer
     # (confidence "none"); its capacity is real.
     json_eq "bundle: the geometry probe answered, the capacity is real" \
@@ -92,17 +94,17 @@ json_file "  and the bundle records it" "$b" "[(s['exit_status'], s['message'].s
 
 rc "a region past the card's end: exit 1" toobig 1
 json_file "  the erase step's real exit status is 2 (usage), the benchmark still ran" "$res/toobig.json" \
-    "[(s['name'], s['exit_status']) for s in j['steps']]" "[('info', 0), ('bus', 0), ('geometry', 0), ('erase', 2), ('capacity', 0), ('bench-quick', 0), ('bench-state', 2)]"
+    "[(s['name'], s['exit_status']) for s in j['steps']]" "[('info', 0), ('bus', 0), ('health', 6), ('geometry', 0), ('erase', 2), ('capacity', 0), ('bench-quick', 0), ('bench-state', 2)]"
 
 rc "SIGINT during the erase: exit 130" int 130
 expect "  stderr: no later step was started" "$res/int.err" "interrupted during the erase step; no later step was started"
 json_file "  the erase stopped; the benchmarks were not started" "$res/int.json" \
-    "[(s['name'], s['state']) for s in j['steps'][2:]], j['interrupted']" \
+    "[(s['name'], s['state']) for s in j['steps'][3:]], j['interrupted']" \
     "[('geometry', 'ok'), ('erase', 'failed'), ('capacity', 'not started'), ('bench-quick', 'not started'), ('bench-a1', 'not started'), ('bench-state', 'not started')] True"
-json_file "  the erase step's exit status is 130" "$res/int.json" "j['steps'][3]['exit_status']" "130"
+json_file "  the erase step's exit status is 130" "$res/int.json" "j['steps'][4]['exit_status']" "130"
 b=$(ls "$res"/int/*.json 2>/dev/null | head -n1)
 json_file "  the bundle is written, marked interrupted and partial" "$b" \
-    "j['interrupted'], j['partial'], [s['exit_status'] for s in j['steps']][3:]" "True True [130, None, None, None, None]"
+    "j['interrupted'], j['partial'], [s['exit_status'] for s in j['steps']][4:]" "True True [130, None, None, None, None]"
 if [ -s "$res/int-stat-before" ] && [ -s "$res/int-stat-after" ]; then
     before=$(awk '{print $7}' "$res/int-stat-before") after=$(awk '{print $7}' "$res/int-stat-after")
     [ "$before" = "$after" ] && pass "  the card saw no write after the erase began (sectors written: $after)" ||

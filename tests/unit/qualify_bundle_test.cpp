@@ -114,3 +114,18 @@ TEST(QualifyBundle, WriteNeverReplacesAnExistingBundle)
     EXPECT_EQ(mmc::report::load_bundle(second).card.label, "card");
     fs::remove_all(dir);
 }
+
+TEST(QualifyBundle, HealthGoesToItsOwnPart)
+{
+    Outcome o;
+    const json health = {{"tool", "mmc-health"},
+                         {"verdict", "unknown"},
+                         {"cards", json::array({{{"verdict", "unknown"}, {"wear", json::array()}}})}};
+    o.steps = {record("health", "mmc-health", StepState::ok, 6, "", health)};
+    const auto made = make_bundle(o, {"card X", "host Y", json::object(), "2026-12-01T18:00:00Z"});
+    EXPECT_EQ(made.doc["health"], health);
+    EXPECT_FALSE(made.doc.contains("documents")) << "health has a part: no longer kept among the others";
+    EXPECT_EQ(made.doc["steps"][0]["exit_status"], 6);
+    ASSERT_TRUE(made.bundle.health_figures);
+    EXPECT_EQ(made.bundle.health_figures->verdict, "unknown");
+}

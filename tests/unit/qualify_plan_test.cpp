@@ -66,41 +66,44 @@ TEST(QualifyPlan, TextAndJsonSayWhatEachStepDoes)
     EXPECT_EQ(runs, 0);
 }
 
-TEST(QualifyPlan, TheTableIsIdentifyBusGeometryEraseCapacitySuitesState)
+TEST(QualifyPlan, TheTableIsIdentifyBusHealthGeometryEraseCapacitySuitesState)
 {
     Settings s;
     s.device = "/nonexistent/mmcblk9";
     s.destructive = true;
     s.suites = {"quick", "a1"};
     const auto p = make_plan(step_table(s), s);
-    EXPECT_EQ(names(p), (std::vector<std::string>{"info", "bus", "geometry", "erase", "capacity", "bench-quick", "bench-a1", "bench-state"}));
-    EXPECT_NE(p.steps[2].what.find("mmc-probe geometry -J /nonexistent/mmcblk9: "), std::string::npos) << p.steps[2].what;
+    EXPECT_EQ(names(p), (std::vector<std::string>{"info", "bus", "health", "geometry", "erase", "capacity", "bench-quick", "bench-a1", "bench-state"}));
+    EXPECT_NE(p.steps[2].what.find("mmc-health -J /nonexistent/mmcblk9: reads wear"), std::string::npos) << p.steps[2].what;
+    EXPECT_NE(p.steps[3].what.find("mmc-probe geometry -J /nonexistent/mmcblk9: "), std::string::npos) << p.steps[3].what;
     // The erase cannot be planned on a device that is not there: the plan says so rather than failing.
-    EXPECT_NE(p.steps[3].what.find("cannot plan it now"), std::string::npos) << p.steps[3].what;
-    EXPECT_NE(p.steps[4].what.find("mmc-probe capacity -J --yes /nonexistent/mmcblk9: WRITES"), std::string::npos) << p.steps[4].what;
-    EXPECT_NE(p.steps[5].what.find("READS AND WRITES the first 64 MiB"), std::string::npos) << p.steps[5].what;
-    EXPECT_NE(p.steps[7].what.find("suite state"), std::string::npos) << p.steps[7].what;
+    EXPECT_NE(p.steps[4].what.find("cannot plan it now"), std::string::npos) << p.steps[4].what;
+    EXPECT_NE(p.steps[5].what.find("mmc-probe capacity -J --yes /nonexistent/mmcblk9: WRITES"), std::string::npos) << p.steps[5].what;
+    EXPECT_NE(p.steps[6].what.find("READS AND WRITES the first 64 MiB"), std::string::npos) << p.steps[6].what;
+    EXPECT_NE(p.steps[8].what.find("suite state"), std::string::npos) << p.steps[8].what;
     // --suites state is the state step, not a second one.
     s.suites = {"state", "quick"};
     EXPECT_EQ(names(make_plan(step_table(s), s)),
-              (std::vector<std::string>{"info", "bus", "geometry", "erase", "capacity", "bench-quick", "bench-state"}));
+              (std::vector<std::string>{"info", "bus", "health", "geometry", "erase", "capacity", "bench-quick", "bench-state"}));
     s.destructive = false;
     s.suites = default_suites(false);
     const auto ro = make_plan(step_table(s), s);
-    EXPECT_EQ(names(ro), (std::vector<std::string>{"info", "bus", "geometry", "bench-quick"}));
+    EXPECT_EQ(names(ro), (std::vector<std::string>{"info", "bus", "health", "geometry", "bench-quick"}));
     EXPECT_EQ(ro.left_out, (std::vector<std::string>{"erase", "capacity", "bench-state"}));
-    EXPECT_NE(ro.steps[3].what.find(": reads the first"), std::string::npos) << ro.steps[3].what;
+    EXPECT_NE(ro.steps[4].what.find(": reads the first"), std::string::npos) << ro.steps[4].what;
     // The run's register sources reach the child tool; --any-device only where it writes.
     s.use_ioctl = false;
     s.any_device = true;
     s.roots.sysfs = "/tmp/tree";
     s.destructive = true;
     const auto fx = make_plan(step_table(s), s);
-    EXPECT_NE(fx.steps[2].what.find("geometry -J --no-ioctl --sysfs-root /tmp/tree /nonexistent/mmcblk9:"), std::string::npos)
+    EXPECT_NE(fx.steps[2].what.find("mmc-health -J --no-ioctl --sysfs-root /tmp/tree /nonexistent/mmcblk9:"), std::string::npos)
         << fx.steps[2].what;
-    EXPECT_NE(fx.steps[4].what.find("capacity -J --yes --no-ioctl --sysfs-root /tmp/tree --any-device /nonexistent/mmcblk9:"),
+    EXPECT_NE(fx.steps[3].what.find("geometry -J --no-ioctl --sysfs-root /tmp/tree /nonexistent/mmcblk9:"), std::string::npos)
+        << fx.steps[3].what;
+    EXPECT_NE(fx.steps[5].what.find("capacity -J --yes --no-ioctl --sysfs-root /tmp/tree --any-device /nonexistent/mmcblk9:"),
               std::string::npos)
-        << fx.steps[4].what;
+        << fx.steps[5].what;
 }
 
 TEST(QualifyPlan, DefaultSuites)

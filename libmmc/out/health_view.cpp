@@ -1,0 +1,243 @@
+#include "out/health_view.h"
+
+#include "out/register_json.h"
+
+#include <fmt/format.h>
+#include <map>
+
+namespace mmc::out {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using health::Reading;
+using health::Verdict;
+
+template <typename T>
+Json or_null(const std::optional<T>& v)
+{
+    return v ? Json(*v) : Json(nullptr);
+}
+
+std::string percent(double v) { return v == static_cast<int64_t>(v) ? fmt::format("{}%", static_cast<int64_t>(v)) : fmt::format("{:.2f}%", v); }
+
+// "life used 90% (ext_csd)": what decided the verdict, in words.
+std::string basis_text(const health::HealthReport& report)
+{
+    const auto& j = report.judgement;
+    if (j.source.empty()) return {};
+    if (j.source == "writability") {
+        for (const auto& r : report.writability.reasons)
+            if (r.scope == health::WpScope::card) return r.what;
+        return {};
+    }
+    for (const auto& r : report.readings) {
+        if (r.source != j.source) continue;
+        const auto& w = r.wear;
+        if (j.figure == "life_used_percent" && w.life_used_percent)
+            return fmt::format("life used {}{} ({})", percent(*w.life_used_percent),
+                               w.life_exhausted.value_or(false) ? ", exhausted" : "", r.source);
+        if (j.figure == "pre_eol" && w.pre_eol) return fmt::format("PRE_EOL {} ({})", to_string(*w.pre_eol), r.source);
+        if (j.figure == "spare_blocks_percent" && w.spare_blocks_percent)
+            return fmt::format("spare blocks left {} ({})", percent(*w.spare_blocks_percent), r.source);
+    }
+    return {};
+}
+
+std::string verdict_words(Verdict v)
+{
+    switch (v) {
+    case Verdict::healthy: return "healthy";
+    case Verdict::worn: return "worn";
+    case Verdict::end_of_life: return "end of life";
+    case Verdict::read_only: return "read-only";
+    case Verdict::unknown: return "unknown";
+    }
+    return "?";
+}
+
+void wear_lines(std::string& out, const Reading& r)
+{
+    const auto& w = r.wear;
+    auto line = [&](std::string_view label, const std::string& value) { out += fmt::format("    {:<28} {}\n", label, value); };
+    if (w.life_used_percent) line("Life used", percent(*w.life_used_percent) + (w.life_exhausted.value_or(false) ? " (exhausted)" : ""));
+    if (w.pre_eol) line("Pre-EOL", std::string(to_string(*w.pre_eol)));
+    if (w.spare_blocks_percent) line("Spare blocks left", percent(*w.spare_blocks_percent));
+    if (w.bad_blocks.factory || w.bad_blocks.runtime)
+        line("Bad blocks", fmt::format("factory {}, runtime {}", w.bad_blocks.factory ? std::to_string(*w.bad_blocks.factory) : "-",
+                                       w.bad_blocks.runtime ? std::to_string(*w.bad_blocks.runtime) : "-"));
+    const auto& e = w.erase_count;
+    if (e.min || e.max || e.avg || e.total) {
+        auto n = [](const std::optional<uint64_t>& v) { return v ? std::to_string(*v) : std::string("-"); };
+        line("Erase count", fmt::format("min {}, avg {}, max {}, total {}", n(e.min), e.avg ? fmt::format("{:g}", *e.avg) : "-",
+                                        n(e.max), n(e.total)));
+    }
+    if (w.rated_erase_cycles) line("Rated erase cycles", std::to_string(*w.rated_erase_cycles));
+    if (w.power_cycles) line("Power cycles", std::to_string(*w.power_cycles));
+    if (w.abnormal_power_losses) line("Abnormal power losses", std::to_string(*w.abnormal_power_losses));
+    if (w.bytes_written) line("Bytes written", std::to_string(*w.bytes_written));
+    if (w.firmware) line("Firmware", *w.firmware);
+    if (!r.fields.empty()) out += "    As the source reports it:\n";
+    for (const auto& f : r.fields) out += fmt::format("      {:<26} {}\n", f.label, f.text);
+    for (const auto& n : r.notes) out += fmt::format("    note: {}\n", n);
+}
+
+std::string escape_label(std::string_view v)
+{
+    std::string s;
+    for (char c : v) {
+        if (c == '\\') s += "\\\\";
+        else if (c == '"') s += "\\\"";
+        else if (c == '\n') s += "\\n";
+        else s += c;
+    }
+    return s;
+}
+
+} // namespace
+
+std::string health_text(const CardHealth& card, bool color)
+{
+    const auto& report = card.report;
+    const Verdict v = report.judgement.verdict;
+    const char* on = "";
+    if (color) on = v == Verdict::healthy ? "\033[32m" : v == Verdict::unknown ? "\033[33m" : "\033[31m";
+    const char* off = color ? "\033[0m" : "";
+    std::string out = fmt::format("{}{}: {}{}{}", card.name, card.device.empty() ? "" : " (" + card.device + ")", on,
+                                  verdict_words(v), off);
+    if (auto basis = basis_text(report); !basis.empty()) out += " - " + basis;
+    out += "\n";
+    for (const auto& r : report.readings) {
+        out += fmt::format("  Wear from {}:\n", r.source);
+        wear_lines(out, r);
+    }
+    if (!report.no_data.empty()) {
+        out += "  No health data:\n";
+        for (const auto& n : report.no_data) out += fmt::format("    {:<28} {}\n", n.source, n.why);
+    }
+    const auto& w = report.writability;
+    out += fmt::format("  Writable: {}\n", !w.writable ? "unknown" : *w.writable ? "yes" : "no");
+    for (const auto& r : w.reasons)
+        out += fmt::format("    - {}{}\n      what to do: {}\n", r.what, r.permanent ? " (cannot be undone)" : "", r.remedy);
+    for (const auto& n : report.notes) out += fmt::format("  Note: {}\n", n);
+    return out;
+}
+
+Json wear_json(const Reading& r)
+{
+    const auto& w = r.wear;
+    Json j;
+    j["source"] = r.source;
+    j["life_used_percent"] = or_null(w.life_used_percent);
+    j["life_exhausted"] = or_null(w.life_exhausted);
+    j["pre_eol"] = w.pre_eol ? Json(std::string(to_string(*w.pre_eol))) : Json(nullptr);
+    j["spare_blocks_percent"] = or_null(w.spare_blocks_percent);
+    j["bad_blocks"] = {{"factory", or_null(w.bad_blocks.factory)}, {"runtime", or_null(w.bad_blocks.runtime)}};
+    j["erase_count"] = {{"min", or_null(w.erase_count.min)},
+                        {"avg", or_null(w.erase_count.avg)},
+                        {"max", or_null(w.erase_count.max)},
+                        {"total", or_null(w.erase_count.total)}};
+    j["rated_erase_cycles"] = or_null(w.rated_erase_cycles);
+    j["power_cycles"] = or_null(w.power_cycles);
+    j["abnormal_power_losses"] = or_null(w.abnormal_power_losses);
+    j["bytes_written"] = or_null(w.bytes_written);
+    j["firmware"] = or_null(w.firmware);
+    Json fields = Json::object();
+    for (const auto& f : r.fields) fields[f.key] = value_json(f.value);
+    j["fields"] = fields;
+    j["notes"] = r.notes;
+    return j;
+}
+
+Json health_json(const CardHealth& card)
+{
+    const auto& report = card.report;
+    Json j;
+    j["name"] = card.name;
+    j["device"] = card.device.empty() ? Json(nullptr) : Json(card.device);
+    j["card"] = card.identity ? *card.identity : Json(nullptr);
+    j["verdict"] = to_string(report.judgement.verdict);
+    j["verdict_basis"] = report.judgement.source.empty()
+                             ? Json(nullptr)
+                             : Json{{"source", report.judgement.source}, {"figure", report.judgement.figure}};
+    Json wear = Json::array();
+    for (const auto& r : report.readings) wear.push_back(wear_json(r));
+    j["wear"] = wear;
+    Json none = Json::array();
+    for (const auto& n : report.no_data) none.push_back({{"source", n.source}, {"why", n.why}});
+    j["no_health_data"] = none;
+    Json reasons = Json::array();
+    for (const auto& r : report.writability.reasons)
+        reasons.push_back({{"cause", to_string(r.cause)},
+                           {"scope", to_string(r.scope)},
+                           {"permanent", r.permanent},
+                           {"what", r.what},
+                           {"remedy", r.remedy}});
+    j["writability"] = {{"writable", or_null(report.writability.writable)}, {"reasons", reasons}};
+    j["notes"] = report.notes;
+    return j;
+}
+
+std::string health_prometheus(const std::vector<CardHealth>& cards)
+{
+    struct Family {
+        std::string help;
+        std::vector<std::string> samples;
+    };
+    std::map<std::string, Family> families; // sorted by name: stable output
+    auto sample = [&](const std::string& metric, const std::string& help, const std::string& labels, double value) {
+        auto& f = families[metric];
+        f.help = help;
+        f.samples.push_back(fmt::format("{}{{{}}} {}", metric, labels, value));
+    };
+    for (const auto& c : cards) {
+        const std::string card = fmt::format("card=\"{}\",device=\"{}\"", escape_label(c.name), escape_label(c.device));
+        for (Verdict v : {Verdict::healthy, Verdict::worn, Verdict::end_of_life, Verdict::read_only, Verdict::unknown})
+            sample("mmc_health_verdict", "1 for the card's verdict (healthy, worn, end_of_life, read_only, unknown), 0 for the others",
+                   fmt::format("{},verdict=\"{}\"", card, to_string(v)), c.report.judgement.verdict == v ? 1 : 0);
+        if (c.report.writability.writable)
+            sample("mmc_health_writable", "1 when the card's user area can be written now, 0 when not", card,
+                   *c.report.writability.writable ? 1 : 0);
+        for (const auto& r : c.report.readings) {
+            const std::string l = fmt::format("{},source=\"{}\"", card, escape_label(r.source));
+            const auto& w = r.wear;
+            if (w.life_used_percent)
+                sample("mmc_health_life_used_percent", "Share of the rated endurance used, percent (upper bound of the source's step)", l,
+                       *w.life_used_percent);
+            if (w.pre_eol)
+                sample("mmc_health_pre_eol", "EXT_CSD PRE_EOL_INFO: 1 normal, 2 warning, 3 urgent", l,
+                       static_cast<int>(*w.pre_eol) + 1);
+            if (w.spare_blocks_percent)
+                sample("mmc_health_spare_blocks_percent", "Share of spare blocks still available, percent", l, *w.spare_blocks_percent);
+            if (w.bad_blocks.factory)
+                sample("mmc_health_bad_blocks", "Bad blocks by kind (factory, runtime)", l + ",kind=\"factory\"",
+                       static_cast<double>(*w.bad_blocks.factory));
+            if (w.bad_blocks.runtime)
+                sample("mmc_health_bad_blocks", "Bad blocks by kind (factory, runtime)", l + ",kind=\"runtime\"",
+                       static_cast<double>(*w.bad_blocks.runtime));
+            const auto& e = w.erase_count;
+            const std::string eh = "Block erase counts (min, avg, max, total)";
+            if (e.min) sample("mmc_health_block_erases", eh, l + ",stat=\"min\"", static_cast<double>(*e.min));
+            if (e.avg) sample("mmc_health_block_erases", eh, l + ",stat=\"avg\"", *e.avg);
+            if (e.max) sample("mmc_health_block_erases", eh, l + ",stat=\"max\"", static_cast<double>(*e.max));
+            if (e.total) sample("mmc_health_block_erases", eh, l + ",stat=\"total\"", static_cast<double>(*e.total));
+            if (w.rated_erase_cycles)
+                sample("mmc_health_rated_erase_cycles", "Erase cycles the flash is rated for", l, static_cast<double>(*w.rated_erase_cycles));
+            if (w.power_cycles)
+                sample("mmc_health_power_cycles", "Power cycles the card counted", l, static_cast<double>(*w.power_cycles));
+            if (w.abnormal_power_losses)
+                sample("mmc_health_abnormal_power_losses", "Sudden power losses the card counted", l,
+                       static_cast<double>(*w.abnormal_power_losses));
+            if (w.bytes_written)
+                sample("mmc_health_written_bytes", "Bytes written as the card counts them", l, static_cast<double>(*w.bytes_written));
+        }
+    }
+    std::string out;
+    for (const auto& [name, f] : families) {
+        out += fmt::format("# HELP {} {}\n# TYPE {} gauge\n", name, f.help, name);
+        for (const auto& s : f.samples) out += s + "\n";
+    }
+    return out;
+}
+
+} // namespace mmc::out

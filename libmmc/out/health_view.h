@@ -1,0 +1,29 @@
+// Views of mmc-health: text (the verdict on each card's first line), JSON
+// (the contract in man/mmc-health.1) and the Prometheus text format that
+// node_exporter's textfile collector reads. Words live here, decisions in
+// health/.
+#pragma once
+
+#include "health/assess.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mmc::out {
+
+struct CardHealth {
+    std::string name;   // "mmc0:aaaa"; "input" for --decode
+    std::string device; // "/dev/mmcblk0"; empty offline
+    std::optional<nlohmann::ordered_json> identity; // dev::identity_json() of a live card
+    health::HealthReport report;
+};
+
+std::string health_text(const CardHealth& card, bool color);
+nlohmann::ordered_json health_json(const CardHealth& card);
+nlohmann::ordered_json wear_json(const health::Reading& reading);
+// Every card's metrics, one HELP and TYPE per metric family.
+std::string health_prometheus(const std::vector<CardHealth>& cards);
+
+} // namespace mmc::out

@@ -1,0 +1,288 @@
+// mmc-health: is this card wearing out, and why won't it write? Thin:
+// options here; gathering in libmmc/dev, deciding in libmmc/health, words in
+// libmmc/out/health_view.
+#include "cli/cli.h"
+#include "cli/file_out.h"
+#include "cli/input.h"
+#include "cli/json_out.h"
+#include "dev/discovery.h"
+#include "dev/gen_cmd.h"
+#include "dev/identify.h"
+#include "dev/write_protect.h"
+#include "health/collect.h"
+#include "health/raw_file.h"
+#include "out/health_view.h"
+#include "regs/hex.h"
+#include "version.h"
+
+#include <fmt/format.h>
+#include <getopt.h>
+#include <iostream>
+#include <unistd.h>
+
+namespace {
+
+constexpr const char* tool = "mmc-health";
+
+void usage(std::FILE* to)
+{
+    fmt::print(to, R"(Usage:
+ {0} [options] [DEVICE...]      every card, or the cards named
+ {0} [options] --decode KIND=HEX [--decode KIND=HEX ...]
+ {0} [options] --from FILE
+
+Say whether an SD or eMMC card is wearing out and whether it can be written,
+from EXT_CSD, the vendor health block (CMD56) its CID names, the SD status
+and the host. The verdict (healthy, worn, end_of_life, read_only, unknown)
+is on each card's first line and in the exit status.
+
+Options:
+ -d, --decode KIND=HEX   decode a register image or vendor block; KIND is
+                         one of cid, csd, scr, ssr, ocr, ext_csd,
+                         switch_status, status or cmd56 (a 512-byte block;
+                         give several for a layout with several reads);
+                         @FILE reads HEX from a file
+ -c, --card sd|mmc       card family for --decode (default: sd; mmc when an
+                         EXT_CSD is given)
+     --layout NAME       read (or decode) this CMD56 layout even though the
+                         CID does not name it; NAME is one of
+                         {1}
+     --from FILE         decode a raw file written by --save-raw
+     --save-raw FILE     keep the raw registers and blocks with the CID
+     --prometheus FILE   write metrics for node_exporter's textfile
+                         collector (replaced atomically)
+ -J, --json              print JSON (see mmc-health(1))
+     --no-ioctl          read sysfs and debugfs only, send no card commands
+     --sysfs-root DIR    read sysfs from DIR (default /sys)
+     --debugfs-root DIR  read debugfs from DIR (default /sys/kernel/debug)
+ -h, --help              display this help
+ -V, --version           display version
+
+Exit status: 0 healthy, 1 failure, 2 usage error, 3 worn, 4 end_of_life,
+5 read_only, 6 unknown; with several cards, the worst.
+
+Examples:
+ {0} /dev/mmcblk0
+ {0} --prometheus /var/lib/node_exporter/mmc.prom
+ {0} --card mmc --decode ext_csd=@/sys/kernel/debug/mmc0/mmc0:0001/ext_csd
+ {0} --layout two_step --decode cmd56=@block.hex
+)",
+               tool, mmc::health::layout_names());
+}
+
+struct Options {
+    std::optional<mmc::regs::CardFamily> card;
+    std::vector<std::string> decode;
+    std::optional<std::string> layout, from, save_raw, prometheus;
+    bool json = false;
+    bool use_ioctl = true;
+    std::vector<std::string> devices;
+    mmc::dev::SysRoots roots;
+    bool debugfs_set = false;
+};
+
+Options parse_options(int argc, char** argv)
+{
+    static const option longopts[] = {
+        {"decode", required_argument, nullptr, 'd'},   {"card", required_argument, nullptr, 'c'},
+        {"layout", required_argument, nullptr, 'L'},   {"from", required_argument, nullptr, 'F'},
+        {"save-raw", required_argument, nullptr, 'R'}, {"prometheus", required_argument, nullptr, 'P'},
+        {"json", no_argument, nullptr, 'J'},           {"no-ioctl", no_argument, nullptr, 'N'},
+        {"sysfs-root", required_argument, nullptr, 'S'}, {"debugfs-root", required_argument, nullptr, 'D'},
+        {"help", no_argument, nullptr, 'h'},           {"version", no_argument, nullptr, 'V'},
+        {nullptr, 0, nullptr, 0},
+    };
+    Options o;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":d:c:JhV", longopts, nullptr)) != -1) {
+        switch (c) {
+        case 'd': o.decode.push_back(optarg); break;
+        case 'c': {
+            const auto family = mmc::regs::card_family_from_string(optarg);
+            if (!family) throw mmc::cli::UsageError(fmt::format("--card {}: expected sd or mmc", optarg));
+            o.card = *family;
+            break;
+        }
+        case 'L':
+            if (!mmc::health::find_layout(optarg))
+                throw mmc::cli::UsageError(
+                    fmt::format("--layout {}: unknown layout; expected {}", optarg, mmc::health::layout_names()));
+            o.layout = optarg;
+            break;
+        case 'F': o.from = optarg; break;
+        case 'R': o.save_raw = optarg; break;
+        case 'P': o.prometheus = optarg; break;
+        case 'J': o.json = true; break;
+        case 'N': o.use_ioctl = false; break;
+        case 'S': o.roots.sysfs = optarg; break;
+        case 'D': o.roots.debugfs = optarg; o.debugfs_set = true; break;
+        case 'h': usage(stdout); std::exit(mmc::cli::ok);
+        case 'V': mmc::cli::print_version_and_exit(tool);
+        default: mmc::cli::throw_getopt_error(c, argv);
+        }
+    }
+    while (optind < argc) o.devices.push_back(argv[optind++]);
+    const int modes = (!o.devices.empty()) + (!o.decode.empty()) + o.from.has_value();
+    if (modes > 1) throw mmc::cli::UsageError("give DEVICEs, --decode or --from, one of them");
+    if (!o.debugfs_set && !o.roots.is_live()) o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
+    return o;
+}
+
+// --decode's arguments as one card: registers, and the cmd56 blocks given
+// to the layout --layout or the CID names, one block per read argument.
+mmc::health::RawCard decoded_card(const Options& o)
+{
+    mmc::health::RawCard card;
+    card.name = "input";
+    std::vector<std::vector<uint8_t>> blocks;
+    bool ext_csd = false;
+    for (const auto& arg : o.decode) {
+        const auto eq = arg.find('=');
+        if (eq == std::string::npos)
+            throw mmc::cli::UsageError(fmt::format("--decode {}: expected KIND=HEX, e.g. cmd56=44530000...", arg));
+        const std::string name = arg.substr(0, eq);
+        const std::string text = mmc::cli::read_arg_or_file(arg.substr(eq + 1));
+        if (name == "cmd56") {
+            blocks.push_back(mmc::regs::parse_hex(text));
+            continue;
+        }
+        const auto kind = mmc::regs::reg_kind_from_string(name);
+        if (!kind)
+            throw mmc::cli::UsageError(fmt::format("--decode: unknown kind '{}'; expected cid, csd, scr, ssr, ocr, ext_csd, "
+                                                   "switch_status, status or cmd56", name));
+        ext_csd = ext_csd || *kind == mmc::regs::RegKind::ext_csd;
+        card.registers.push_back({*kind, mmc::regs::parse_register_hex(*kind, text), "input"});
+    }
+    card.family = o.card.value_or(ext_csd ? mmc::regs::CardFamily::mmc : mmc::regs::CardFamily::sd);
+    if (blocks.empty()) return card;
+
+    const auto layouts = mmc::health::layouts_to_read(mmc::regs::decode_card(card.family, card.registers), o.layout);
+    if (layouts.empty())
+        throw mmc::cli::UsageError("--decode cmd56: name the layout with --layout NAME, or give the card's CID (cid=HEX)");
+    const auto& layout = *layouts.front();
+    if (blocks.size() > layout.read_args.size())
+        throw mmc::cli::UsageError(fmt::format("--decode cmd56: layout {} reads {} block(s), {} given", layout.name,
+                                               layout.read_args.size(), blocks.size()));
+    mmc::health::Cmd56Read read{std::string(layout.name), {}, {}};
+    for (std::size_t i = 0; i < blocks.size(); ++i) read.blocks.push_back({layout.read_args[i], std::move(blocks[i])});
+    card.cmd56.push_back(std::move(read));
+    return card;
+}
+
+struct LiveCard {
+    mmc::health::RawCard raw;
+    std::string device;
+    nlohmann::ordered_json identity;
+};
+
+LiveCard read_card(const mmc::dev::Card& card, const Options& o)
+{
+    LiveCard live;
+    const auto id = mmc::dev::identify(card, o.roots, {o.use_ioctl});
+    live.device = card.is_storage() ? card.device_path(o.roots) : "";
+    live.identity = mmc::dev::identity_json(id.identity);
+    live.raw.name = card.name;
+    live.raw.family = mmc::dev::family_of(id.card.type).value_or(mmc::regs::CardFamily::sd);
+    live.raw.registers = id.gathered.registers;
+    live.raw.host = mmc::dev::read_host_write_facts(card, o.roots);
+
+    const auto layouts = mmc::health::layouts_to_read(id.registers, o.layout);
+    if (layouts.empty()) return live;
+    if (!id.gathered.commands_work || live.device.empty()) {
+        for (const auto* l : layouts)
+            live.raw.cmd56.push_back({std::string(l->name), {}, "not read: " + (id.gathered.commands_error.empty()
+                                                                                     ? std::string("no card commands")
+                                                                                     : id.gathered.commands_error)});
+        return live;
+    }
+    try {
+        mmc::dev::MmcChannel channel(live.device);
+        live.raw.cmd56 = mmc::health::read_layouts(layouts, [&](const mmc::health::Layout& l, bool& stopped) {
+            auto answer = mmc::dev::gen_cmd_exchange(channel, l.write_arg, l.read_args);
+            stopped = answer.card_stopped;
+            return mmc::health::Cmd56Read{std::string(l.name), std::move(answer.blocks), answer.error};
+        });
+    } catch (const std::system_error& e) {
+        for (const auto* l : layouts) live.raw.cmd56.push_back({std::string(l->name), {}, e.what()});
+    }
+    return live;
+}
+
+} // namespace
+
+int run(int argc, char** argv)
+{
+    Options o;
+    std::vector<mmc::health::RawCard> raws;
+    std::vector<std::string> devices;
+    std::vector<std::optional<nlohmann::ordered_json>> identities;
+    mmc::cli::as_usage([&] {
+        o = parse_options(argc, argv);
+        if (!o.decode.empty()) raws.push_back(decoded_card(o));
+    });
+    if (o.from) {
+        const std::string text = mmc::cli::read_input(*o.from, mmc::cli::register_input_cap, "raw health file");
+        raws = mmc::cli::in_context(*o.from, [&] { return mmc::health::parse_raw_file(text); });
+        if (raws.empty()) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: holds no card", *o.from));
+    } else if (o.decode.empty()) {
+        std::vector<mmc::dev::Card> cards;
+        if (o.devices.empty()) {
+            for (auto& c : mmc::dev::list_cards(o.roots))
+                if (c.type != mmc::dev::CardType::sdio) cards.push_back(std::move(c));
+            if (cards.empty()) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, "no MMC/SD card found");
+        }
+        for (const auto& name : o.devices) {
+            auto target = mmc::cli::in_context(name, [&] { return mmc::dev::resolve(name, o.roots); });
+            if (!target.card) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: no card in the slot", name));
+            cards.push_back(*target.card);
+        }
+        for (const auto& c : cards) {
+            auto live = read_card(c, o);
+            raws.push_back(std::move(live.raw));
+            devices.push_back(live.device);
+            identities.push_back(std::move(live.identity));
+        }
+    }
+    devices.resize(raws.size());
+    identities.resize(raws.size());
+
+    std::vector<mmc::out::CardHealth> cards;
+    for (std::size_t i = 0; i < raws.size(); ++i)
+        cards.push_back({raws[i].name, devices[i], identities[i], mmc::health::assess(mmc::health::input_of(raws[i]))});
+
+    if (o.save_raw)
+        mmc::cli::write_output_file(*o.save_raw, mmc::health::raw_file_text(raws, tool, mmc::version));
+    if (o.prometheus) mmc::cli::write_output_file(*o.prometheus, mmc::out::health_prometheus(cards));
+
+    mmc::health::Verdict worst = mmc::health::Verdict::healthy;
+    for (const auto& c : cards)
+        if (mmc::health::severity(c.report.judgement.verdict) > mmc::health::severity(worst)) worst = c.report.judgement.verdict;
+
+    if (o.json) {
+        nlohmann::ordered_json doc;
+        doc["tool"] = tool;
+        doc["version"] = mmc::version;
+        doc["verdict"] = to_string(worst);
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const auto& c : cards) list.push_back(mmc::out::health_json(c));
+        doc["cards"] = list;
+        mmc::cli::print_json(doc, tool);
+    } else {
+        const bool color = mmc::cli::use_color(STDOUT_FILENO);
+        for (std::size_t i = 0; i < cards.size(); ++i) std::cout << (i ? "\n" : "") << mmc::out::health_text(cards[i], color);
+    }
+    for (const auto& c : cards)
+        if (!c.report.notes.empty() && !o.layout && c.report.readings.empty()) {
+            mmc::cli::error(tool, fmt::format("{}: {}; --layout NAME tries a vendor layout on purpose", c.name,
+                                              c.report.notes.front()));
+            break;
+        }
+    return mmc::health::exit_status(worst);
+}
+
+int main(int argc, char** argv)
+{
+    mmc::cli::check_stdout_at_exit(tool);
+    return mmc::cli::run_tool(tool, [&] { return run(argc, argv); });
+}
