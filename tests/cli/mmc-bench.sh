@@ -34,6 +34,7 @@ run 1 $bench /dev/nonexistent-mmc && expect "missing device" "$err" "^mmc-bench:
 tmpf=$(mktemp)
 run 1 $bench "$tmpf" && expect "a file is not a device: hint --file" "$err" "not a block device; use --file PATH"
 rm -f "$tmpf"
+not_devices mmc-bench "; use --file PATH to measure a file on a mounted filesystem" $bench
 
 # A test file on the host's filesystem.
 dir=$(mktemp -d)

@@ -19,6 +19,8 @@ run 2 $erase --au measure --au 4M /dev/null && expect "--au twice is a conflict,
 run 2 $erase --au 4M --au measure /dev/null && expect "--au twice, either order" "$err" "--au given twice \('4M' and 'measure'\)"
 run 0 $erase --help && expect "--help lists the methods" "$out" "sd-discard, fule"
 run 0 $erase --version && expect "--version" "$out" "mmc-erase from mmckit [0-9]"
+# Not a device at all: said so, and --any-device (given here) is no remedy.
+not_devices "mmc-erase -n --any-device" "" $erase -n --any-device
 
 if [ "$(id -u)" -ne 0 ]; then skip "loop devices: not root"; finish; exit; fi
 command -v losetup >/dev/null || { skip "loop devices: losetup not installed"; finish; exit; }
