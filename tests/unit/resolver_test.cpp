@@ -173,7 +173,7 @@ TEST(DeviceResolver, WhatIsNotABlockDeviceIsSaidSoNeverNotMmc)
     fs::create_directories(dir);
     const fs::path file = dir / "image";
     std::ofstream(file) << "data";
-    for (const std::string typed : {dir.string(), file.string(), std::string("/dev/null"), (o.roots.sysfs / "kernel").string()})
+    for (const std::string& typed : {dir.string(), file.string(), std::string("/dev/null"), (o.roots.sysfs / "kernel").string()})
         for (const Purpose p : {Purpose::read, Purpose::write, Purpose::erase, Purpose::probe})
             EXPECT_EQ(failure(typed, o, p), expected(Why::not_block, typed + ": not a block device")) << typed;
     // A tool that can measure a file says so; the others offer nothing.
