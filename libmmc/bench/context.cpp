@@ -9,7 +9,6 @@
 #include "regs/card_registers.h"
 
 #include <fmt/format.h>
-#include <sys/sysmacros.h>
 
 namespace mmc::bench {
 
@@ -91,13 +90,12 @@ HostQueueing host_queueing(const std::string& disk, const std::string& host, con
 Context gather_context(dev_t device, const dev::SysRoots& roots, bool use_ioctl)
 {
     Context ctx;
-    std::error_code ec;
-    const fs::path sys = fs::canonical(roots.sysfs / "dev" / "block" / fmt::format("{}:{}", major(device), minor(device)), ec);
-    if (ec) {
+    const auto sys = dev::block_syspath(device, roots);
+    if (!sys) {
         ctx.not_card_why = "not on a block device";
         return ctx;
     }
-    const std::string name = sys.filename().string();
+    const std::string name = sys->filename().string();
     dev::Target target;
     try {
         target = dev::resolve(name, roots);

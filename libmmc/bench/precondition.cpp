@@ -5,7 +5,7 @@
 #include "bench/runner.h"
 // The erase precondition erases with mmc-erase's engine (one method
 // choice, one executor). Safety is not taken from it: run_session has
-// already checked the device with bench/safety (dev/block_safety) and asked
+// already resolved the device for writing (dev/resolver, its verdict) and asked
 // before any precondition runs. This is bench's only include of erase/.
 #include "erase/erase.h"
 

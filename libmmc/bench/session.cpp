@@ -5,7 +5,7 @@
 #include "bench/engines/engine.h"
 #include "cli/printable.h"
 #include "dev/contents.h"
-#include "dev/discovery.h"
+#include "dev/resolver.h"
 #include "dev/system.h"
 #include "dev/uevent.h"
 
@@ -17,7 +17,6 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 namespace mmc::bench {
 
@@ -25,18 +24,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The block device's name by its number ("mmcblk0p1"); empty once it is gone.
 std::string block_name(dev_t d, const dev::SysRoots& roots)
 {
-    std::error_code ec;
-    const fs::path p = fs::canonical(roots.sysfs / "dev" / "block" / fmt::format("{}:{}", major(d), minor(d)), ec);
-    return ec ? std::string() : p.filename().string();
+    const auto p = dev::block_syspath(d, roots);
+    return p ? p->filename().string() : std::string();
 }
 
-bool device_present(dev_t d, const dev::SysRoots& roots)
-{
-    std::error_code ec;
-    return fs::exists(roots.sysfs / "dev" / "block" / fmt::format("{}:{}", major(d), minor(d)), ec);
-}
+bool device_present(dev_t d, const dev::SysRoots& roots) { return dev::block_syspath(d, roots).has_value(); }
 
 // Watches kernel uevents for the removal of the card or its block device.
 class RemovalWatch {
@@ -105,20 +100,6 @@ std::function<void(uint64_t, uint64_t)> byte_progress(const SessionHooks& hooks)
 
 } // namespace
 
-std::string device_path_of(const std::string& name, const dev::SysRoots& roots)
-{
-    std::error_code ec;
-    if (name.find('/') != std::string::npos || fs::exists(name, ec)) return name;
-    if (fs::exists(roots.dev / name, ec)) return (roots.dev / name).string();
-    try {
-        const auto t = dev::resolve(name, roots);
-        if (!t.partition.empty()) return (roots.dev / t.partition).string();
-        if (t.card && t.card->is_storage()) return t.card->device_path(roots);
-    } catch (const dev::ResolveError&) {
-    }
-    return name;
-}
-
 namespace {
 
 // The target as named: the block device, or the filesystem a test file goes
@@ -127,6 +108,23 @@ struct TargetId {
     std::string path;
     dev_t dev = 0;
 };
+
+// DEVICE through the one resolver, for `purpose`; a refusal is the
+// session's, with the resolver's words and remedy.
+dev::Device resolve_target(const SessionOptions& o, dev::Purpose purpose)
+{
+    dev::ResolveOptions ro;
+    ro.roots = o.roots;
+    ro.any_device = o.any_device;
+    ro.file_alternative = true; // --file measures a file instead
+    try {
+        dev::Device d = dev::resolve_device(o.device, purpose, ro);
+        d.require_allowed();
+        return d;
+    } catch (const dev::DeviceError& e) {
+        throw SessionRefused(e.what(), e.remedy);
+    }
+}
 
 TargetId identify_target(const SessionOptions& o)
 {
@@ -140,28 +138,21 @@ TargetId identify_target(const SessionOptions& o)
         if (::stat(dir.c_str(), &st) != 0) throw SessionRefused(fmt::format("{}: {}", id.path, std::strerror(errno)));
         id.dev = st.st_dev;
     } else {
-        id.path = device_path_of(o.device, o.roots);
+        id.path = resolve_target(o, dev::Purpose::read).path;
         struct stat st{};
         if (::stat(id.path.c_str(), &st) != 0) throw SessionRefused(fmt::format("{}: {}", o.device, std::strerror(errno)));
-        if (!S_ISBLK(st.st_mode))
-            throw SessionRefused(fmt::format("{}: not a block device", id.path), cli::Remedy::use_file);
         id.dev = st.st_rdev;
     }
     return id;
 }
 
-// The safety checks of a write to a block device, and the person's word.
+// The safety checks of a write to a block device (asked again now: it may
+// have been mounted since), and the person's word.
 void confirm_writes(const SessionOptions& o, const std::string& path, const Context& context, const SessionHooks& hooks)
 {
-    try {
-        check_destructive(path, o.roots, o.any_device);
-    } catch (const WriteRefused& e) {
-        throw SessionRefused(e.what(), e.remedy);
-    }
+    const dev::Device d = resolve_target(o, dev::Purpose::write);
     // What is there now, so that nobody confirms without seeing it.
-    std::error_code ec;
-    const std::string name = fs::weakly_canonical(path, ec).filename().string();
-    const std::string holds = cli::printable(dev::volumes_text(dev::volumes_in_range(name, 0, UINT64_MAX, o.roots)));
+    const std::string holds = cli::printable(dev::volumes_text(dev::volumes_in_range(d.name, 0, UINT64_MAX, o.roots)));
     require_confirmation(hooks.confirm ? hooks.confirm(write_question(path, context.card, holds)) : cli::Confirmation::no_terminal,
                          path);
 }

@@ -7,9 +7,9 @@
 
 #include "bench/report.h"
 #include "bench/suites.h"
-#include "bench/safety.h"
 #include "cli/confirm.h"
 #include "cli/errors.h"
+#include "dev/sysfs.h"
 
 #include <atomic>
 #include <functional>
@@ -60,9 +60,5 @@ struct SessionUsage : cli::Error {
 // cannot be opened. I/O errors during jobs do not throw: the report comes
 // back with partial = true.
 RunReport run_session(const SessionOptions& options, const SessionHooks& hooks);
-
-// The block device a DEVICE argument names: a path as given, or
-// /dev/<block> for mmcblk0, mmc0, mmc0:4567.
-std::string device_path_of(const std::string& name, const dev::SysRoots& roots);
 
 } // namespace mmc::bench

@@ -1,12 +1,12 @@
-// Finding hosts and cards, and turning any name a user types into one card:
-// /dev/mmcblk0, mmcblk0, mmcblk0p1, mmcblk0boot0, mmc0, mmc0:4567, or a
-// sysfs path. On the live system libudev enumerates; with another sysfs root
+// Finding hosts and cards, and the card any name a user types leads to
+// (/dev/mmcblk0, mmcblk0p1, mmc0, mmc0:4567, a sysfs path; dev/resolver.h).
+// On the live system libudev enumerates; with another sysfs root
 // (tests' fixture trees) the same classes are listed from the directory.
 #pragma once
 
 #include "dev/card.h"
+#include "dev/resolver.h"
 
-#include <stdexcept>
 #include <string_view>
 
 namespace mmc::dev {
@@ -21,11 +21,9 @@ Inventory enumerate(const SysRoots& roots);
 std::vector<Host> list_hosts(const SysRoots& roots);
 std::vector<Card> list_cards(const SysRoots& roots);
 
-struct ResolveError : std::runtime_error {
-    enum class Why { not_found, not_mmc, no_card };
-    Why why;
-    ResolveError(Why w, const std::string& message) : std::runtime_error(message), why(w) {}
-};
+// A name that names no card: the resolver's error (dev/resolver.h), whose
+// Why says which (not_found, not_block, not_mmc, no_card).
+using ResolveError = DeviceError;
 
 struct Target {
     std::optional<Card> card; // the card (absent for a host with no card)
@@ -33,9 +31,11 @@ struct Target {
     std::string partition;    // "mmcblk0p1" when a partition was named
 };
 
-// Throws ResolveError: not_found (no such device), not_mmc (a block device on
-// another bus; the message says which, e.g. a USB reader), no_card (a host
-// with an empty slot).
+// The card a name leads to, for tools that want the card and not a block
+// device (mmc-info, mmc-bus): an SDIO card too. Resolved by the one resolver
+// (dev/resolver.cpp), so it words its failures the same: throws
+// ResolveError not_found, not_block, not_mmc (a block device on another bus;
+// the message says which, e.g. a USB reader) or no_card (an empty slot).
 Target resolve(std::string_view name, const SysRoots& roots);
 
 // Why a non-MMC block device is not one, in words: "sda is on USB (a card

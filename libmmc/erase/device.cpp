@@ -1,6 +1,5 @@
 #include "erase/device.h"
 
-#include "dev/discovery.h"
 #include "dev/identify.h"
 #include "regs/card_facts.h"
 #include "regs/hex.h"
@@ -25,22 +24,6 @@ uint64_t number(const std::optional<std::string>& text)
 
 // A field's raw value, 0 when the register or field is absent.
 uint64_t field(const regs::DecodedRegister* r, std::string_view name) { return regs::field_value(r, name).value_or(0); }
-
-// "/dev/mmcblk0" -> "mmcblk0"; other names unchanged.
-std::string strip_dev(const std::string& name, const dev::SysRoots& roots)
-{
-    const std::string prefix = roots.dev.string() + "/";
-    if (name.rfind(prefix, 0) == 0) return name.substr(prefix.size());
-    if (name.rfind("/dev/", 0) == 0) return name.substr(5);
-    return name;
-}
-
-// dev::resolve's messages start with the name; the tool prefixes the device.
-std::string without_name(const std::string& message, const std::string& name)
-{
-    const std::string prefix = name + ": ";
-    return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
-}
 
 // Raw card commands go through the channel the register gathering opened:
 // say why they cannot, in the words a user can act on.
@@ -91,67 +74,35 @@ void apply_registers(Capabilities& c, const regs::CardRegisters& regs, uint64_t 
     c.erased_byte = regs::erased_byte(regs);
 }
 
-Target find_target(const std::string& device, const TargetOptions& o)
+Target erase_target(const dev::Device& d, const dev::SysRoots& roots, bool use_ioctl)
 {
-    const auto& roots = o.roots;
     Target t;
-    std::string name = strip_dev(device, roots);
-    std::optional<dev::Target> mmc;
-    std::error_code ec;
-
-    // A name that is no block device (mmc0, mmc0:4567, a sysfs path) must be
-    // an MMC host or card; its block device is the card's.
-    if (name.find('/') != std::string::npos || !fs::exists(roots.sysfs / "class" / "block" / name, ec)) {
-        try {
-            mmc = dev::resolve(device, roots);
-        } catch (const dev::ResolveError& e) {
-            throw TargetError(e.why == dev::ResolveError::Why::not_mmc ? TargetError::Why::not_mmc
-                                                                       : TargetError::Why::not_found,
-                              without_name(e.what(), name));
-        }
-        if (!mmc->card || mmc->card->block.empty())
-            throw TargetError(TargetError::Why::no_block, fmt::format("{}: the card has no block device", device));
-        name = mmc->partition.empty() ? mmc->card->block : mmc->partition;
-    }
-
-    const fs::path dir = dev::resolve_path(roots.sysfs / "class" / "block" / name);
-    t.name = name;
-    t.path = (roots.dev / name).string();
-    t.is_partition = fs::exists(dir / "partition", ec);
-    const fs::path disk_dir = t.is_partition ? dir.parent_path() : dir;
-    t.disk = disk_dir.filename().string();
-    t.disk_path = (roots.dev / t.disk).string();
-    t.size = number(dev::read_attr(dir / "size")) * 512;
-    t.disk_size = number(dev::read_attr(disk_dir / "size")) * 512;
-    t.start = t.is_partition ? number(dev::read_attr(dir / "start")) * 512 : 0;
-    if (t.disk != t.name) t.siblings.push_back(t.disk);
-    for (const auto& e : fs::directory_iterator(disk_dir, ec))
-        if (fs::exists(e.path() / "partition", ec) && e.path().filename() != t.name)
-            t.siblings.push_back(e.path().filename().string());
+    t.name = d.name;
+    t.path = d.path;
+    t.is_partition = d.is_partition;
+    t.disk = d.disk;
+    t.disk_path = d.disk_path;
+    t.size = d.size;
+    t.disk_size = d.disk_size;
+    t.start = d.start;
+    t.siblings = d.siblings;
 
     auto& c = t.caps;
-    c.name = name;
-    const fs::path q = disk_dir / "queue";
+    c.name = d.name;
+    const fs::path q = d.disk_syspath / "queue";
     c.logical_block = std::max<uint64_t>(512, number(dev::read_attr(q / "logical_block_size")));
     c.discard_granularity = number(dev::read_attr(q / "discard_granularity"));
     c.discard_max_bytes = number(dev::read_attr(q / "discard_max_bytes"));
     c.discard_max_hw_bytes = number(dev::read_attr(q / "discard_max_hw_bytes"));
     c.write_zeroes_max_bytes = number(dev::read_attr(q / "write_zeroes_max_bytes"));
 
-    if (!mmc) {
-        try {
-            mmc = dev::resolve(name, roots);
-        } catch (const dev::ResolveError& e) {
-            if (e.why != dev::ResolveError::Why::not_mmc)
-                throw TargetError(TargetError::Why::not_found, without_name(e.what(), name));
-            t.not_mmc = dev::explain_non_mmc(dir);
-            const std::string is = name + " is ";
-            c.kind = t.not_mmc.rfind(is, 0) == 0 ? t.not_mmc.substr(is.size()) : "not on an MMC host";
-            if (!o.any_device) throw TargetError(TargetError::Why::not_mmc, "not an MMC/SD device: " + t.not_mmc);
-            return t;
-        }
+    if (!d.card) {
+        t.not_mmc = d.not_mmc;
+        const std::string is = d.name + " is ";
+        c.kind = t.not_mmc.rfind(is, 0) == 0 ? t.not_mmc.substr(is.size()) : "not on an MMC host";
+        return t;
     }
-    const dev::Card& card = *mmc->card;
+    const dev::Card& card = *d.card;
     t.rca = card.rca;
     c.family = dev::family_of(card.type);
     c.kind = c.family == regs::CardFamily::sd    ? "an SD card"
@@ -159,7 +110,7 @@ Target find_target(const std::string& device, const TargetOptions& o)
                                                  : fmt::format("a {} card", dev::to_string(card.type));
     c.preferred_erase_bytes = number(dev::card_attr(card, "preferred_erase_size"));
 
-    const auto id = dev::identify(card, roots, {o.use_ioctl});
+    const auto id = dev::identify(card, roots, {use_ioctl});
     t.notes = id.gathered.notes;
     c.raw_channel = id.gathered.commands_work;
     if (!c.raw_channel) c.raw_unavailable = commands_unavailable(id.gathered);

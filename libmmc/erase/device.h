@@ -1,11 +1,12 @@
 // The device an erase is aimed at: the named block device (a disk or a
-// partition, resolved to its disk and bounds), the MMC/SD card behind it
-// with the registers erase decisions need, and the block queue's limits.
-// Sysfs is a root so tests can use fixture trees.
+// partition, resolved to its disk and bounds by dev/resolver), the MMC/SD
+// card behind it with the registers erase decisions need, and the block
+// queue's limits. Sysfs is a root so tests can use fixture trees.
 #pragma once
 
 #include "cli/errors.h"
 #include "dev/identify.h"
+#include "dev/resolver.h"
 #include "dev/sysfs.h"
 #include "erase/methods.h"
 #include "regs/card_registers.h"
@@ -35,27 +36,24 @@ struct Target {
     std::vector<std::string> notes; // where registers came from, what failed
 };
 
-// A failure (cli::ErrorKind::failure); the remedy, if any, by meaning.
+// A failure (cli::ErrorKind::failure); the remedy, if any, by meaning. The
+// resolver's refusal in erase's terms (erase::prepare throws it): the
+// message is the resolver's without the device name before it, which the
+// caller puts there as it does for every erase error.
 struct TargetError : cli::Error {
-    enum class Why { not_found, not_mmc, no_block };
+    using Why = dev::DeviceError::Why;
     Why why;
     TargetError(Why w, const std::string& message, cli::Remedy r = cli::Remedy::none)
         : cli::Error(cli::ErrorKind::failure, message, r), why(w) {}
 };
 
-struct TargetOptions {
-    dev::SysRoots roots;
-    bool any_device = false; // accept a block device that is not on an MMC host
-    bool use_ioctl = true;   // read SSR/EXT_CSD with card commands, allow raw methods
-};
-
-// Resolve any name mmc-info accepts (/dev/mmcblk0, mmcblk0p1, mmc0,
-// mmc0:4567, a sysfs path) or, with any_device, any block device. Throws
-// TargetError; a non-MMC device without any_device is Why::not_mmc.
-Target find_target(const std::string& device, const TargetOptions& options);
+// The erase target a device resolved for Purpose::erase is: its bounds, the
+// queue's limits and, on a card, the registers erase decisions need
+// (use_ioctl: read SSR/EXT_CSD with card commands, allow raw methods).
+Target erase_target(const dev::Device& device, const dev::SysRoots& roots, bool use_ioctl);
 
 // Fill the register-derived fields of caps from a card's decoded registers
-// (pure; used by find_target and the tests).
+// (pure; used by erase_target and the tests).
 void apply_registers(Capabilities& caps, const regs::CardRegisters& regs, uint64_t capacity_bytes);
 
 } // namespace mmc::erase

@@ -7,34 +7,25 @@
 
 namespace mmc::erase {
 
-namespace {
-
-std::string join_problems(const std::vector<dev::SafetyProblem>& problems)
-{
-    std::string out;
-    for (const auto& p : problems) out += (out.empty() ? "" : "; ") + p.what;
-    return out;
-}
-
-} // namespace
-
 Prepared prepare(const std::string& device, const Range& range, Method method, const Options& options)
 {
     Prepared p;
     p.device = device;
     p.options = options;
+    // Refuses a device that is not a card (without any_device) or is in use.
+    dev::ResolveOptions ro;
+    ro.roots = options.roots;
+    ro.proc = options.safety.proc;
+    ro.any_device = options.any_device;
     try {
-        p.target = find_target(device, {options.roots, options.any_device, options.use_ioctl});
-    } catch (const TargetError& e) {
-        if (e.why == TargetError::Why::not_mmc)
-            throw TargetError(e.why, e.what(), cli::Remedy::any_device_erase);
-        throw;
+        const dev::Device resolved = dev::resolve_device(device, dev::Purpose::erase, ro);
+        resolved.require_allowed();
+        p.target = erase_target(resolved, options.roots, options.use_ioctl);
+    } catch (const dev::DeviceError& e) {
+        throw TargetError(e.why, e.reason, e.remedy);
     }
     const auto& t = p.target;
     const auto& caps = t.caps;
-
-    if (const auto problems = dev::check_safety(t.name, options.safety); !problems.empty())
-        throw Refused(fmt::format("refusing to erase: {}", join_problems(problems)));
 
     const bool whole = !t.is_partition && range.offset == 0 && (!range.length || *range.length == t.size);
     try {

@@ -32,7 +32,7 @@ struct Options {
     std::string au_source = "the caller"; // where au_bytes came from, as the plan names it (mmc-erase: its option)
     VerifyMode verify = VerifyMode::none;
     dev::SysRoots roots;         // sysfs, debugfs, /dev
-    dev::SafetyRoots safety; // /proc and sysfs for the safety checks
+    dev::SafetyRoots safety; // /proc for the in-use checks (sysfs is roots.sysfs)
 };
 
 // Nothing was touched: the device is unsafe, the method is not supported by
@@ -83,7 +83,8 @@ struct Report {
     double seconds = 0;            // erase time (not verification)
 };
 
-// Throws Refused, PlanError (a bad range: a usage error), TargetError.
+// Throws Refused, PlanError (a bad range: a usage error), TargetError (no such
+// device, not a card without any_device, in use: mounted, swap, held).
 Prepared prepare(const std::string& device, const Range& range, Method method, const Options& options);
 
 // Throws Refused when the device cannot be opened exclusively; failures

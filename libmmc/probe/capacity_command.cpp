@@ -6,8 +6,8 @@
 #include "cli/progress.h"
 #include "cli/size.h"
 #include "cli/stop_signal.h"
-#include "dev/block_safety.h"
-#include "erase/device.h"
+#include "dev/identify.h"
+#include "dev/resolver.h"
 #include "probe/capacity.h"
 #include "probe/capacity_device.h"
 #include "probe/capacity_view.h"
@@ -63,7 +63,6 @@ struct CapacityCommandOptions {
     CapacityOptions probe;
     bool yes = false, dry_run = false, json = false, any_device = false;
     dev::SysRoots roots;
-    dev::SafetyRoots safety;
 };
 
 CapacityCommandOptions parse_capacity_command(int argc, char** argv)
@@ -104,7 +103,6 @@ CapacityCommandOptions parse_capacity_command(int argc, char** argv)
         case sysfs:
             o.roots.sysfs = optarg;
             o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
-            o.safety.sysfs = optarg;
             break;
         case 'h': capacity_usage(stdout); std::exit(cli::ok);
         case 'V': cli::print_version_and_exit(probe_tool);
@@ -145,32 +143,29 @@ int run_capacity(int argc, char** argv)
 {
     CapacityCommandOptions o = parse_capacity_command(argc, argv); // a cli::UsageError goes to the tool's cli::run_tool
 
-    erase::Target t;
+    dev::ResolveOptions ro;
+    ro.roots = o.roots;
+    ro.any_device = o.any_device;
+    dev::Device d;
     try {
-        t = erase::find_target(o.device, {o.roots, o.any_device, true});
-    } catch (const erase::TargetError& e) {
-        if (e.why == erase::TargetError::Why::not_mmc)
-            cli::error(probe_tool, fmt::format("{}: {}; {}", o.device, e.what(), cli::remedy_text(cli::Remedy::any_device_probe)));
-        else
-            cli::error(probe_tool, fmt::format("{}: {}", o.device, e.what()));
+        d = dev::resolve_device(o.device, dev::Purpose::probe, ro);
+        if (d.is_partition) {
+            cli::error(probe_tool, fmt::format("{}: a partition; the capacity is the whole card's: probe {}", d.path, d.disk_path));
+            return cli::usage;
+        }
+        d.require_allowed();
+    } catch (const dev::DeviceError& e) {
+        cli::error(probe_tool, cli::error_text(e));
         return cli::failure;
     }
-    if (t.is_partition) {
-        cli::error(probe_tool, fmt::format("{}: a partition; the capacity is the whole card's: probe {}", t.path, t.disk_path));
-        return cli::usage;
-    }
-    if (const auto problems = dev::check_safety(t.name, o.safety); !problems.empty()) {
-        std::string list;
-        for (const auto& p : problems) list += (list.empty() ? "" : "; ") + p.what;
-        cli::error(probe_tool, fmt::format("{}: refusing to write: {}", t.path, list));
-        return cli::failure;
-    }
-    const CapacityTarget target{t.path, t.card, t.not_mmc};
+    std::optional<dev::Identity> card;
+    if (d.card) card = dev::identify(*d.card, o.roots, {true}).identity;
+    const CapacityTarget target{d.path, card, d.not_mmc};
 
     std::unique_ptr<DeviceBlocks> io;
     CapacityPlan plan;
     try {
-        io = std::make_unique<DeviceBlocks>(t.path);
+        io = std::make_unique<DeviceBlocks>(target.path);
         plan = plan_capacity(io->block_count(), io->block_size(), o.probe);
     } catch (const std::exception& e) {
         cli::error(probe_tool, e.what());
@@ -180,8 +175,8 @@ int run_capacity(int argc, char** argv)
     if (o.dry_run) {
         if (o.json) {
             nlohmann::ordered_json j;
-            j["device"] = t.path;
-            j["card"] = t.card ? nlohmann::ordered_json(dev::identity_json(*t.card)) : nlohmann::ordered_json(nullptr);
+            j["device"] = target.path;
+            j["card"] = target.card ? nlohmann::ordered_json(dev::identity_json(*target.card)) : nlohmann::ordered_json(nullptr);
             j["dry_run"] = true;
             j["block_size"] = plan.block_size;
             j["announced_bytes"] = plan.block_count * plan.block_size;
@@ -201,10 +196,10 @@ int run_capacity(int argc, char** argv)
         if (!isatty(STDIN_FILENO)) {
             cli::error(probe_tool, fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes "
                                          "(or --dry-run to see what would be written)",
-                                         t.path));
+                                         target.path));
             return cli::failure;
         }
-        const auto question = fmt::format("{}This writes to {}{}.", plan_text(target, plan, o.probe.destructive), t.path,
+        const auto question = fmt::format("{}This writes to {}{}.", plan_text(target, plan, o.probe.destructive), target.path,
                                           o.probe.destructive ? " and leaves the stamps there" : " and puts every block back");
         const bool yes = cli::confirm(question, "probe", false) == cli::Confirmation::yes;
         if (cli::stop_requested().load()) {
@@ -239,7 +234,7 @@ int run_capacity(int argc, char** argv)
         r = probe_capacity(*io, o.probe);
     } catch (const std::exception& e) {
         line.clear();
-        cli::error(probe_tool, fmt::format("{}: {}", t.path, e.what()));
+        cli::error(probe_tool, fmt::format("{}: {}", target.path, e.what()));
         return cli::failure;
     }
     line.clear();
@@ -251,7 +246,7 @@ int run_capacity(int argc, char** argv)
     if (r.interrupted) {
         cli::error(probe_tool, fmt::format("interrupted: {}", r.restored ? fmt::format("the {} stamped blocks were written back; "
                                                                                   "{} is as it was",
-                                                                                  r.blocks_backed_up, t.path)
+                                                                                  r.blocks_backed_up, target.path)
                                                                     : "--destructive: the stamps written so far stay"));
         return cli::interrupted;
     }

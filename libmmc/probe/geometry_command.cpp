@@ -1,8 +1,6 @@
 #include "probe/geometry_command.h"
 #include "probe/geometry_view.h"
 
-#include "bench/safety.h"
-#include "bench/session.h"
 #include "cli/cli.h"
 #include "cli/confirm.h"
 #include "cli/input.h"
@@ -10,7 +8,7 @@
 #include "cli/progress.h"
 #include "cli/size.h"
 #include "cli/stop_signal.h"
-#include "dev/discovery.h"
+#include "dev/resolver.h"
 #include "dev/identify.h"
 #include "probe/flashbench_text.h"
 #include "probe/ladder.h"
@@ -26,8 +24,6 @@
 #include <fmt/format.h>
 #include <getopt.h>
 #include <optional>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 namespace mmc::probe {
@@ -166,36 +162,34 @@ GeometryCommandOptions parse_geometry_command(const std::vector<std::string>& ar
 }
 
 
-ProbedDevice find_device(const GeometryCommandOptions& o)
+dev::ResolveOptions resolve_options(const GeometryCommandOptions& o)
+{
+    dev::ResolveOptions ro;
+    ro.roots = o.roots;
+    ro.any_device = o.any_device;
+    return ro;
+}
+
+// The device the ladder reads, resolved for reading; the write of the
+// open-AU test is judged in refuse_before_reading.
+ProbedDevice probed(const dev::Device& resolved, const GeometryCommandOptions& o)
 {
     ProbedDevice d;
-    d.path = bench::device_path_of(o.device, o.roots);
-    struct stat st{};
-    if (::stat(d.path.c_str(), &st) != 0) throw std::runtime_error(fmt::format("{}: {}", o.device, std::strerror(errno)));
-    if (!S_ISBLK(st.st_mode)) throw std::runtime_error(fmt::format("{}: not a block device", d.path));
-    std::error_code ec;
-    const fs::path sys = fs::canonical(
-        o.roots.sysfs / "dev" / "block" / fmt::format("{}:{}", major(st.st_rdev), minor(st.st_rdev)), ec);
-    if (ec) throw std::runtime_error(fmt::format("{}: not in sysfs ({})", d.path, ec.message()));
-    d.name = sys.filename().string();
-    if (fs::exists(sys / "partition", ec))
+    d.path = resolved.path;
+    d.name = resolved.name;
+    if (resolved.is_partition)
         throw cli::UsageError(fmt::format("{} is a partition; name the whole device ({}): boundaries are counted from "
                                           "its start",
-                                          d.path, sys.parent_path().filename().string()));
-    try {
-        const auto t = dev::resolve(d.name, o.roots);
-        if (t.card) {
-            d.card = dev::identify(*t.card, o.roots, {o.use_ioctl});
-            if (const auto v = dev::card_attr(*t.card, "preferred_erase_size")) {
-                char* end = nullptr;
-                const unsigned long long n = std::strtoull(v->c_str(), &end, 10);
-                if (end != v->c_str() && n) d.preferred_erase = n;
-            }
-        }
-    } catch (const dev::ResolveError& e) {
-        if (e.why != dev::ResolveError::Why::not_mmc) throw;
-        d.not_card = dev::explain_non_mmc(sys);
-        if (d.not_card.empty()) d.not_card = "not on an MMC host";
+                                          d.path, resolved.disk));
+    if (!resolved.card) {
+        d.not_card = resolved.not_mmc;
+        return d;
+    }
+    d.card = dev::identify(*resolved.card, o.roots, {o.use_ioctl});
+    if (const auto v = dev::card_attr(*resolved.card, "preferred_erase_size")) {
+        char* end = nullptr;
+        const unsigned long long n = std::strtoull(v->c_str(), &end, 10);
+        if (end != v->c_str() && n) d.preferred_erase = n;
     }
     return d;
 }
@@ -228,17 +222,25 @@ int from_flashbench(const GeometryCommandOptions& o)
     return cli::ok;
 }
 
+// The verdict of the one resolver on the open-AU test's writes: not a card
+// without --any-device, or in use. An exit status when refused.
+std::optional<int> refuse_write(const GeometryCommandOptions& o)
+{
+    try {
+        dev::resolve_device(o.device, dev::Purpose::probe, resolve_options(o)).require_allowed();
+    } catch (const dev::DeviceError& e) {
+        cli::error(probe_tool, cli::error_text(e));
+        return cli::failure;
+    }
+    return std::nullopt;
+}
+
 // Before the ladder is read (a minute or more): what refuses the write
 // whatever the ladder finds, so the user is not told only after waiting.
 // The safety of mmc-erase, and a yes that cannot be asked for.
 std::optional<int> refuse_before_reading(const GeometryCommandOptions& o, const ProbedDevice& d)
 {
-    try {
-        bench::check_destructive(d.path, o.roots, o.any_device);
-    } catch (const bench::WriteRefused& e) {
-        cli::error(probe_tool, cli::error_text(e));
-        return cli::failure;
-    }
+    if (const auto refused = refuse_write(o)) return refused;
     if (!o.yes && !isatty(STDIN_FILENO)) {
         cli::error(probe_tool, fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes", d.path));
         return cli::failure;
@@ -278,20 +280,16 @@ std::string found(const std::optional<uint64_t>& bytes) { return bytes ? cli::fo
 
 int on_device(const GeometryCommandOptions& o)
 {
-    // Its errors reach the tool's cli::run_tool, which reports them.
-    const ProbedDevice d = find_device(o);
+    // A name that leads to no block device is a cli::Error that reaches the
+    // tool's cli::run_tool in the resolver's words.
+    const ProbedDevice d = probed(dev::resolve_device(o.device, dev::Purpose::read, resolve_options(o)), o);
     GeometryReport r;
     if (d.card) r.claims = claims_of(*d.card, d.preferred_erase);
     if (o.destructive && !o.dry_run)
         if (const auto refused = refuse_before_reading(o, d)) return *refused;
     if (o.dry_run) {
         // Whether the writes would be refused is part of what a dry run says.
-        try {
-            bench::check_destructive(d.path, o.roots, o.any_device);
-        } catch (const bench::WriteRefused& e) {
-            cli::error(probe_tool, cli::error_text(e));
-            return cli::failure;
-        }
+        if (const auto refused = refuse_write(o)) return *refused;
     }
     cli::install_stop_signals();
     const auto start = std::chrono::steady_clock::now();

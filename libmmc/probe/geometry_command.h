@@ -1,7 +1,7 @@
 // `mmc-probe geometry`: the subcommand's main. Option parsing, the device's
-// identity, the ladder, the open-AU test behind --destructive (with the
-// safety of mmc-erase: dev::check_safety, --any-device, confirmation or
-// --yes), and the text and JSON views. tools/mmc-probe.cpp dispatches here.
+// identity, the ladder, the open-AU test behind --destructive (refused as
+// every tool refuses a write: dev::resolve_device's verdict, --any-device,
+// confirmation or --yes), and the text and JSON views. tools/mmc-probe.cpp dispatches here.
 #pragma once
 
 #include <string>

@@ -34,3 +34,26 @@ finish() {
     echo "$suite: $passed passed, $failed failed, $skipped skipped"
     [ "$failed" -eq 0 ]
 }
+
+# not_devices NAME FILE-HINT CMD... : CMD with, in turn, a missing path, a
+# directory, a regular file and /dev/null after its arguments. Each exits 1
+# with the one wording of dev/resolver, keeping the path as typed: "PATH: no
+# such device" or "PATH: not a block device" (followed by FILE-HINT, a
+# regex, for the directory and the file: the tool's way to measure a file,
+# or nothing), and never advises --any-device, which would not help.
+not_devices() {
+    nd_name=$1 nd_hint=$2; shift 2
+    nd_dir=$(mktemp -d)
+    : >"$nd_dir/image"
+    run 1 "$@" "$nd_dir/missing" &&
+        expect "$nd_name: a missing path: no such device" "$err" "^[a-z-]+: $nd_dir/missing: no such device$"
+    for nd_path in "$nd_dir" "$nd_dir/image" /dev/null; do
+        nd_what="a directory" nd_tail=$nd_hint
+        [ "$nd_path" = "$nd_dir/image" ] && nd_what="a regular file"
+        [ "$nd_path" = /dev/null ] && nd_what="/dev/null" nd_tail=""
+        run 1 "$@" "$nd_path" &&
+            expect "$nd_name: $nd_what is not a block device" "$err" "^[a-z-]+: $nd_path: not a block device$nd_tail$"
+        if grep -q -- --any-device "$err"; then fail "$nd_name: $nd_what: --any-device advised"; else pass "$nd_name: $nd_what: no --any-device advice"; fi
+    done
+    rm -rf "$nd_dir"
+}

@@ -18,43 +18,91 @@
 #    - cli/ includes only cli/ (any module may use it without a cycle);
 #    - bus/ includes only bus/ and regs/ (ios, caps and the doctor are pure
 #      over regs), so dev/'s card model may hold bus facts;
-#    - dev/ includes only dev/, regs/ and bus/: nothing above it (no cli/,
-#      erase/, bench/, probe/, report/, qualify/, out/, sim/);
+#    - dev/ includes only dev/, regs/ and bus/, and from cli/ only the typed
+#      error and its remedy by meaning (cli/errors.h, cli/remedy.h: the
+#      resolver's refusals are cli::Errors and name no flag): nothing above
+#      it (no other cli/ header, erase/, bench/, probe/, report/, qualify/,
+#      out/, sim/);
 #    - health/ includes only health/, regs/, cli/ and dev/ (for the plain
 #      types dev/ fills: CMD56 blocks, the host's write facts); it does no I/O;
 #    - erase/ includes nothing from bench/; bench/ includes from erase/ only
 #      erase/erase.h, in bench/precondition.cpp (the erase precondition erases
 #      with mmc-erase's engine). Safety comes to both from dev/block_safety,
 #      never from each other: bench/ never includes erase/device.h or another
-#      erase/ header, erase/ never includes bench/safety.h.
+#      erase/ header, erase/ never includes bench/.
+#
+# 3. One device resolver (issue 24): naming a device and deciding whether it
+#    may be used is dev/resolver.cpp's, and so is the one /sys/dev/block/
+#    MAJ:MIN lookup. Found elsewhere in libmmc/ (code, not comments):
+#    "dev" / "block" (or a "dev/block" literal), S_ISBLK (is a typed path a
+#    block device?), a "/dev/" prefix taken off a name, and a
+#    "class" / "block" lookup by name. Allowed where they serve a name the
+#    resolver gave: dev/block_safety.cpp (mount and swap sources name devices
+#    by /dev path; the safety of a resolved name), dev/contents.cpp (what is
+#    on a resolved disk), dev/uevent.cpp (the kernel's DEVNAME), and
+#    bench/target.cpp's S_ISBLK when it opens the resolved path.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work" "$out" "$err"' EXIT
 
-# flag_literals ROOT: "path:line: literal" for every string literal under
-# ROOT (a libmmc tree) that names a flag outside the places allowed above.
-flag_literals() {
-    "$PY" - "$1" <<'EOF'
+# code_scan RULE ROOT: what RULE finds in the code (not the comments) of the
+# .cpp and .h files under ROOT (a libmmc tree), as "path:line: ...".
+#   flags:   every string literal that names a flag outside the places
+#            allowed in part 1 above;
+#   lookups: every device lookup outside the one resolver and the places
+#            allowed in part 3 above.
+code_scan() {
+    "$PY" - "$1" "$2" <<'EOF'
 import os, re, sys
-root = sys.argv[1]
+rule, root = sys.argv[1], sys.argv[2]
+literal = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+# flags
 skip_dirs = ("cli/", "qualify/")
 skip_file = re.compile(r"^probe/[a-z_]+_(command|view)\.cpp$")
-allowed = {
+allowed_flags = {
     "report/html.cpp": {"--read", "--write", "--ink", "--muted", "--line", "--bg", "--soft"},
     "simserve/host_device.cpp": {"--foreground", "--exit-with-parent", "--unix", "--pidfile", "--connections",
                                  "--direct-io", "--find", "--show", "--detach"},
     "probe/flashbench_text.cpp": {"--blocksize"},
 }
-literal = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 flag = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+
+def flags(rel, n, line):
+    if rel.startswith(skip_dirs) or skip_file.match(rel):
+        return
+    for lit in literal.findall(line):
+        bad = [f for f in flag.findall(lit) if f not in allowed_flags.get(rel, ())]
+        if bad:
+            print(f"{rel}:{n}: {' '.join(bad)} in {lit[:100]}")
+
+# lookups
+kinds = {
+    "a /sys/dev/block lookup": re.compile(r'"dev"\s*/\s*"block"|"[^"\n]*dev/block[^"\n]*"'),
+    "a block-device test": re.compile(r"\bS_ISBLK\b"),
+    "a /dev/ prefix taken off a name": re.compile(r'"/dev/"'),
+    "a sysfs block lookup by name": re.compile(r'"class"\s*/\s*"block"|"[^"\n]*class/block[^"\n]*"'),
+}
+allowed_lookups = {
+    "dev/resolver.cpp": set(kinds),
+    "dev/block_safety.cpp": {"a block-device test", "a /dev/ prefix taken off a name", "a sysfs block lookup by name"},
+    "dev/contents.cpp": {"a sysfs block lookup by name"},
+    "dev/uevent.cpp": {"a /dev/ prefix taken off a name"},
+    "bench/target.cpp": {"a block-device test"},
+}
+
+def lookups(rel, n, line):
+    for what, pattern in kinds.items():
+        if pattern.search(line) and what not in allowed_lookups.get(rel, ()):
+            print(f"{rel}:{n}: {what}")
+
+check = {"flags": flags, "lookups": lookups}[rule]
 for dirpath, _, files in os.walk(root):
     for name in sorted(files):
         if not name.endswith((".cpp", ".h")):
             continue
         rel = os.path.relpath(os.path.join(dirpath, name), root)
-        if rel.startswith(skip_dirs) or skip_file.match(rel):
-            continue
         in_block = False
         for n, line in enumerate(open(os.path.join(dirpath, name), encoding="utf-8", errors="replace"), 1):
             code = line.strip()
@@ -71,12 +119,11 @@ for dirpath, _, files in os.walk(root):
             blanked = literal.sub(lambda m: "_" * len(m.group(0)), line)
             if "//" in blanked:
                 line = line[:blanked.index("//")]
-            for lit in literal.findall(line):
-                bad = [f for f in flag.findall(lit) if f not in allowed.get(rel, ())]
-                if bad:
-                    print(f"{rel}:{n}: {' '.join(bad)} in {lit[:100]}")
+            check(rel, n, line)
 EOF
 }
+flag_literals() { code_scan flags "$1"; }
+device_lookups() { code_scan lookups "$1"; }
 
 # include_breaks ROOT: "path: #include" for every include that crosses a floor.
 include_breaks() {
@@ -90,6 +137,8 @@ may = {  # module: the modules it may include (itself always)
     "dev": {"dev", "regs", "bus"},
     "health": {"health", "regs", "cli", "dev"},
 }
+# A module's headers from a floor it may not include otherwise.
+may_headers = {"dev": {"cli/errors.h", "cli/remedy.h"}}
 include = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/([^"]+)"')
 for dirpath, _, files in os.walk(root):
     for name in sorted(files):
@@ -102,7 +151,7 @@ for dirpath, _, files in os.walk(root):
             if not m:
                 continue
             target, header = m.group(1), f"{m.group(1)}/{m.group(2)}"
-            if module in may and target not in may[module] | {module}:
+            if module in may and target not in may[module] | {module} and header not in may_headers.get(module, ()):
                 print(f"{rel}: {header} (a {module}/ file includes {target}/)")
             if module == "erase" and target == "bench":
                 print(f"{rel}: {header} (erase/ includes bench/)")
@@ -132,6 +181,32 @@ include_breaks "$work/lib" >"$out" 2>"$err"
 expect "scanner: dev/ including cli/ is found" "$out" "^dev/planted.cpp: cli/printable.h"
 expect "scanner: erase/ including bench/ is found" "$out" "^erase/planted.cpp: bench/safety.h"
 expect "scanner: bench/ including erase/device.h is found" "$out" "^bench/planted.cpp: erase/device.h"
+include_breaks "$top/libmmc" | grep -q "^dev/resolver" && fail "scanner: dev/'s cli/errors.h is reported" ||
+    pass "scanner: dev/ may include cli/errors.h"
+
+# A second resolver planted beside the one: each of its lookups is found;
+# the resolver's own, uevent's DEVNAME and comments are not.
+mkdir -p "$work/dev/dev" "$work/dev/probe"
+cat >"$work/dev/probe/planted.cpp" <<'EOF'
+// a comment may say /sys/dev/block and S_ISBLK
+std::string name_of(const std::string& path, dev_t d, const SysRoots& roots) {
+    const auto sys = fs::canonical(roots.sysfs / "dev" / "block" / fmt::format("{}:{}", major(d), minor(d)));
+    if (path.rfind("/dev/", 0) == 0) return path.substr(5);
+    struct stat st {}; if (::stat(path.c_str(), &st) == 0 && S_ISBLK(st.st_mode)) return "x";
+    return fs::exists(roots.sysfs / "class" / "block" / path) ? path : "/sys/dev/block/" + path;
+}
+EOF
+printf 'const fs::path p = roots.sysfs / "dev" / "block" / devno; // the one\n' >"$work/dev/dev/resolver.cpp"
+printf 'if (devname.starts_with("/dev/")) devname.remove_prefix(5);\n' >"$work/dev/dev/uevent.cpp"
+device_lookups "$work/dev" >"$out" 2>"$err"
+[ -s "$err" ] && sed 's/^/    stderr: /' "$err" | head -5
+expect "scanner: a second /sys/dev/block lookup is found" "$out" "^probe/planted.cpp:3: a /sys/dev/block lookup"
+expect "scanner: a /dev/ prefix taken off a name is found" "$out" "^probe/planted.cpp:4: a /dev/ prefix taken off a name"
+expect "scanner: a second S_ISBLK test is found" "$out" "^probe/planted.cpp:5: a block-device test"
+expect "scanner: a class/block lookup by name is found" "$out" "^probe/planted.cpp:6: a sysfs block lookup by name"
+expect "scanner: a dev/block literal is found" "$out" "^probe/planted.cpp:6: a /sys/dev/block lookup"
+[ "$(wc -l <"$out")" -eq 5 ] && pass "scanner: the resolver's own, uevent's DEVNAME and comments are not second lookups" ||
+    { fail "scanner: expected five hits, got $(wc -l <"$out")"; sed 's/^/    | /' "$out"; }
 
 # The library itself.
 # finds_nothing NAME HINT SCANNER DIR: SCANNER ran on DIR and found nothing.
@@ -151,6 +226,12 @@ grep -q -- '"use --any-device to erase it anyway"' "$top/libmmc/cli/remedy.cpp" 
     pass "the remedies are worded in cli/remedy.cpp" || fail "cli/remedy.cpp words no --any-device remedy"
 
 finds_nothing "every module keeps its floor (regs, cli, bus, dev, health; erase and bench)" "see the rule at the top" include_breaks "$top/libmmc"
+finds_nothing "one device resolver and one /sys/dev/block lookup (dev/resolver.cpp)" \
+    "use dev::resolve_device or dev::block_syspath" device_lookups "$top/libmmc"
+# The scan saw the resolver: its lookup and resolve_device are where the rule says.
+grep -q '"dev" / "block"' "$top/libmmc/dev/resolver.cpp" && grep -q '^Device resolve_device(' "$top/libmmc/dev/resolver.cpp" &&
+    pass "the resolver and its /sys/dev/block lookup are in dev/resolver.cpp" ||
+    fail "dev/resolver.cpp has no resolve_device or /sys/dev/block lookup: update this suite's rule"
 grep -q '^#include "erase/erase.h"' "$top/libmmc/bench/precondition.cpp" &&
     pass "the include rule saw bench's one erase include" || fail "bench/precondition.cpp no longer includes erase/erase.h: update this suite's rule"
 

@@ -30,10 +30,11 @@ run 2 $bench --precondition trim /dev/null && expect "bad --precondition" "$err"
 run 2 $bench --file /tmp /dev/null && expect "device and --file" "$err" "not both"
 run 2 $bench --file /tmp --precondition fill && expect "--precondition is for raw devices" "$err" "applies to a raw device"
 run 2 $bench --bogus /dev/null && expect "unknown option" "$err" "unknown option '--bogus'"
-run 1 $bench /dev/nonexistent-mmc && expect "missing device" "$err" "/dev/nonexistent-mmc: No such file or directory"
+run 1 $bench /dev/nonexistent-mmc && expect "missing device" "$err" "^mmc-bench: /dev/nonexistent-mmc: no such device$"
 tmpf=$(mktemp)
 run 1 $bench "$tmpf" && expect "a file is not a device: hint --file" "$err" "not a block device; use --file PATH"
 rm -f "$tmpf"
+not_devices mmc-bench "; use --file PATH to measure a file on a mounted filesystem" $bench
 
 # A test file on the host's filesystem.
 dir=$(mktemp -d)

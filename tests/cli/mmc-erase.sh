@@ -19,6 +19,8 @@ run 2 $erase --au measure --au 4M /dev/null && expect "--au twice is a conflict,
 run 2 $erase --au 4M --au measure /dev/null && expect "--au twice, either order" "$err" "--au given twice \('4M' and 'measure'\)"
 run 0 $erase --help && expect "--help lists the methods" "$out" "sd-discard, fule"
 run 0 $erase --version && expect "--version" "$out" "mmc-erase from mmckit [0-9]"
+# Not a device at all: said so, and --any-device (given here) is no remedy.
+not_devices "mmc-erase -n --any-device" "" $erase -n --any-device
 
 if [ "$(id -u)" -ne 0 ]; then skip "loop devices: not root"; finish; exit; fi
 command -v losetup >/dev/null || { skip "loop devices: losetup not installed"; finish; exit; }
@@ -155,7 +157,7 @@ if command -v mkfs.ext4 >/dev/null; then
     if mountpoint -q "$work/mnt" 2>/dev/null || grep -q " $work/mnt " /proc/mounts; then
         sum=$(md5sum <"$fsloop")
         run 1 $erase --any-device -y $fsloop && expect "mounted device refused" "$err" \
-            "refusing to erase: ${fsloop#/dev/} is mounted on $work/mnt"
+            "^mmc-erase: $fsloop: in use: ${fsloop#/dev/} is mounted on $work/mnt; unmount or release it first$"
         [ "$(md5sum <"$fsloop")" = "$sum" ] && pass "mounted device unchanged" || fail "mounted device changed"
         umount "$work/mnt"
     else
@@ -186,7 +188,7 @@ EOF
         mkfs.ext4 -q -L rootfs "${ploop}p2" && mount "${ploop}p2" "$work/mnt" && mounts="$work/mnt $mounts"
         sum=$(md5sum <"$ploop")
         run 1 $erase --any-device -y $ploop && expect "disk with a mounted partition refused" "$err" \
-            "refusing to erase: ${ploop#/dev/} holds ${ploop#/dev/}p2, which is mounted on $work/mnt"
+            "^mmc-erase: $ploop: in use: ${ploop#/dev/} holds ${ploop#/dev/}p2, which is mounted on $work/mnt; unmount or release it first$"
         run 1 $erase --any-device -y --offset 1M --length 4M $ploop && expect "any range of that disk refused too" "$err" \
             "which is mounted on $work/mnt"
         [ "$(md5sum <"$ploop")" = "$sum" ] && pass "partitioned disk unchanged" || fail "partitioned disk changed"

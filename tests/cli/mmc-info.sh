@@ -74,6 +74,11 @@ expect "non-UTF-8 sysfs name: warning names the place" "$err" "mmc-info: warning
 run 0 $info --sysfs-root $bad mmcblk0 -J && json_eq "non-UTF-8 sysfs name: -J device view is valid JSON" "j['card']['name']" "mmc0:4567"
 run 0 $info --sysfs-root $bad && expect "text view escapes control and invalid bytes" "$out" 'QE\\xff\\x1b\]0;pwned\\x07'
 if grep -q "$(printf '\033')" "$out"; then fail "no raw ESC from the card reaches the terminal"; else pass "no raw ESC from the card reaches the terminal"; fi
+# Not a device (issue 28, point 5): "not a block device", not "not on an MMC host".
+not_devices mmc-info "" $info
+# A device on another bus is named for what it is, with the path as typed.
+run 1 $info --sysfs-root tests/data/sysfs/usb-reader/sys /dev/sda &&
+    expect "a USB disk: not an MMC/SD device, said why" "$err" "^mmc-info: /dev/sda: not an MMC/SD device: sda is on USB"
 
 run 2 $info --bogus && expect "unknown option" "$err" "unknown option '--bogus'"
 run 0 $info --help && expect "--help lists --decode" "$out" "--decode KIND=HEX"

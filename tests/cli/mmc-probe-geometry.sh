@@ -29,7 +29,8 @@ run 0 $probe geometry --help && expect "geometry --help: -n beside --destructive
 run 2 $probe geometry --bogus && expect "unknown option" "$err" "unknown option '--bogus'"
 run 0 $probe geometry --help && expect "geometry --help" "$out" "--from-flashbench FILE"
 run 1 $probe capacity /dev/null && expect "the dispatcher hands capacity its own arguments" "$err" "/dev/null: not a block device"
-run 1 $probe geometry /nonexistent && expect "missing device" "$err" "mmc-probe: /nonexistent: No such file"
+run 1 $probe geometry /nonexistent && expect "missing device" "$err" "mmc-probe: /nonexistent: no such device"
+not_devices "mmc-probe geometry" "" $probe geometry
 run 1 $probe geometry /dev/null && expect "not a block device" "$err" "/dev/null: not a block device"
 
 # --- --from-flashbench on the real outputs (tests/data/flashbench) ---

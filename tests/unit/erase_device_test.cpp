@@ -2,6 +2,7 @@
 // card, an eMMC partition with its disk and bounds, an eMMC boot area, and a
 // card behind a USB reader (refused without --any-device).
 #include "erase/device.h"
+#include "erase/erase.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -10,12 +11,34 @@ using namespace mmc::erase;
 using mmc::regs::CardFamily;
 
 namespace {
-TargetOptions fixture(const std::string& name, bool any_device = false)
+struct Fixture {
+    mmc::dev::ResolveOptions resolve;
+    bool any_device = false;
+};
+
+Fixture fixture(const std::string& name, bool any_device = false)
 {
-    TargetOptions o;
-    o.roots.sysfs = "tests/data/sysfs/" + name + "/sys";
-    o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
-    o.any_device = any_device;
+    Fixture f;
+    f.resolve.roots.sysfs = "tests/data/sysfs/" + name + "/sys";
+    f.resolve.roots.debugfs = f.resolve.roots.sysfs / "kernel" / "debug";
+    f.resolve.proc = "tests/data/sysfs/no-such-proc"; // no mounts: the machine's own must not decide a test
+    f.resolve.any_device = any_device;
+    return f;
+}
+
+// The erase target of a name, as erase::prepare finds it (no card commands).
+Target find_target(const std::string& name, const Fixture& f)
+{
+    return erase_target(mmc::dev::resolve_device(name, mmc::dev::Purpose::erase, f.resolve), f.resolve.roots, false);
+}
+
+// erase::prepare's options over a fixture tree.
+Options prepare_options(const Fixture& f)
+{
+    Options o;
+    o.roots = f.resolve.roots;
+    o.safety.proc = f.resolve.proc;
+    o.any_device = f.resolve.any_device;
     o.use_ioctl = false;
     return o;
 }
@@ -77,24 +100,29 @@ TEST(EraseDevice, EmmcBootAreaHasNoRawCommands)
 
 TEST(EraseDevice, UsbReaderNeedsAnyDevice)
 {
+    // erase::prepare refuses it with the resolver's words, less the device
+    // name (the tool puts it before every erase error), and erase's remedy.
     try {
-        find_target("/dev/sda", fixture("usb-reader"));
+        prepare("/dev/sda", {}, Method::automatic, prepare_options(fixture("usb-reader")));
         FAIL() << "a USB reader was accepted";
     } catch (const TargetError& e) {
         EXPECT_EQ(e.why, TargetError::Why::not_mmc);
-        EXPECT_NE(std::string(e.what()).find("not an MMC/SD device: sda is on USB"), std::string::npos) << e.what();
+        EXPECT_EQ(std::string(e.what()).rfind("not an MMC/SD device: sda is on USB", 0), 0u) << e.what();
+        EXPECT_EQ(e.remedy, mmc::cli::Remedy::any_device_erase);
     }
     const auto t = find_target("/dev/sda", fixture("usb-reader", true));
     EXPECT_FALSE(t.caps.family);
     EXPECT_FALSE(t.card);
     EXPECT_NE(t.not_mmc.find("USB"), std::string::npos);
+    EXPECT_EQ(t.caps.kind, "on USB (a card reader? USB mass storage cannot reach the card's registers)");
     EXPECT_EQ(t.size, uint64_t{62333952} * 512);
+    EXPECT_EQ(t.siblings, (std::vector<std::string>{"sda1"}));
 }
 
 TEST(EraseDevice, MissingDevice)
 {
     try {
-        find_target("/dev/mmcblk9", fixture("sd-qemu"));
+        prepare("/dev/mmcblk9", {}, Method::automatic, prepare_options(fixture("sd-qemu")));
         FAIL();
     } catch (const TargetError& e) {
         EXPECT_EQ(e.why, TargetError::Why::not_found);
