@@ -5,8 +5,10 @@
 // writers queue rather than deadlock on a lock upgrade.
 #include "report/sql.h"
 
+#include <chrono>
 #include <fmt/format.h>
 #include <sqlite3.h>
+#include <thread>
 
 namespace mmc::report {
 
@@ -36,9 +38,9 @@ public:
             throw StoreError(fmt::format("{}: {}", path, why));
         }
         sqlite3_busy_timeout(db_, busy_timeout_ms);
-        // WAL survives in the file; setting it again is a no-op. synchronous
-        // NORMAL is durable against a crash of the process in WAL mode.
-        exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
+        use_wal();
+        // synchronous NORMAL is durable against a crash of the process in WAL mode.
+        exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
     }
     ~SqliteConnection() override { sqlite3_close_v2(db_); }
 
@@ -99,6 +101,45 @@ public:
     std::string describe() const override { return fmt::format("SQLite database {}", path_); }
 
 private:
+    // WAL is a property of the file: once one connection has converted it
+    // there is nothing to do. The conversion needs the file to itself, and
+    // SQLite does not call the busy handler for it: eight imports opening a
+    // new database at once failed "database is locked" one time in three
+    // here. So the mode is read first, and the conversion retried (with
+    // backoff, within the busy timeout) while another connection holds the
+    // file; another finishing it meanwhile is success too.
+    void use_wal()
+    {
+        const auto start = std::chrono::steady_clock::now();
+        for (int wait_ms = 5;; wait_ms = std::min(wait_ms * 2, 200)) {
+            if (journal_mode() == "wal") return;
+            char* message = nullptr;
+            const int rc = sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, &message);
+            const std::string why = message ? message : sqlite3_errmsg(db_);
+            sqlite3_free(message);
+            if (rc == SQLITE_OK) {
+                if (journal_mode() == "wal") return;
+            } else if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) {
+                throw StoreError(fmt::format("{}: {}", path_, why));
+            }
+            if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(busy_timeout_ms))
+                throw StoreError(fmt::format("{}: could not switch to WAL: {}", path_, why));
+            std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
+        }
+    }
+
+    // The file's journal mode as SQLite names it ("wal", "delete", ...); ""
+    // when it cannot be read now (another connection holds the file).
+    std::string journal_mode()
+    {
+        sqlite3_stmt* st = nullptr;
+        std::string mode;
+        if (sqlite3_prepare_v2(db_, "PRAGMA journal_mode", -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+            if (const auto* text = sqlite3_column_text(st, 0)) mode = reinterpret_cast<const char*>(text);
+        sqlite3_finalize(st);
+        return mode;
+    }
+
     [[noreturn]] void fail(const std::string& sql) const
     {
         std::string first = sql.substr(0, sql.find_first_of("(\n"));
