@@ -9,10 +9,10 @@ suite=mmc-watch-lab
 watch=build/bin/mmc-watch
 
 # --- on the host: the command line ---------------------------------------
-run 0 $watch --help && expect "--help lists --timeout" "$out" "--timeout SECONDS"
+run 0 $watch --help && expect "--help lists --timeout" "$out" "--timeout TIME"
 run 0 $watch --version && expect "--version" "$out" "mmc-watch from mmckit [0-9]"
-run 2 $watch --timeout 0 && expect "--timeout 0 refused" "$err" "--timeout 0: expected a positive number of seconds"
-run 2 $watch --timeout 2s && expect "--timeout with a unit refused" "$err" "--timeout 2s: expected a positive"
+run 2 $watch --timeout 0 && expect "--timeout 0 refused" "$err" "--timeout 0: expected a time above zero"
+run 2 $watch --timeout 2x && expect "--timeout with an unknown unit refused, the units named" "$err" "--timeout: '2x': unknown unit 'x' \(use ns, us, ms, s, m or h"
 run 2 $watch --timeout && expect "--timeout without a value" "$err" "option '--timeout' needs an argument"
 run 2 $watch mmc0 && expect "stray argument" "$err" "unexpected argument 'mmc0'"
 run 2 $watch --bogus && expect "unknown option" "$err" "unknown option '--bogus'"
