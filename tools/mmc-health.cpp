@@ -233,7 +233,7 @@ int run(int argc, char** argv)
             if (cards.empty()) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, "no MMC/SD card found");
         }
         for (const auto& name : o.devices) {
-            auto target = mmc::cli::in_context(name, [&] { return mmc::dev::resolve(name, o.roots); });
+            auto target = mmc::dev::resolve(name, o.roots); // its messages name the device as typed
             if (!target.card) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: no card in the slot", name));
             cards.push_back(*target.card);
         }
