@@ -4,8 +4,10 @@
 #include "cli/cli.h"
 #include "cli/duration.h"
 #include "cli/json_out.h"
+#include "cli/process.h"
 #include "dev/uevent.h"
 #include "out/uevent_view.h"
+#include "qualify/child_step.h"
 #include "version.h"
 
 #include <algorithm>
@@ -16,9 +18,15 @@
 #include <ctime>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
+#include <filesystem>
+#include <fstream>
 #include <getopt.h>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
 #include <system_error>
+#include <thread>
+#include <unistd.h>
 
 namespace {
 
@@ -26,6 +34,7 @@ constexpr const char* tool = "mmc-watch";
 // Long-only options take values past any char.
 constexpr int opt_once = 256;
 constexpr int opt_timeout = 257;
+constexpr int opt_health = 258;
 
 void usage(std::FILE* to)
 {
@@ -40,6 +49,8 @@ Options:
                          mmcblk block devices
      --once              exit after the first event printed
      --timeout TIME      stop after TIME (e.g. 30, 1.5s, 500ms, 2m)
+     --health            when a card's disk appears, read its health with
+                         mmc-health and print the verdict after the event
  -J, --json              print one JSON object per line (see mmc-watch(1))
  -h, --help              display this help
  -V, --version           display version
@@ -59,6 +70,7 @@ struct Options {
     bool all = false;
     bool once = false;
     bool json = false;
+    bool health = false;
     std::optional<std::chrono::milliseconds> timeout;
 };
 
@@ -74,6 +86,7 @@ Options parse_options(int argc, char** argv)
     static const option longopts[] = {
         {"all", no_argument, nullptr, 'a'},  {"once", no_argument, nullptr, opt_once},
         {"timeout", required_argument, nullptr, opt_timeout}, {"json", no_argument, nullptr, 'J'},
+        {"health", no_argument, nullptr, opt_health},
         {"help", no_argument, nullptr, 'h'}, {"version", no_argument, nullptr, 'V'},
         {nullptr, 0, nullptr, 0},
     };
@@ -85,6 +98,7 @@ Options parse_options(int argc, char** argv)
         case 'a': o.all = true; break;
         case opt_once: o.once = true; break;
         case opt_timeout: o.timeout = parse_timeout(optarg); break;
+        case opt_health: o.health = true; break;
         case 'J': o.json = true; break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
         case 'V': mmc::cli::print_version_and_exit(tool);
@@ -93,6 +107,85 @@ Options parse_options(int argc, char** argv)
     }
     if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'", argv[optind]));
     return o;
+}
+
+// A card's whole disk arriving ("add" of mmcblkN, not a partition or a
+// boot area): the moment to read its health.
+bool is_card_disk_added(const mmc::dev::Uevent& e)
+{
+    static const std::regex disk("mmcblk[0-9]+");
+    return e.action == "add" && e.subsystem == "block" && std::regex_match(e.devname, disk);
+}
+
+// mmc-health on the new disk, run as a child (found beside this program,
+// else on PATH) with a limit; its verdict line (text) or its document as one
+// line (JSON). Health never writes the card's data (mmc-health(1)).
+std::string health_line(const mmc::dev::Uevent& e, bool json, std::chrono::system_clock::time_point now)
+{
+    const std::string device = "/dev/" + e.devname;
+    const auto tool_path = mmc::qualify::find_tool("mmc-health");
+    nlohmann::ordered_json j{{"time", mmc::out::uevent_timestamp(now, true)},
+                             {"event", "health"},
+                             {"device", device}};
+    auto failed = [&](const std::string& why) {
+        if (!json) return fmt::format("{} health  {}: not read: {}", mmc::out::uevent_timestamp(now, false), device, why);
+        j["health"] = nullptr;
+        j["error"] = why;
+        return mmc::cli::dump_json(j, -1).text;
+    };
+    if (!tool_path) return failed("mmc-health not found beside mmc-watch or on PATH");
+    // The add event can come before the card's disk answers (its partitions
+    // are still being read): a failure (exit 1) is tried again, three times
+    // at most, half a second apart.
+    const std::filesystem::path out =
+        std::filesystem::temp_directory_path() / fmt::format("mmc-watch-health-{}-{}", ::getpid(), e.devname);
+    const std::filesystem::path errors = out.string() + ".err";
+    std::vector<std::string> argv{*tool_path};
+    if (json) argv.push_back("-J");
+    argv.push_back(device);
+    auto read_file = [](const std::filesystem::path& f) {
+        std::ifstream in(f);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        return ss.str();
+    };
+    std::string text, said;
+    for (int attempt = 1;; ++attempt) {
+        std::filesystem::remove(out);
+        std::filesystem::remove(errors);
+        mmc::cli::SpawnOptions spawn;
+        spawn.in = mmc::cli::Redirect::null();
+        spawn.out = mmc::cli::Redirect::to_file(out);
+        spawn.err = mmc::cli::Redirect::to_file(errors);
+        try {
+            mmc::cli::Child child(argv, spawn);
+            if (!child.wait_or_kill(std::chrono::seconds(60))) {
+                said = "mmc-health did not answer within 60 s (stopped)";
+                break;
+            }
+            text = read_file(out);
+            said = mmc::cli::last_lines(read_file(errors));
+            if (child.exit_code() != mmc::cli::failure || attempt == 3) break;
+        } catch (const std::system_error& ex) {
+            said = ex.what();
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
+    std::filesystem::remove(out);
+    std::filesystem::remove(errors);
+    if (text.empty()) return failed(said.empty() ? "mmc-health printed nothing" : said);
+    if (!json) {
+        const std::string first = text.substr(0, text.find('\n'));
+        if (first.empty()) return failed("mmc-health printed nothing");
+        return fmt::format("{} health  {}: {}", mmc::out::uevent_timestamp(now, false), device, first);
+    }
+    try {
+        j["health"] = nlohmann::ordered_json::parse(text);
+    } catch (const nlohmann::json::exception&) {
+        return failed("mmc-health's output is not JSON");
+    }
+    return mmc::cli::dump_json(j, -1).text;
 }
 
 int watch(const Options& options)
@@ -125,6 +218,11 @@ int watch(const Options& options)
         if (std::fputs(line.c_str(), stdout) == EOF || std::fputc('\n', stdout) == EOF || std::fflush(stdout) == EOF)
             throw std::system_error(errno, std::generic_category(), "write error");
         ++printed;
+        if (options.health && is_card_disk_added(*event)) {
+            const std::string health = health_line(*event, options.json, now);
+            if (std::fputs(health.c_str(), stdout) == EOF || std::fputc('\n', stdout) == EOF || std::fflush(stdout) == EOF)
+                throw std::system_error(errno, std::generic_category(), "write error");
+        }
         if (options.once) break;
     }
     return printed > 0 ? mmc::cli::ok : mmc::cli::failure;

@@ -12,21 +12,6 @@ namespace mmc::out {
 
 namespace {
 
-// Local wall-clock time for people, UTC in RFC 3339 for machines; both to
-// the millisecond of when the event was received (uevents carry no time).
-std::string timestamp(std::chrono::system_clock::time_point when, bool utc)
-{
-    const auto since = when.time_since_epoch();
-    const std::time_t secs = std::chrono::duration_cast<std::chrono::seconds>(since).count();
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(since).count() % 1000;
-    std::tm tm{};
-    if (utc) {
-        gmtime_r(&secs, &tm);
-        return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:03}Z", tm, ms);
-    }
-    localtime_r(&secs, &tm);
-    return fmt::format("{:%H:%M:%S}.{:03}", tm, ms);
-}
 
 nlohmann::ordered_json null_if_empty(const std::string& s)
 {
@@ -59,7 +44,7 @@ std::string quoted_if_needed(const std::string& value)
 nlohmann::ordered_json uevent_json(const mmc::dev::Uevent& e, std::chrono::system_clock::time_point when)
 {
     nlohmann::ordered_json j;
-    j["time"] = timestamp(when, true);
+    j["time"] = uevent_timestamp(when, true);
     j["action"] = e.action;
     j["subsystem"] = null_if_empty(e.subsystem);
     j["devpath"] = e.devpath;
@@ -78,11 +63,27 @@ std::string uevent_json_line(const mmc::dev::Uevent& e, std::chrono::system_cloc
 
 std::string uevent_text_line(const mmc::dev::Uevent& e, std::chrono::system_clock::time_point when)
 {
-    std::string line = fmt::format("{} {:<7} {:<8} {}", timestamp(when, false), e.action,
+    std::string line = fmt::format("{} {:<7} {:<8} {}", uevent_timestamp(when, false), e.action,
                                    e.subsystem.empty() ? "-" : e.subsystem, e.devpath);
     for (const char* key : {"DEVNAME", "DEVTYPE", "DRIVER", "MMC_TYPE", "MMC_NAME", "PARTN"})
         if (const auto it = e.env.find(key); it != e.env.end()) line += fmt::format(" {}={}", key, quoted_if_needed(it->second));
     return line;
+}
+
+// Local wall-clock time for people, UTC in RFC 3339 for machines; both to
+// the millisecond of when the event was received (uevents carry no time).
+std::string uevent_timestamp(std::chrono::system_clock::time_point when, bool utc)
+{
+    const auto since = when.time_since_epoch();
+    const std::time_t secs = std::chrono::duration_cast<std::chrono::seconds>(since).count();
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(since).count() % 1000;
+    std::tm tm{};
+    if (utc) {
+        gmtime_r(&secs, &tm);
+        return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:03}Z", tm, ms);
+    }
+    localtime_r(&secs, &tm);
+    return fmt::format("{:%H:%M:%S}.{:03}", tm, ms);
 }
 
 } // namespace mmc::out

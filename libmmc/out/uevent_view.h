@@ -10,6 +10,10 @@
 
 namespace mmc::out {
 
+// When an event was received: local HH:MM:SS.mmm for people, UTC RFC 3339
+// for machines (utc). Every line mmc-watch prints starts with it.
+std::string uevent_timestamp(std::chrono::system_clock::time_point when, bool utc);
+
 std::string uevent_text_line(const dev::Uevent& e, std::chrono::system_clock::time_point when);
 nlohmann::ordered_json uevent_json(const dev::Uevent& e, std::chrono::system_clock::time_point when);
 // uevent_json on one line, invalid UTF-8 replaced by U+FFFD.

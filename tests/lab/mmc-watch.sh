@@ -37,8 +37,10 @@ before=$(socks)
 (mmc-watch --timeout 12 >$o/text 2>$o/text.err; echo $? >$o/text.rc) &
 (mmc-watch -J --once --timeout 12 >$o/once 2>$o/once.err; echo $? >$o/once.rc) &
 (mmc-watch -J --all --timeout 12 >$o/all 2>$o/all.err; echo $? >$o/all.rc) &
-# Events start once all four listen (their sockets show in /proc/net/netlink).
-i=0; while [ "$(socks)" -lt $((before + 4)) ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+(mmc-watch --health --timeout 12 >$o/health 2>$o/health.err; echo $? >$o/health.rc) &
+(mmc-watch -J --health --timeout 12 >$o/health-json 2>$o/health-json.err; echo $? >$o/health-json.rc) &
+# Events start once all six listen (their sockets show in /proc/net/netlink).
+i=0; while [ "$(socks)" -lt $((before + 6)) ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 echo "$before $(socks)" >$o/sockets
 waitdev() { i=0; while [ ! -b /dev/mmcblk0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done; }
 echo "$card" >/sys/bus/mmc/drivers/mmcblk/unbind
@@ -128,6 +130,17 @@ rc_is "--timeout with no event exits 1" none 1
 [ -s "$dir/card.back" ] && pass "card back as /dev/mmcblk0 after the rescan" || fail "no /dev/mmcblk0 after the rescan"
 errs=$(cat "$dir"/*.err 2>/dev/null)
 [ -z "$errs" ] && pass "no watcher wrote to stderr" || { fail "watchers wrote to stderr"; echo "$errs" | sed 's/^/    | /' | head -5; }
+
+# --health: each time the card's disk came back (bind, then the rescan),
+# mmc-health read it; QEMU's card is in no layout's row and its EXT_CSD-less
+# registers give no wear figure: unknown, exit 6 of mmc-health, 0 of the watcher.
+rc_is "--health exits 0" health 0
+[ "$(grep -cE "^[0-9:.]+ health  /dev/mmcblk0: .*unknown" "$dir/health")" -eq 2 ] &&
+    pass "--health: a verdict line (unknown) after each of the two arrivals" ||
+    { fail "--health: expected 2 verdict lines"; sed 's/^/    | /' "$dir/health" | head -12; }
+rc_is "-J --health exits 0" health-json 0
+check "-J --health: the health event carries mmc-health's document, twice" "$dir/health-json" \
+    '[(e["device"], e["health"]["verdict"], e["health"]["tool"]) for e in ev if e.get("event") == "health"] == [("/dev/mmcblk0", "unknown", "mmc-health")] * 2'
 
 echo "  events seen (text, then JSON):"
 sed 's/^/    /' "$dir/text" "$j" 2>/dev/null
