@@ -245,10 +245,17 @@ $$($(3)_STAMP): scripts/cross-sysroot scripts/cross-$(1)
 $(3)_COMPILE   = $$($(3)_CXX) $$(CPPFLAGS) $$($(3)_CXXFLAGS) $$($(3)_FLAGS) -c $$< -o $$@
 $(3)_FLAGS_FILE := $$($(3))/flags
 $$($(3)_FLAGS_FILE): FORCE ; $$(call stamp,$$@,'$$($(3)_CXX) $$(CPPFLAGS) $$($(3)_CXXFLAGS) $$($(3)_FLAGS) $$($(3)_LDFLAGS) $$(LDFLAGS)')
-$$($(3))/obj/%.o: %.cpp $$($(3)_STAMP) $$($(3)_FLAGS_FILE)
+$$($(3))/obj/%.o: %.cpp $$($(3)_STAMP) $$($(3)_FLAGS_FILE) $$(shell find libmmc -name '*.h')
 	@mkdir -p $$(dir $$@)
 	$$($(3)_COMPILE)
-$$($(3))/unity/%.o: $$(BUILD)/unity/%.cpp $$($(3)_STAMP) $$($(3)_FLAGS_FILE)
+# The package build (scripts/build-deb) compiles into this tree from a copy
+# of the sources by absolute paths, so the .d files it leaves name absolute
+# targets a plain make does not match: a changed library source then went
+# unseen and a stale object was linked. Every library object therefore also
+# depends on every library source and header (a change rebuilds the tree's
+# 14 directory objects; correct before fast).
+$(3)_LIB_DEPS := $$(LIB_SRC) $$(shell find libmmc -name '*.h')
+$$($(3))/unity/%.o: $$(BUILD)/unity/%.cpp $$($(3)_STAMP) $$($(3)_FLAGS_FILE) $$($(3)_LIB_DEPS)
 	@mkdir -p $$(dir $$@)
 	$$($(3)_COMPILE)
 
