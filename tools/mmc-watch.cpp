@@ -7,7 +7,6 @@
 #include "cli/process.h"
 #include "dev/uevent.h"
 #include "out/uevent_view.h"
-#include "qualify/child_step.h"
 #include "version.h"
 
 #include <algorithm>
@@ -123,7 +122,7 @@ bool is_card_disk_added(const mmc::dev::Uevent& e)
 std::string health_line(const mmc::dev::Uevent& e, bool json, std::chrono::system_clock::time_point now)
 {
     const std::string device = "/dev/" + e.devname;
-    const auto tool_path = mmc::qualify::find_tool("mmc-health");
+    const auto tool_path = mmc::cli::find_tool("mmc-health");
     nlohmann::ordered_json j{{"time", mmc::out::uevent_timestamp(now, true)},
                              {"event", "health"},
                              {"device", device}};

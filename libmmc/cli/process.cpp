@@ -28,6 +28,16 @@ bool is_executable_file(const fs::path& file)
     return fs::is_regular_file(file, ec) && access(file.c_str(), X_OK) == 0;
 }
 
+std::optional<std::string> find_tool(const std::string& tool, const std::string& self)
+{
+    std::error_code ec;
+    const fs::path me = fs::read_symlink(self, ec);
+    const fs::path beside = (ec ? fs::path(self) : me).parent_path() / tool;
+    if (is_executable_file(beside)) return beside.string();
+    if (const auto on_path = find_program(tool); !on_path.empty()) return on_path.string();
+    return std::nullopt;
+}
+
 fs::path find_program(const std::string& name)
 {
     const char* path = std::getenv("PATH");

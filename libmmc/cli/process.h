@@ -26,6 +26,11 @@ bool is_executable_file(const std::filesystem::path& file);
 // The program's path on PATH; empty when there is none.
 std::filesystem::path find_program(const std::string& name);
 
+// A sibling tool's path: beside `self` (the running program), else on PATH,
+// so an installed or built tree runs its own tools (mmc-qualify's steps,
+// mmc-watch --health).
+std::optional<std::string> find_tool(const std::string& tool, const std::string& self = "/proc/self/exe");
+
 // Where one of a child's standard streams goes.
 struct Redirect {
     enum class To { ours, file, descriptor } to = To::ours;

@@ -26,16 +26,6 @@ std::string read_all(std::FILE* f)
 
 } // namespace
 
-std::optional<std::string> find_tool(const std::string& tool, const std::string& self)
-{
-    std::error_code ec;
-    const fs::path me = fs::read_symlink(self, ec);
-    const fs::path beside = (ec ? fs::path(self) : me).parent_path() / tool;
-    if (cli::is_executable_file(beside)) return beside.string();
-    if (const auto on_path = cli::find_program(tool); !on_path.empty()) return on_path.string();
-    return std::nullopt;
-}
-
 ChildResult run_child(const std::string& program, const std::vector<std::string>& args, const std::atomic<bool>& stop)
 {
     std::FILE* out = std::tmpfile();
@@ -92,7 +82,7 @@ StepSpec child_step(std::string name, std::string tool, ArgsFn args, Needs needs
     };
     spec.run = [tool, args, when_missing](StepContext& c) {
         StepResult r;
-        const auto program = find_tool(tool);
+        const auto program = cli::find_tool(tool);
         if (!program) {
             r.message = fmt::format("{} not found beside mmc-qualify or on PATH", tool);
             if (when_missing == WhenMissing::skip) r.skipped = true;

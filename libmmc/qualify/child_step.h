@@ -31,8 +31,6 @@ StepSpec child_step(std::string name, std::string tool, ArgsFn args, Needs needs
 // when the run has it and `any_device_too` (the tool takes it), then DEVICE.
 ArgsFn with_device(std::vector<std::string> fixed, bool any_device_too = false);
 
-// The tool's path: beside `self` (the running program), else on PATH.
-std::optional<std::string> find_tool(const std::string& tool, const std::string& self = "/proc/self/exe");
 
 struct ChildResult {
     int exit_status = 0; // the child's; 128 + N when signal N killed it

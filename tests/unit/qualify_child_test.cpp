@@ -3,6 +3,7 @@
 // Ctrl-C is forwarded once, and reaches the tool even when mmc-qualify was
 // started ignoring SIGINT. A fake tool that waits ends by itself within
 // seconds, so no test here can hang.
+#include "cli/process.h"
 #include "qualify/child_step.h"
 
 #include "ignoring_sigint.h"
@@ -164,8 +165,8 @@ TEST(QualifyChild, FindsTheToolBesideTheProgramFirst)
     std::ofstream(dir / "mmc-fake") << "#!/bin/sh\n";
     fs::permissions(dir / "mmc-fake", fs::perms::owner_all);
     std::ofstream(dir / "mmc-qualify") << "";
-    EXPECT_EQ(find_tool("mmc-fake", (dir / "mmc-qualify").string()), (dir / "mmc-fake").string());
-    EXPECT_EQ(find_tool("sh", (dir / "mmc-qualify").string()).value_or("").substr(0, 1), "/"); // then PATH
-    EXPECT_FALSE(find_tool("mmc-no-such-tool", (dir / "mmc-qualify").string()));
+    EXPECT_EQ(mmc::cli::find_tool("mmc-fake", (dir / "mmc-qualify").string()), (dir / "mmc-fake").string());
+    EXPECT_EQ(mmc::cli::find_tool("sh", (dir / "mmc-qualify").string()).value_or("").substr(0, 1), "/"); // then PATH
+    EXPECT_FALSE(mmc::cli::find_tool("mmc-no-such-tool", (dir / "mmc-qualify").string()));
     fs::remove_all(dir);
 }
