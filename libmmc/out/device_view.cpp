@@ -1,6 +1,7 @@
 #include "out/device_view.h"
 
 #include "cli/printable.h"
+#include "cli/size.h"
 #include "regs/units.h"
 
 #include <fmt/format.h>
@@ -74,7 +75,7 @@ std::string card_list_text(const std::vector<dev::Card>& cards, const dev::SysRo
     for (const auto& c : cards)
         rows.push_back({c.is_storage() ? c.device_path(roots) : "-", c.name, std::string(dev::to_string(c.type)),
                         c.product.empty() ? "-" : cli::printable(c.product),
-                        c.capacity_bytes ? regs::bytes_text(c.capacity_bytes).substr(0, regs::bytes_text(c.capacity_bytes).find(" (")) : "-",
+                        c.capacity_bytes ? cli::format_bytes(c.capacity_bytes) : "-",
                         bus_mode_text(c.host), c.host.controller.describe()});
     std::array<std::size_t, 7> width{};
     for (const auto& r : rows)
@@ -112,7 +113,7 @@ std::string device_text(const dev::Card& card, const dev::SysRoots& roots, const
     out += fmt::format("{:<16} {}\n", "Controller:", card.host.controller.describe());
     out += fmt::format("{:<16} {}\n", "Bus:", bus_mode_text(card.host));
     for (const auto& p : card.partitions)
-        out += fmt::format("{:<16} {} {}{}\n", p.boot_area ? "Boot area:" : "Partition:", p.name, regs::bytes_text(p.bytes),
+        out += fmt::format("{:<16} {} {}{}\n", p.boot_area ? "Boot area:" : "Partition:", p.name, cli::format_bytes_exact(p.bytes),
                            p.read_only ? " (read-only)" : "");
     for (const auto& n : gathered.notes) out += fmt::format("{:<16} {}\n", "Note:", n);
     out += card_text(regs, style);
