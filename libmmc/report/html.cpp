@@ -1,5 +1,6 @@
 #include "report/html.h"
 
+#include "cli/text_table.h"
 #include "report/text.h"
 #include "version.h"
 
@@ -75,7 +76,7 @@ struct Item {
 
 std::string truncate(const std::string& s, std::size_t n)
 {
-    if (display_width(s) <= n) return s;
+    if (cli::display_width(s) <= n) return s;
     std::string out;
     std::size_t w = 0;
     for (std::size_t i = 0; i < s.size(); ++i) {
