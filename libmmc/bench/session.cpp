@@ -1,9 +1,10 @@
 #include "bench/session.h"
 
 #include "bench/calibration.h"
-#include "bench/session_phases.h"
 #include "bench/engines/engine.h"
+#include "bench/session_phases.h"
 #include "cli/printable.h"
+#include "cli/size.h"
 #include "dev/contents.h"
 #include "dev/resolver.h"
 #include "dev/system.h"
@@ -203,7 +204,7 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
     if (on_file && o.suite_options.length) file_bytes = *o.suite_options.length + o.suite_options.offset.value_or(0);
     std::optional<Target> target;
     if (on_file) {
-        phase(fmt::format("writing a {} MiB test file", file_bytes >> 20));
+        phase(fmt::format("writing a {} test file", cli::format_bytes(file_bytes)));
         target.emplace(Target::create_file(path, file_bytes, hooks.stop, byte_progress(hooks)));
         if (hooks.job_done) hooks.job_done();
         if (!target->direct()) note("the filesystem does not support O_DIRECT: the page cache is not bypassed and reads may be cached");

@@ -489,7 +489,7 @@ std::string ext_csd_summary(const DecodedRegister& r)
     std::string s = rev == 4 || rev > 8 ? fmt::format("eMMC (EXT_CSD rev {}, {}): ", rev, version)
                                         : fmt::format("eMMC {} (EXT_CSD rev {}): ", version.substr(0, version.find('/')), rev);
     if (const auto* cap = r.find("capacity_bytes"))
-        s += fmt::format("{:.1f} GiB", static_cast<double>(std::get<int64_t>(cap->value)) / double(1u << 30));
+        s += cli::format_bytes(static_cast<uint64_t>(std::get<int64_t>(cap->value)));
     else
         s += "capacity in CSD";
     s += ", " + top_speed(field_raw(r, "device_type"));
