@@ -228,7 +228,7 @@ json report_json(const RunReport& r)
                             {"required", opt_round(v.required, 2)},
                             {"measured", opt_round(v.measured, 2)},
                             {"unit", v.unit},
-                            {"result", v.result},
+                            {"result", to_string(v.result)},
                             {"why", v.why},
                             {"bus_ceiling_mb_s", opt_round(v.bus_ceiling_mb_s, 1)}});
     doc["verdicts"] = verdicts;
@@ -356,8 +356,8 @@ std::string report_text(const RunReport& r, bool color)
     if (!r.verdicts.empty()) {
         out += "\nVerdicts:\n";
         for (const auto& v : r.verdicts) {
-            const char* code = v.result == "pass" ? "32" : v.result == "fail" ? "31" : "33";
-            const std::string tag = v.result == "not-applicable" ? "n/a" : v.result;
+            const char* code = v.result == VerdictResult::pass ? "32" : v.result == VerdictResult::fail ? "31" : "33";
+            const std::string tag = v.result == VerdictResult::not_applicable ? "n/a" : to_string(v.result);
             out += fmt::format("  {} {}: {}\n", paint(color, code, fmt::format("{:<4}", tag)), v.claim, v.why);
         }
     }

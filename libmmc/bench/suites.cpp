@@ -162,7 +162,7 @@ namespace {
 
 void with_card_note(Verdict& v, const SuiteFacts& f)
 {
-    if (f.claims.known && v.result != "not-applicable") v.why += fmt::format(" (the card claims: {})", f.claims.app_class_text());
+    if (f.claims.known && v.result != VerdictResult::not_applicable) v.why += fmt::format(" (the card claims: {})", f.claims.app_class_text());
 }
 
 void app_class(std::vector<Verdict>& out, int a, const Outcomes& o, const SuiteFacts& f, const std::string& read_job,
