@@ -61,7 +61,7 @@ json job_json(const JobResult& r)
     j["ci95_pct"] = opt_round(r.ci95_pct, 2);
     j["rounds"] = r.round_mb_s.size();
     j["converged"] = r.converged;
-    j["stop_reason"] = r.stop_reason;
+    j["stop_reason"] = to_string(r.stop_reason);
     j["warmup"] = {{"seconds", round_to(r.warmup_s, 3)}, {"ios", r.warmup_ios}};
     j["lat_us"] = latency_json(r.latency);
     j["stalls_over_250ms"] = r.stalls_over_250ms;
@@ -318,7 +318,7 @@ std::string report_text(const RunReport& r, bool color)
                            j.ci95_pct ? fmt::format("{:.1f}%", *j.ci95_pct) : "-", latency_text(h.percentile(50)),
                            latency_text(h.percentile(99)), latency_text(h.percentile(99.9)),
                            latency_text(static_cast<double>(h.max())), j.stalls_over_250ms,
-                           j.partial ? paint(color, "31", "  partial: " + (j.error.empty() ? j.stop_reason : j.error)) : "");
+                           j.partial ? paint(color, "31", "  partial: " + (j.error.empty() ? std::string(to_string(j.stop_reason)) : j.error)) : "");
         if (j.unit_bytes && !j.unit_mb_s.empty()) {
             double lo = j.unit_mb_s[0], sum = 0;
             for (double v : j.unit_mb_s) lo = std::min(lo, v), sum += v;

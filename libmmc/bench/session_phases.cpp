@@ -160,8 +160,8 @@ namespace {
 // Why a job that ended early ended, for people.
 std::string partial_why(const Job& j, const JobResult& r, const std::optional<std::string>& removed)
 {
-    if (r.stop_reason == "interrupted") return fmt::format("interrupted during {}", j.name);
-    if (r.stop_reason == "removed" || removed)
+    if (r.stop_reason == StopReason::interrupted) return fmt::format("interrupted during {}", j.name);
+    if (r.stop_reason == StopReason::removed || removed)
         return fmt::format("the card was removed during {} ({}{}); results so far are partial", j.name, r.error,
                            removed && *removed != r.error ? "; " + *removed : "");
     return fmt::format("{} failed: {} (the card may be failing); results so far are partial", j.name, r.error);
@@ -208,7 +208,7 @@ void run_jobs(const Placement& pl, const JobDevice& device, const Clock& clock, 
         rep.partial = true;
         // An error may be the first sign of a removal.
         const std::optional<std::string> removed =
-            r.stop_reason == "error" && device.removed ? device.removed(r) : std::nullopt;
+            r.stop_reason == StopReason::error && device.removed ? device.removed(r) : std::nullopt;
         rep.partial_why = partial_why(j, r, removed);
     }
 }

@@ -126,7 +126,7 @@ Measured figure(const Outcomes& o, const std::string& job, double (*get)(const J
     if (r == o.ran.end()) return {std::nullopt, fmt::format("{} did not run (the run stopped early)", job)};
     const JobResult& res = *r->second;
     if (res.partial)
-        return {std::nullopt, fmt::format("{} stopped early ({})", job, res.error.empty() ? res.stop_reason : res.error)};
+        return {std::nullopt, fmt::format("{} stopped early ({})", job, res.error.empty() ? std::string(to_string(res.stop_reason)) : res.error)};
     if (res.ios == 0) return {std::nullopt, fmt::format("{} completed no I/O", job)};
     return {get(res), {}};
 }
