@@ -256,3 +256,23 @@ TEST(SimSustained, TheKneeWithHostGapsIsWhatTheCardDoes)
     // 60 ms gaps fold 600000 bytes, more than each request fills: never full.
     EXPECT_EQ(knee_bytes(p, rq, 60'000'000), 0u);
 }
+
+TEST(SimSustained, GapsShorterThanTheFoldDelayFoldNothing)
+{
+    Params p = cached_card();
+    p.sustained.slc_fold_after_ns = 100'000'000;
+    Card c(p);
+    write_sequential(c, 0, 128 * MiB, 1'000'000); // 1 ms between requests: a host's own cost
+    EXPECT_EQ(c.counters().slc.first_full_at_bytes, 64 * MiB);
+    EXPECT_EQ(c.counters().slc.bytes_folded, 0u);
+    EXPECT_EQ(knee_bytes(p, rq, 1'000'000), 64 * MiB);
+    // One second idle folds 0.9 s at 10 MB/s.
+    std::vector<uint8_t> data(rq, 0x5a);
+    c.write(128 * MiB, data, c.idle_at() + 1'000'000'000);
+    EXPECT_EQ(c.counters().slc.bytes_folded, 9'000'000u);
+    // A gap past the delay folds its excess: the formula and the card agree.
+    Card d(p);
+    write_sequential(d, 0, 200 * MiB, 102'000'000);
+    EXPECT_EQ(d.counters().slc.first_full_at_bytes, knee_bytes(p, rq, 102'000'000));
+    EXPECT_GT(knee_bytes(p, rq, 102'000'000), 64 * MiB);
+}
