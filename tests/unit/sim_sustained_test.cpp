@@ -16,13 +16,20 @@ namespace {
 constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
 constexpr uint64_t rq = 512 * KiB; // the request size the host chain delivers
 
-// A 256 MiB card with a 64 MiB SLC cache at 90 MB/s over 20 MB/s native flash.
-Params cached_card(StartState state = StartState::clean)
+// The default card's flash at 256 MiB in 64 AUs, from `state`.
+Params small_card(StartState state)
 {
     Params p = default_params();
     p.size_bytes = 256 * MiB;
     p.au_bytes = 4 * MiB;
     p.state = state;
+    return p;
+}
+
+// With a 64 MiB SLC cache at 90 MB/s over 20 MB/s native flash.
+Params cached_card(StartState state = StartState::clean)
+{
+    Params p = small_card(state);
     p.timing.command_ns = 100'000;
     p.timing.bus_bytes_per_s = 100e6;
     p.sustained.slc_cache_bytes = 64 * MiB;
@@ -35,10 +42,7 @@ Params cached_card(StartState state = StartState::clean)
 // A card without a cache whose FTL work makes stalls: 300 ms for every two blocks made free.
 Params stalling_card(StartState state)
 {
-    Params p = default_params();
-    p.size_bytes = 256 * MiB;
-    p.au_bytes = 4 * MiB;
-    p.state = state;
+    Params p = small_card(state);
     p.sustained.gc_stall_ns = 300'000'000;
     p.sustained.gc_every = 2;
     return p;
