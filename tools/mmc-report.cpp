@@ -5,6 +5,7 @@
 // assembly in make_bundle, grouping in tables, views in text, export and
 // html, the database in store and import.
 #include "cli/cli.h"
+#include "cli/deprecated.h"
 #include "cli/file_out.h"
 #include "cli/json_out.h"
 #include "report/bundle.h"
@@ -36,7 +37,7 @@ void usage(std::FILE* to)
 {
     fmt::print(to, R"(Usage:
  {0} [options] FILE|DIR...
- {0} [options] --db URL [--card TEXT] [--host TEXT] [--since DATE]
+ {0} [options] --db URL [--label TEXT] [--host TEXT] [--since DATE]
  {0} --db URL --import FILE|DIR...
  {0} --make-bundle --out DIR [--info FILE] [--bus FILE] [--erase FILE]
             [--bench FILE]... [--probe FILE]... [--step NAME:ok|fail:MESSAGE]...
@@ -64,7 +65,8 @@ Database options:
                          creates it) or postgresql://[user@]host/dbname
      --import            store the bundles FILE|DIR... in --db and say how it
                          went (-J: as JSON); a rejected file makes exit 1
-     --card TEXT         only cards whose label, product or serial has TEXT
+     --label TEXT        only cards whose label, product or serial has TEXT
+     --card TEXT         deprecated: use --label
      --host TEXT         only hosts whose label, controller or board has TEXT
      --since DATE        only bundles created at or after DATE (YYYY-MM-DD
                          or YYYY-MM-DDTHH:MM:SSZ)
@@ -92,7 +94,7 @@ Examples:
  {0} examples/
  {0} --html cards.html results/ examples/
  {0} --db results.sqlite --import examples/
- {0} --db results.sqlite --card sandisk --since 2026-11-01
+ {0} --db results.sqlite --label sandisk --since 2026-11-01
  {0} --make-bundle --out results --info info.json --bus bus.json --bench bench.json
 )",
                tool);
@@ -113,7 +115,7 @@ struct Options {
 
 Options parse_options(int argc, char** argv)
 {
-    enum { csv = 256, html, title, make, info, bus, erase, bench, step, card_label, host_label, out, db, import, card, host, since, probe };
+    enum { csv = 256, html, title, make, info, bus, erase, bench, step, card_label, host_label, out, db, import, label, card_deprecated, host, since, probe };
     static const option longopts[] = {
         {"json", no_argument, nullptr, 'J'},
         {"csv", no_argument, nullptr, csv},
@@ -132,7 +134,8 @@ Options parse_options(int argc, char** argv)
         {"host-label", required_argument, nullptr, host_label},
         {"db", required_argument, nullptr, db},
         {"import", no_argument, nullptr, import},
-        {"card", required_argument, nullptr, card},
+        {"label", required_argument, nullptr, label},
+        {"card", required_argument, nullptr, card_deprecated}, // deprecated spelling of --label
         {"host", required_argument, nullptr, host},
         {"since", required_argument, nullptr, since},
         {"help", no_argument, nullptr, 'h'},
@@ -169,7 +172,8 @@ Options parse_options(int argc, char** argv)
         case host_label: o.host_label = optarg; bundle_option = true; break;
         case db: o.db = optarg; break;
         case import: o.import = true; break;
-        case card: o.filter.card = optarg; filter_option = true; break;
+        case card_deprecated: mmc::cli::warn_deprecated(tool, "--card", "--label"); [[fallthrough]];
+        case label: o.filter.card = optarg; filter_option = true; break;
         case host: o.filter.host = optarg; filter_option = true; break;
         case since:
             if (!mmc::report::valid_since(optarg))
@@ -183,12 +187,12 @@ Options parse_options(int argc, char** argv)
         }
     }
     for (; optind < argc; ++optind) o.paths.push_back(argv[optind]);
-    if (o.db.empty() && (o.import || filter_option)) throw mmc::cli::UsageError("--import, --card, --host and --since need --db URL");
+    if (o.db.empty() && (o.import || filter_option)) throw mmc::cli::UsageError("--import, --label, --host and --since need --db URL");
     if (o.make && !o.db.empty()) throw mmc::cli::UsageError("--db is not for --make-bundle: store its bundle with --db URL --import FILE");
     if (o.import) {
         if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase, --bench, --probe, --step and the labels go with --make-bundle");
         if (o.csv || !o.html.empty() || !o.title.empty()) throw mmc::cli::UsageError("--csv, --html and --title make a report; not with --import");
-        if (filter_option) throw mmc::cli::UsageError("--card, --host and --since select what a report shows; not with --import");
+        if (filter_option) throw mmc::cli::UsageError("--label, --host and --since select what a report shows; not with --import");
         if (o.paths.empty()) throw mmc::cli::UsageError("--import needs bundle files or directories");
     } else if (o.make) {
         if (report_option) throw mmc::cli::UsageError("-J, --csv, --html and --title make a report; not with --make-bundle");

@@ -3,6 +3,7 @@
 // options here; the model in libmmc/sim, card files and the serving chain in
 // libmmc/simserve, the server itself in tools/nbdkit-mmcsim-plugin/.
 #include "cli/cli.h"
+#include "cli/deprecated.h"
 #include "cli/process.h"
 #include "cli/stop_signal.h"
 #include "sim/params.h"
@@ -40,7 +41,8 @@ it down when COMMAND ends. The exit status is COMMAND's.
 
 Card:
  -p, --preset NAME         start from a preset ({1})
- -c, --card FILE           start from a card file (a preset or --describe -J output)
+     --card-file FILE      start from a card file (a preset or --describe -J output)
+ -c, --card FILE           deprecated: use --card-file
      --size SIZE           announced capacity
      --page SIZE           flash page (4k-64k)
      --au SIZE             allocation unit = erase block (2^n or 3*2^n, e.g. 12M)
@@ -90,10 +92,11 @@ struct Options {
 
 Options parse_options(int argc, char** argv)
 {
-    enum { stats = 256, describe, card_option_base = 1000 };
+    enum { stats = 256, describe, card_file, card_deprecated, card_option_base = 1000 };
     const auto& names = mmc::simserve::card_option_names();
     std::vector<option> longopts = {
-        {"preset", required_argument, nullptr, 'p'},  {"card", required_argument, nullptr, 'c'},
+        {"preset", required_argument, nullptr, 'p'},  {"card-file", required_argument, nullptr, card_file},
+        {"card", required_argument, nullptr, card_deprecated}, // deprecated spelling of --card-file, as -c
         {"stats", required_argument, nullptr, stats}, {"describe", no_argument, nullptr, describe},
         {"json", no_argument, nullptr, 'J'},          {"verbose", no_argument, nullptr, 'v'},
         {"help", no_argument, nullptr, 'h'},          {"version", no_argument, nullptr, 'V'},
@@ -112,12 +115,16 @@ Options parse_options(int argc, char** argv)
     // '+': stop at COMMAND, so that its own options are not taken for ours.
     while ((c = getopt_long(argc, argv, "+:p:c:JvhV", longopts.data(), nullptr)) != -1) {
         switch (c) {
+        case 'c': mmc::cli::warn_deprecated(tool, "-c", "--card-file"); [[fallthrough]];
+        case card_deprecated:
+            if (c == card_deprecated) mmc::cli::warn_deprecated(tool, "--card", "--card-file");
+            [[fallthrough]];
         case 'p':
-        case 'c': {
-            if (base_file) throw mmc::cli::UsageError("give one --preset or --card");
-            if (c == 'c') {
+        case card_file: {
+            if (base_file) throw mmc::cli::UsageError("give one --preset or --card-file");
+            if (c != 'p') {
                 base_file = optarg;
-                base_what = fmt::format("--card {}", optarg);
+                base_what = fmt::format("--card-file {}", optarg);
                 break;
             }
             const auto file = mmc::simserve::preset_file(optarg);

@@ -35,7 +35,7 @@ if [ "$(id -u)" -ne 0 ] || [ ! -e /dev/fuse ] || ! command -v nbdkit >/dev/null 
 fi
 last_cpu=$(($(nproc) - 1))
 
-run 0 $bin/mmc-bus -J --ios tests/data/sysfs/sd-qemu/sys/kernel/debug/mmc0/ios --caps 0xc0000027 --card sd &&
+run 0 $bin/mmc-bus -J --ios tests/data/sysfs/sd-qemu/sys/kernel/debug/mmc0/ios --caps 0xc0000027 --family sd &&
     cp "$out" "$tmp/bus.json"
 
 # bench CARD SUITE SIZE: mmc-bench -J on a fresh simulated CARD, over a

@@ -20,7 +20,7 @@ run 2 $sim --size 1G && expect "no COMMAND" "$err" "no COMMAND"
 run 2 $sim --bogus -- true && expect "unknown option" "$err" "unknown option '--bogus'"
 run 2 $sim -J -- true && expect "-J only with --describe" "$err" "-J goes with --describe"
 run 2 $sim --preset no-such-card --describe && expect "unknown preset lists the others" "$err" "no such preset"
-run 2 $sim --card /nonexistent.json --describe && expect "unreadable card file" "$err" "/nonexistent.json: cannot read"
+run 2 $sim --card-file /nonexistent.json --describe && expect "unreadable card file" "$err" "/nonexistent.json: cannot read"
 run 2 $sim --page 64k --au 32k --describe && expect "a card that cannot exist" "$err" "not a card that can exist"
 run 0 $sim --help && expect "--help shows the synopsis" "$out" "-- COMMAND \[ARG...\]"
 run 0 $sim -V && expect "-V" "$out" "mmc-sim from mmckit [0-9]"
@@ -29,8 +29,15 @@ run 0 $sim --size 1G --au 12M --page 32k --open-aus 2 --state full --command 1ms
     json_eq "describe -J resolves the options" "j['tool'], j['card']['size'], j['card']['au'], j['card']['page'], j['card']['open_aus'], j['card']['state'], j['card']['command']" \
         "mmc-sim 1073741824 12582912 32768 2 full 1000000"
 cp "$out" "$work/card.json"
-run 0 $sim --card "$work/card.json" --open-aus 3 --describe -J &&
-    json_eq "--card takes describe output; later options win" "j['card']['au'], j['card']['open_aus'], j['card']['command']" "12582912 3 1000000"
+run 0 $sim --card-file "$work/card.json" --open-aus 3 --describe -J &&
+    json_eq "--card-file takes describe output; later options win" "j['card']['au'], j['card']['open_aus'], j['card']['command']" "12582912 3 1000000"
+# --card and -c, the old spellings (--card meant four things across the
+# tools): still the card file, with one warning line each.
+run 0 $sim --card "$work/card.json" --describe -J && json_eq "deprecated --card: still the card file" "j['card']['au']" "12582912"
+[ "$(cat "$err")" = "mmc-sim: --card is deprecated: use --card-file" ] && pass "deprecated --card: one warning line" || fail "deprecated --card: stderr '$(cat "$err")'"
+run 0 $sim -c "$work/card.json" --describe -J && json_eq "deprecated -c: still the card file" "j['card']['au']" "12582912"
+[ "$(cat "$err")" = "mmc-sim: -c is deprecated: use --card-file" ] && pass "deprecated -c: one warning line" || fail "deprecated -c: stderr '$(cat "$err")'"
+run 2 $sim --preset a1 --card-file "$work/card.json" --describe && expect "--preset and --card-file: one of them" "$err" "give one --preset or --card-file"
 run 0 $sim --fake wraparound --size 64M --real-size 16M --describe &&
     expect "describe text: aligned names and units" "$out" "^real_size +16 MiB$"
 if [ -d sim/presets ]; then

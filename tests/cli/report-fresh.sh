@@ -40,7 +40,7 @@ PY
         { fail "$name: the card's product is not in the report: $(cat "$out")"; sed 's/^/    | /' "$tmp/$name/report.json" | head -5; }
 done
 
-run 0 $bin/mmc-bus -J --ios "$tmp/ios.txt" --caps 0xc0000027 --card sd && cp "$out" "$tmp/bus.json"
+run 0 $bin/mmc-bus -J --ios "$tmp/ios.txt" --caps 0xc0000027 --family sd && cp "$out" "$tmp/bus.json"
 
 # mmc-bench's JSON needs a card it can write: a simulated one.
 if [ "$(id -u)" -ne 0 ] || [ ! -e /dev/fuse ] || ! command -v nbdkit >/dev/null; then
