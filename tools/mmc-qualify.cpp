@@ -59,7 +59,8 @@ Options:
      --suites LIST       deprecated: use --suite
  -t, --runtime TIME      time budget of each benchmark job (default 5s)
      --size SIZE         benchmark region, from the start of the card (default 64M)
-     --erase card|region with --destructive, erase the whole card (default) or
+     --erase card|region
+                         with --destructive, erase the whole card (default) or
                          only the benchmark region (faster on big, slow cards)
      --out DIR           where the bundle goes (default: ./mmc-results)
      --db URL            also store the bundle in a results database (an
