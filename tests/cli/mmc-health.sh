@@ -64,6 +64,10 @@ json_eq "the raw file keeps the CID" "json.load(open('$work/raw.json'))['cards']
 ext=$(python3 -c "import json; print(json.load(open('$data/emmc-cm4.json'))['cards'][0]['registers']['ext_csd'])")
 run 0 $health -J --decode "ext_csd=$ext" && json_eq "--decode ext_csd: an MMC card, life used 10%" \
     "j['cards'][0]['wear'][0]['source'], j['cards'][0]['wear'][0]['life_used_percent']" "ext_csd 10.0"
+run 0 $health -J --family mmc --decode "ext_csd=$ext" && json_eq "--family mmc: the same card" "j['cards'][0]['wear'][0]['life_used_percent']" "10.0"
+run 0 $health -J --card mmc --decode "ext_csd=$ext" && json_eq "deprecated --card: still the family" "j['cards'][0]['wear'][0]['life_used_percent']" "10.0"
+expect "deprecated --card: says so" "$err" "^mmc-health: --card is deprecated: use --family$"
+run 2 $health --family xd --decode "ext_csd=$ext" && expect "a bad --family is named" "$err" "--family xd: expected sd or mmc"
 sandisk_block=$(python3 -c "import json; print(json.load(open('$data/sandisk-worn.json'))['cards'][0]['cmd56'][0]['blocks'][0]['hex'])")
 printf '%s\n' "$sandisk_block" >"$work/block.hex"
 run 3 $health --decode cid=035344534336344780ffffffff0172a3 --decode "cmd56=@$work/block.hex" &&
