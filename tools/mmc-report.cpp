@@ -39,7 +39,7 @@ void usage(std::FILE* to)
  {0} [options] FILE|DIR...
  {0} [options] --db URL [--label TEXT] [--host TEXT] [--since DATE]
  {0} --db URL --import FILE|DIR...
- {0} --make-bundle --out DIR [--info FILE] [--bus FILE] [--erase FILE]
+ {0} --make-bundle --out DIR [--info FILE] [--bus FILE] [--erase-json FILE]
             [--bench FILE]... [--probe FILE]... [--step NAME:ok|fail:MESSAGE]...
             [--host-label TEXT] [--card-label TEXT]
 
@@ -76,7 +76,8 @@ Bundle options:
      --out DIR           where the bundle is written (created if missing)
      --info FILE         mmc-info -J output for the card
      --bus FILE          mmc-bus -J output for its host
-     --erase FILE        mmc-erase -J output
+     --erase-json FILE   mmc-erase -J output
+     --erase FILE        deprecated: use --erase-json
      --bench FILE        mmc-bench -J output (repeatable)
      --probe FILE        mmc-probe geometry -J or capacity -J output (repeatable)
      --step NAME:ok|fail:MESSAGE
@@ -87,7 +88,7 @@ Bundle options:
  -h, --help              display this help
  -V, --version           display version
 
-Missing or unreadable --info/--bus/--erase/--bench/--probe files become failed
+Missing or unreadable --info/--bus/--erase-json/--bench/--probe files become failed
 steps in the bundle, not errors.
 
 Examples:
@@ -115,7 +116,7 @@ struct Options {
 
 Options parse_options(int argc, char** argv)
 {
-    enum { csv = 256, html, title, make, info, bus, erase, bench, step, card_label, host_label, out, db, import, label, card_deprecated, host, since, probe };
+    enum { csv = 256, html, title, make, info, bus, erase, erase_deprecated, bench, step, card_label, host_label, out, db, import, label, card_deprecated, host, since, probe };
     static const option longopts[] = {
         {"json", no_argument, nullptr, 'J'},
         {"csv", no_argument, nullptr, csv},
@@ -126,7 +127,8 @@ Options parse_options(int argc, char** argv)
         {"out", required_argument, nullptr, out},
         {"info", required_argument, nullptr, info},
         {"bus", required_argument, nullptr, bus},
-        {"erase", required_argument, nullptr, erase},
+        {"erase-json", required_argument, nullptr, erase},
+        {"erase", required_argument, nullptr, erase_deprecated}, // deprecated spelling of --erase-json
         {"bench", required_argument, nullptr, bench},
         {"probe", required_argument, nullptr, probe},
         {"step", required_argument, nullptr, step},
@@ -157,6 +159,7 @@ Options parse_options(int argc, char** argv)
         case out: o.out_dir = optarg; bundle_option = true; break;
         case info: o.info = optarg; bundle_option = true; break;
         case bus: o.bus = optarg; bundle_option = true; break;
+        case erase_deprecated: mmc::cli::warn_deprecated(tool, "--erase", "--erase-json"); [[fallthrough]];
         case erase: o.erase = optarg; bundle_option = true; break;
         case bench: o.bench.push_back(optarg); bundle_option = true; break;
         case probe: o.probe.push_back(optarg); bundle_option = true; break;
@@ -190,7 +193,7 @@ Options parse_options(int argc, char** argv)
     if (o.db.empty() && (o.import || filter_option)) throw mmc::cli::UsageError("--import, --label, --host and --since need --db URL");
     if (o.make && !o.db.empty()) throw mmc::cli::UsageError("--db is not for --make-bundle: store its bundle with --db URL --import FILE");
     if (o.import) {
-        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase, --bench, --probe, --step and the labels go with --make-bundle");
+        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase-json, --bench, --probe, --step and the labels go with --make-bundle");
         if (o.csv || !o.html.empty() || !o.title.empty()) throw mmc::cli::UsageError("--csv, --html and --title make a report; not with --import");
         if (filter_option) throw mmc::cli::UsageError("--label, --host and --since select what a report shows; not with --import");
         if (o.paths.empty()) throw mmc::cli::UsageError("--import needs bundle files or directories");
@@ -199,7 +202,7 @@ Options parse_options(int argc, char** argv)
         if (!o.paths.empty()) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}' with --make-bundle", o.paths.front()));
         if (o.out_dir.empty()) throw mmc::cli::UsageError("--make-bundle needs --out DIR");
     } else {
-        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase, --bench, --probe, --step and the labels go with --make-bundle");
+        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase-json, --bench, --probe, --step and the labels go with --make-bundle");
         if (o.json && o.csv) throw mmc::cli::UsageError("choose one of -J and --csv");
         if (o.html == "-" && (o.json || o.csv)) throw mmc::cli::UsageError("--html - and -J or --csv would share standard output");
         if (!o.db.empty() && !o.paths.empty())

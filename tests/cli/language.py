@@ -114,7 +114,9 @@ def problems(helps, language):
                 skipped.append(f"{tool} --{name}: {language.pending[(name, tool)]}")
                 continue
             live.setdefault(name, set()).add(tool)
-            if any(old == name for old, _ in language.deprecated):
+            # An old spelling kept for one release may already be another
+            # tool's option only with its own row: the one meaning it keeps.
+            if name not in rows and any(old == name for old, _ in language.deprecated):
                 new = next(n for (o, _), n in language.deprecated.items() if o == name)
                 found.append(f"{tool} --{name}: a deprecated spelling (of --{new}) used as a live option")
                 continue

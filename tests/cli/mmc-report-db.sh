@@ -27,7 +27,7 @@ cp tests/data/report/bundle-unversioned.json "$tmp/unversioned.json"
 # Measured bundles as mmc-qualify makes them (registers, bus, erase, bench),
 # from the tools' fixtures: the demo's kind of bundle without booting the lab.
 d=tests/data/report
-$rep --make-bundle --out "$tmp/measured" --info $d/sd-info.json --bus $d/sd-bus.json --erase $d/erase.json \
+$rep --make-bundle --out "$tmp/measured" --info $d/sd-info.json --bus $d/sd-bus.json --erase-json $d/erase.json \
     --bench $d/bench-iozone.json --bench $d/bench-a1.json --step erase:ok: --host-label "Lab PC, HS" >/dev/null &&
     $rep --make-bundle --out "$tmp/measured" --info $d/emmc-info.json --bench $d/bench-a1.json \
         --step "bench:fail:exit 1" >/dev/null || fail "making measured bundles"
