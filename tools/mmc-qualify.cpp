@@ -74,8 +74,12 @@ Options:
  -h, --help              display this help
  -V, --version           display version
 
+The device is checked first: one that is missing, not a block device, or
+not a card (without --any-device) ends the run at once, with no bundle.
+
 Exit status: 0 when every step worked, 1 when one or more failed (the
-bundle says which, with each step's exit status), 2 on a usage error, 130
+bundle says which, with each step's exit status) or the device was refused
+before any step, 2 on a usage error, 130
 when interrupted (the bundle is written, marked interrupted; no step is
 started after Ctrl-C).
 
