@@ -43,7 +43,8 @@ Card:
  -p, --preset NAME         start from a preset ({1})
      --card-file FILE      start from a card file (a preset or --describe -J output)
  -c, --card FILE           deprecated: use --card-file
-     --size SIZE           announced capacity
+     --capacity SIZE       announced capacity (the card file's "size")
+     --size SIZE           deprecated: use --capacity
      --page SIZE           flash page (4k-64k)
      --au SIZE             allocation unit = erase block (2^n or 3*2^n, e.g. 12M)
      --open-aus N          AUs the controller keeps open for writing
@@ -77,7 +78,7 @@ Needs root, loop and FUSE, nbdkit, nbdfuse (libnbd-bin) and losetup.
 
 Examples:
  {0} --preset a1 --describe
- {0} --size 1G --au 4M --open-aus 2 -- sh -c 'dd if=/dev/zero of=$MMC_SIM_DEV bs=1M count=16 oflag=direct'
+ {0} --capacity 1G --au 4M --open-aus 2 -- sh -c 'dd if=/dev/zero of=$MMC_SIM_DEV bs=1M count=16 oflag=direct'
  {0} --preset fake-limbo-64g-8g --stats counters.json -- f3probe $MMC_SIM_DEV
 )",
                tool, presets_text());
@@ -92,11 +93,12 @@ struct Options {
 
 Options parse_options(int argc, char** argv)
 {
-    enum { stats = 256, describe, card_file, card_deprecated, card_option_base = 1000 };
+    enum { stats = 256, describe, card_file, card_deprecated, capacity, card_option_base = 1000 };
     const auto& names = mmc::simserve::card_option_names();
     std::vector<option> longopts = {
         {"preset", required_argument, nullptr, 'p'},  {"card-file", required_argument, nullptr, card_file},
         {"card", required_argument, nullptr, card_deprecated}, // deprecated spelling of --card-file, as -c
+        {"capacity", required_argument, nullptr, capacity},    // the card option "size": --size is a region elsewhere
         {"stats", required_argument, nullptr, stats}, {"describe", no_argument, nullptr, describe},
         {"json", no_argument, nullptr, 'J'},          {"verbose", no_argument, nullptr, 'v'},
         {"help", no_argument, nullptr, 'h'},          {"version", no_argument, nullptr, 'V'},
@@ -141,8 +143,10 @@ Options parse_options(int argc, char** argv)
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
         case 'V': mmc::cli::print_version_and_exit(tool);
         default:
-            if (c >= card_option_base && c < card_option_base + int(names.size())) {
-                card_options.emplace_back(names[c - card_option_base], optarg ? optarg : "");
+            if (c == capacity || (c >= card_option_base && c < card_option_base + int(names.size()))) {
+                const std::string_view name = c == capacity ? "size" : names[c - card_option_base];
+                if (c != capacity && name == "size") mmc::cli::warn_deprecated(tool, "--size", "--capacity");
+                card_options.emplace_back(name, optarg ? optarg : "");
                 break;
             }
             mmc::cli::throw_getopt_error(c, argv);
@@ -162,7 +166,8 @@ Options parse_options(int argc, char** argv)
         try {
             mmc::sim::set_option(o.params, name, value);
         } catch (const std::exception& e) {
-            throw mmc::cli::UsageError(fmt::format("--{}{}{}: {}", name, value.empty() ? "" : " ", value, e.what()));
+            throw mmc::cli::UsageError(
+                fmt::format("--{}{}{}: {}", name == "size" ? "capacity" : name, value.empty() ? "" : " ", value, e.what()));
         }
     }
     try {

@@ -59,8 +59,9 @@ class Language:
             raise ValueError(f"README has no '{HEADING}' section")
         end = readme.find("\n## ", start + len(HEADING))
         tables = _tables(readme[start:end if end > 0 else len(readme)])
-        if len(tables) != 3:
-            raise ValueError(f"expected 3 tables (options, deprecated, not yet in line), found {len(tables)}")
+        if len(tables) not in (2, 3):
+            raise ValueError(f"expected the options and deprecated tables (and not yet in line), found {len(tables)}")
+        tables.append([])  # no third table: every option in line
         self.rows = []        # (option, {arguments}, meaning, {tools})
         for option, arg, meaning, tools in tables[0]:
             args = set()

@@ -129,7 +129,7 @@ fi
 sim=build/bin/mmc-sim
 if [ "$(id -u)" -eq 0 ] && command -v nbdfuse >/dev/null && command -v nbdkit >/dev/null && [ -e /dev/fuse ] && [ -e /dev/loop-control ]; then
     # 48 MiB: two halves of 6 AUs, one more than the 5 the card keeps open.
-    $sim -p class10-2015 --size 256M --state full --stats "$dir/stats.json" -- \
+    $sim -p class10-2015 --capacity 256M --state full --stats "$dir/stats.json" -- \
         sh -c "$bench -J -y --any-device --destructive --suite state --au 4M --size 48M --runtime 2s \"\$MMC_SIM_DEV\"" >"$out" 2>"$err"
     rc=$?
     [ $rc -eq 0 ] && pass "sim: state suite ran" || { fail "sim: state suite exit $rc"; sed 's/^/    | /' "$err" | head -5; }

@@ -273,7 +273,7 @@ sim=build/bin/mmc-sim
 if command -v nbdfuse >/dev/null && command -v nbdkit >/dev/null && [ -e /dev/fuse ]; then
     for case in "aligned 4M 16M 16777216 4 0" "misaligned 2M 16M 12582912 3 2"; do
         set -- $case
-        $sim -p class10-2015 --size 64M --state full --stats "$work/sim-$1.json" -- \
+        $sim -p class10-2015 --capacity 64M --state full --stats "$work/sim-$1.json" -- \
             sh -c "$erase -J -y --any-device --au 4M --offset $2 --size $3 \"\$MMC_SIM_DEV\"" >"$out" 2>"$err"
         rc=$?
         [ $rc -eq 0 ] && pass "sim $1: erased" || { fail "sim $1: exit $rc"; sed 's/^/    | /' "$err" | head -5; }
@@ -285,7 +285,7 @@ if command -v nbdfuse >/dev/null && command -v nbdkit >/dev/null && [ -e /dev/fu
     done
     # --au measure: a card whose registers give no AU (a loop device over
     # the simulator) is erased aligned to the AU its read ladder shows.
-    $sim --size 128M --page 16k --au 2M --state full --stats "$work/sim-measure.json" -- \
+    $sim --capacity 128M --page 16k --au 2M --state full --stats "$work/sim-measure.json" -- \
         sh -c "$erase -J -y --any-device --au measure --offset 1M --size 16M \"\$MMC_SIM_DEV\"" >"$out" 2>"$err"
     rc=$?
     [ $rc -eq 0 ] && pass "--au measure: erased" || { fail "--au measure: exit $rc"; sed 's/^/    | /' "$err" | head -5; }

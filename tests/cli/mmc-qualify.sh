@@ -143,7 +143,7 @@ export PATH="$PWD/build/bin:$PATH"
 
 # A destructive run on a non-MMC device: identify and bus fail (exit 1),
 # erase and benchmark work; everything lands in one bundle.
-run 1 $sim -p class10-2015 --size 256M --stats "$work/stats.json" -- sh -c \
+run 1 $sim -p class10-2015 --capacity 256M --stats "$work/stats.json" -- sh -c \
     'mmc-qualify -J --destructive --yes --any-device --erase region --size 16M --runtime 1s --suite quick \
         --card-label sim --host-label host --out "$0" "$MMC_SIM_DEV"' "$work/sim" && cp "$out" "$work/sim.json"
 want "sim: steps and exit statuses" "$(pyjson "$work/sim.json" "[(s['name'], s['exit_status']) for s in j['steps']]")" \
@@ -185,7 +185,7 @@ fi
 want "sim: the card was written (the benchmark ran)" "$(pyjson "$work/stats.json" "j['counters']['write']['requests'] > 0, j['counters']['discard']['requests'] > 0")" "True True"
 
 # A usage error inside a step is its real exit status (2), not "failed".
-run 1 $sim -p class10-2015 --size 256M -- sh -c \
+run 1 $sim -p class10-2015 --capacity 256M -- sh -c \
     'mmc-qualify -J --destructive --yes --any-device --erase region --size 1G --runtime 1s --suite quick \
         --out "$0" "$MMC_SIM_DEV"' "$work/big" && cp "$out" "$work/big.json"
 want "a region past the card's end: the erase step exits 2, the rest still runs" \
@@ -194,7 +194,7 @@ want "a region past the card's end: the erase step exits 2, the rest still runs"
 
 # A fake card (limbo: 64 MiB of 256 MiB store data): the capacity step's
 # exit 10 is its answer, not a failure; the bundle and the report name it.
-run 1 $sim -p class10-2015 --size 256M --fake limbo --real-size 64M -- sh -c \
+run 1 $sim -p class10-2015 --capacity 256M --fake limbo --real-size 64M -- sh -c \
     'mmc-qualify -J --destructive --yes --any-device --erase region --size 16M --runtime 0.5s --suite quick \
         --card-label fake --host-label host --out "$0" "$MMC_SIM_DEV"' "$work/fake" && cp "$out" "$work/fake.json"
 want "fake: the capacity step is ok with its verdict's exit status" \
@@ -213,7 +213,7 @@ fi
 # Ctrl-C during the erase (a full card whose blocks take 10 ms to erase:
 # about 2.5 s for each 1 GiB chunk the erase stops between): exit 130, the
 # erase records it, no benchmark starts, and the card saw no write at all.
-$sim -p class10-2015 --size 2G --state full --block-erase 10ms --stats "$work/int-stats.json" -- sh -c '
+$sim -p class10-2015 --capacity 2G --state full --block-erase 10ms --stats "$work/int-stats.json" -- sh -c '
     mmc-qualify -J --destructive --yes --any-device --runtime 1s --suite quick,a1 --out "$0/int" "$MMC_SIM_DEV" \
         > "$0/int.json" 2> "$0/int.err" &
     pid=$!

@@ -48,7 +48,7 @@ if [ "$(id -u)" -ne 0 ] || [ ! -e /dev/fuse ] || ! command -v nbdkit >/dev/null;
     finish; exit $?
 fi
 # shellcheck disable=SC2016
-run 0 $bin/mmc-sim -p a1 --size 256M -- sh -c '"$0" -J --suite quick --destructive --yes --any-device --size 32M \
+run 0 $bin/mmc-sim -p a1 --capacity 256M -- sh -c '"$0" -J --suite quick --destructive --yes --any-device --size 32M \
     --runtime 1s --warmup 0 "$MMC_SIM_DEV"' "$bin/mmc-bench" && cp "$out" "$tmp/bench.json"
 run 0 $bin/mmc-report --make-bundle --out "$tmp/all" --info "$tmp/sd-qemu/info.json" --bus "$tmp/bus.json" \
     --erase-json "$tmp/sd-qemu/erase.json" --bench "$tmp/bench.json" --step "erase:ok:discarded" ||
