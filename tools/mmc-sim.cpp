@@ -40,45 +40,45 @@ options) as a block device, run COMMAND with MMC_SIM_DEV naming it, and tear
 it down when COMMAND ends. The exit status is COMMAND's.
 
 Card:
- -p, --preset NAME         start from a preset ({1})
-     --card-file FILE      start from a card file (a preset or --describe -J output)
- -c, --card FILE           deprecated: use --card-file
-     --capacity SIZE       announced capacity (the card file's "size")
-     --size SIZE           deprecated: use --capacity
-     --page SIZE           flash page (4k-64k)
-     --au SIZE             allocation unit = erase block (2^n or 3*2^n, e.g. 12M)
-     --open-aus N          AUs the controller keeps open for writing
-     --cache SIZE          RAM write-back buffer before the flash (0 = none; not --slc-cache)
-     --state STATE         clean, full or fragmented
-     --erased-byte BYTE    what discarded ranges read as (0 or 0xff)
-     --fake TYPE           none, limbo, wraparound, chain or bad
-     --real-size SIZE      the storage a fake really has
-     --module SIZE         where a wraparound or chain fake's addresses wrap
-     --strict-cache        a limbo fake's cache returns only exact re-reads
-     --command TIME        per request overhead (e.g. 100us)
-     --page-read TIME      per flash page read
-     --page-program TIME   per flash page programmed
-     --block-erase TIME    per erase block erased
-     --au-cross TIME       extra for a read across an AU boundary
-     --bus-rate RATE       bus transfer rate in bytes/s (25e6) or a size (25M)
-     --slc-cache SIZE      SLC cache: writes land fast until this much is written (0 = none)
-     --slc-rate RATE       the SLC cache's program rate (0 = page-program's)
-     --native-rate RATE    the native flash's sequential write rate, past the cache
-     --slc-fold-rate RATE  how fast idle time empties the SLC cache (0 = native rate)
-     --slc-fold-after TIME idle time before the SLC cache starts folding
-     --gc-stall TIME       a garbage-collection stall (0 = none) ...
-     --gc-every N          ... for every N blocks the FTL has to make free
-     --gc-reserve SIZE     erased flash kept: opening an AU below it makes a block free
-     --seed N              the starting state's random seed
+ -p, --preset NAME          start from a preset ({1})
+     --card-file FILE       start from a card file (a preset or --describe -J output)
+ -c, --card FILE            deprecated: use --card-file
+     --capacity SIZE        announced capacity (the card file's "size")
+     --size SIZE            deprecated: use --capacity
+     --page SIZE            flash page (4k-64k)
+     --au SIZE              allocation unit = erase block (2^n or 3*2^n, e.g. 12M)
+     --open-aus N           AUs the controller keeps open for writing
+     --cache SIZE           RAM write-back buffer before the flash (0 = none; not --slc-cache)
+     --state STATE          clean, full or fragmented
+     --erased-byte BYTE     what discarded ranges read as (0 or 0xff)
+     --fake TYPE            none, limbo, wraparound, chain or bad
+     --real-size SIZE       the storage a fake really has
+     --module SIZE          where a wraparound or chain fake's addresses wrap
+     --strict-cache         a limbo fake's cache returns only exact re-reads
+     --command TIME         per request overhead (e.g. 100us)
+     --page-read TIME       per flash page read
+     --page-program TIME    per flash page programmed
+     --block-erase TIME     per erase block erased
+     --au-cross TIME        extra for a read across an AU boundary
+     --bus-rate RATE        bus transfer rate in bytes/s (25e6) or a size (25M)
+     --slc-cache SIZE       SLC cache: writes land fast until this much is written (0 = none)
+     --slc-rate RATE        the SLC cache's program rate (0 = page-program's)
+     --native-rate RATE     the native flash's sequential write rate, past the cache
+     --slc-fold-rate RATE   how fast idle time empties the SLC cache (0 = native rate)
+     --slc-fold-after TIME  idle time before the SLC cache starts folding
+     --gc-stall TIME        a garbage-collection stall (0 = none) ...
+     --gc-every N           ... for every N blocks the FTL has to make free
+     --gc-reserve SIZE      erased flash kept: opening an AU below it makes a block free
+     --seed N               the starting state's random seed
  Options apply in order over the preset or card file.
 
 Serving:
-     --stats FILE          write the device-side counters as JSON at the end
-     --describe            print the resolved card and exit; serve nothing
- -J, --json                with --describe: print JSON
- -v, --verbose             say what is served where
- -h, --help                display this help
- -V, --version             display version
+     --stats FILE           write the device-side counters as JSON at the end
+     --describe             print the resolved card and exit; serve nothing
+ -J, --json                 with --describe: print JSON
+ -v, --verbose              say what is served where
+ -h, --help                 display this help
+ -V, --version              display version
 
 COMMAND's environment: MMC_SIM_DEV (the block device), MMC_SIM_STATS (the
 counters, refreshed at every flush, e.g. after 'sync').
@@ -88,7 +88,7 @@ Examples:
  {0} --preset a1 --describe
  {0} --capacity 1G --au 4M --open-aus 2 -- sh -c 'dd if=/dev/zero of=$MMC_SIM_DEV bs=1M count=16 oflag=direct'
  {0} --preset fake-limbo-64g-8g --stats counters.json -- f3probe $MMC_SIM_DEV
- {0} --preset v30-slc-tlc --size 1G --slc-cache 64M --describe
+ {0} --preset v30-slc-tlc --capacity 1G --slc-cache 64M --describe
 )",
                tool, presets_text());
 }
