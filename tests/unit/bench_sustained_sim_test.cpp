@@ -1,0 +1,153 @@
+// The sustained suite on simulated cards, on the virtual clock: the session's
+// own planning, placement, job loop and verdicts over sim::Card, so the
+// figures it reports are held to the model's parameters exactly.
+#include "bench/session_phases.h"
+#include "bench_sim_card_engine.h"
+#include "sim/figures.h"
+#include "sim/params.h"
+
+#include <gtest/gtest.h>
+
+using namespace mmc;
+using namespace mmc::bench;
+
+namespace {
+
+constexpr uint64_t MiB = 1 << 20;
+
+struct Claims {
+    std::optional<int> video_class, uhs_grade, speed_class;
+};
+
+struct Run {
+    RunReport report;
+    uint64_t card_bytes = 0;
+};
+
+// The sustained suite over the whole of a card built from `p`, claiming
+// `claims`; with `idle_s`, the recovery pass after that idle time.
+Run run_sustained(const sim::Params& p, Claims claims = {}, std::optional<double> idle_s = {},
+                  std::optional<uint64_t> size = {})
+{
+    SessionOptions o;
+    o.device = "/dev/mmcblk0";
+    o.suite = "sustained";
+    o.destructive = true;
+    o.suite_options.idle_s = idle_s;
+    o.suite_options.length = size;
+    Context ctx;
+    CardInfo card;
+    card.identity.type = "SD";
+    card.identity.product = "SIM";
+    card.identity.capacity_bytes = p.size_bytes;
+    card.claims.known = true;
+    card.claims.au_bytes = p.au_bytes;
+    card.claims.video_class = claims.video_class;
+    card.claims.uhs_grade = claims.uhs_grade;
+    card.claims.speed_class_mb_s = claims.speed_class;
+    ctx.card = card;
+
+    Run run;
+    RunReport& rep = run.report;
+    rep.suite = "sustained";
+    rep.context = ctx;
+    const JobPlan plan = plan_jobs(o, ctx, false, rep);
+    sim::Card sim_card(p);
+    run.card_bytes = sim_card.size_bytes();
+    const Placement pl = place_jobs(plan.jobs, sim_card.size_bytes(), 512, plan.suite_options.au_bytes, rep);
+    ManualClock clock;
+    JobDevice d;
+    d.engine = [&](const Job& j) { return std::make_unique<SimCardEngine>(clock, sim_card, j.block_size); };
+    d.check = [] { return std::nullopt; };
+    d.idle = [&](double s) { clock.advance(static_cast<uint64_t>(s * 1e9)); };
+    rep.precondition.how = "as found";
+    run_jobs(pl, d, clock, {}, rep);
+    draw_verdicts(o, rep);
+    return run;
+}
+
+sim::Params small_card(uint64_t size = 256 * MiB)
+{
+    sim::Params p = sim::default_params();
+    p.size_bytes = size;
+    return p;
+}
+
+const Verdict* verdict(const RunReport& r, const std::string& starts)
+{
+    for (const auto& v : r.verdicts)
+        if (v.claim.rfind(starts, 0) == 0) return &v;
+    return nullptr;
+}
+
+} // namespace
+
+TEST(BenchSustainedSim, WritesTheWholeCardOnceInRecordingUnits)
+{
+    const auto run = run_sustained(small_card());
+    const auto& r = run.report;
+    ASSERT_FALSE(r.partial) << r.partial_why;
+    ASSERT_TRUE(r.sustained);
+    EXPECT_EQ(r.sustained->figures.bytes, run.card_bytes);
+    EXPECT_EQ(r.sustained->figures.writes, run.card_bytes / (512 * 1024));
+    EXPECT_EQ(r.sustained->ru_bytes, 512u * 1024);
+    EXPECT_EQ(r.sustained->aus.size(), run.card_bytes / (4 * MiB));
+    EXPECT_TRUE(r.sustained->warnings.empty()) << r.sustained->warnings.front();
+}
+
+TEST(BenchSustainedSim, NoKneeWithoutACacheAndTheModelsSpeed)
+{
+    const sim::Params p = small_card();
+    const auto run = run_sustained(p);
+    const auto& f = run.report.sustained->figures;
+    EXPECT_FALSE(f.knee_bytes);
+    const double model = sim::sequential_write_mb_s(p, sim::StartState::clean, 512 * 1024);
+    EXPECT_NEAR(f.sustained_mb_s / model, 1.0, 0.05) << f.sustained_mb_s << " vs model " << model;
+    EXPECT_NEAR(f.burst_mb_s, f.sustained_mb_s, 1e-9);
+}
+
+TEST(BenchSustainedSim, ARegionSmallerThanTheCardWithoutAKneeIsAWarning)
+{
+    const auto run = run_sustained(small_card(), {}, {}, 64 * MiB);
+    ASSERT_TRUE(run.report.sustained);
+    EXPECT_EQ(run.report.sustained->figures.bytes, 64 * MiB);
+    ASSERT_EQ(run.report.sustained->warnings.size(), 1u);
+    EXPECT_NE(run.report.sustained->warnings[0].find("no knee in the 64 MiB written"), std::string::npos);
+}
+
+TEST(BenchSustainedSim, AFragmentedCardStallsMoreThanACleanOne)
+{
+    sim::Params clean = small_card(), fragmented = small_card();
+    fragmented.state = sim::StartState::fragmented;
+    const auto c = run_sustained(clean).report.sustained->figures;
+    const auto f = run_sustained(fragmented).report.sustained->figures;
+    EXPECT_GT(f.stall_count, c.stall_count);
+    EXPECT_GT(f.worst_latency_ms, c.worst_latency_ms);
+}
+
+TEST(BenchSustainedSim, ASlowCardFailsV30UniformlyAndPassesC10)
+{
+    // The default card writes ~12 MB/s sequentially: C10 holds, V30 does not.
+    const auto run = run_sustained(small_card(), {.video_class = 30, .speed_class = 10});
+    const auto* v30 = verdict(run.report, "video speed class V30");
+    const auto* c10 = verdict(run.report, "speed class C10");
+    ASSERT_TRUE(v30 && c10);
+    EXPECT_EQ(c10->result, "pass") << c10->why;
+    EXPECT_EQ(v30->result, "fail");
+    EXPECT_NE(v30->why.find("its writes were uniformly slow"), std::string::npos) << v30->why;
+    EXPECT_NE(v30->why.find("not erased first"), std::string::npos) << v30->why;
+}
+
+TEST(BenchSustainedSim, TheRecoveryPassRunsAfterTheIdleTime)
+{
+    const auto run = run_sustained(small_card(), {}, 30.0);
+    const auto& r = run.report;
+    ASSERT_EQ(r.jobs.size(), 2u);
+    ASSERT_TRUE(r.sustained && r.sustained->recovery);
+    EXPECT_EQ(r.sustained->recovery->idle_s, 30);
+    EXPECT_EQ(r.sustained->recovery->pass_bytes, 256 * MiB); // the whole (small) card again
+    // No cache: the pass goes at the one speed there is, all of it "recovered".
+    EXPECT_TRUE(r.sustained->recovery->complete);
+    // The idle time passed on the clock between the passes.
+    EXPECT_GE(r.jobs[1].trace.front().start_ns - r.jobs[0].trace.back().done_ns, 30'000'000'000u);
+}
