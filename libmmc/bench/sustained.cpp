@@ -139,7 +139,12 @@ std::vector<TracePoint> summarise(std::span<const WriteSample> t, uint64_t total
     return out;
 }
 
-std::string rate_text(double bytes_per_s) { return fmt::format("{:.{}f} MB/s", bytes_per_s / 1e6, bytes_per_s < 10e6 ? 1 : 0); }
+// "30 MB/s" for a round rate (a claim), "11.7 MB/s" for a measured one.
+std::string rate_text(double bytes_per_s)
+{
+    const double mb = bytes_per_s / 1e6;
+    return fmt::format("{:.{}f} MB/s", mb, std::abs(mb - std::round(mb)) < 1e-9 ? 0 : 1);
+}
 
 } // namespace sustained_fit
 

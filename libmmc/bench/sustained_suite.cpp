@@ -161,10 +161,15 @@ std::string sustained_text(const SustainedResult& r)
     else
         out += "  stalls       none\n";
     out += fmt::format("  recording    {} ({})\n", f.budget.text, r.recorder_rate_why);
-    if (const auto& rec = r.recovery)
-        out += fmt::format("  recovery     after {:.0f} s idle: {} of {} written again at burst speed{} ({:.1f} MB/s)\n", rec->idle_s,
-                           cli::format_bytes(rec->recovered_bytes), cli::format_bytes(rec->pass_bytes),
-                           rec->complete ? " (all of it: at least that much recovered)" : "", rec->mb_s);
+    if (const auto& rec = r.recovery) {
+        if (rec->complete)
+            out += fmt::format("  recovery     after {:g} s idle: all {} written again went at burst speed ({:.1f} MB/s): at "
+                               "least that much recovered\n",
+                               rec->idle_s, cli::format_bytes(rec->pass_bytes), rec->mb_s);
+        else
+            out += fmt::format("  recovery     after {:g} s idle: {} of the {} written again went at burst speed\n", rec->idle_s,
+                               cli::format_bytes(rec->recovered_bytes), cli::format_bytes(rec->pass_bytes));
+    }
     if (const auto slow = slowest_au(r.aus))
         out += fmt::format("  AUs          {} whole AUs of {}; slowest AU {} at {:.1f} MB/s\n", r.aus.size(),
                            cli::format_bytes(r.au_bytes), slow->index, slow->mb_s);
