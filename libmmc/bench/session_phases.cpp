@@ -69,7 +69,7 @@ void keep_reads_unless_destructive(JobPlan& plan, const SessionOptions& o, const
                              cli::Remedy::destructive);
     if (!o.custom && o.suite == "sustained")
         throw SessionRefused(fmt::format("{}: the sustained suite writes its whole region ({}), destroying the data there", path,
-                                         o.suite_options.length ? "as --size says" : "the whole card"),
+                                         o.suite_options.length ? "the length asked for" : "the whole card"),
                              cli::Remedy::destructive);
     if (o.custom || precondition_writes)
         throw SessionRefused(fmt::format("{}: {} destroys the data on it", path,

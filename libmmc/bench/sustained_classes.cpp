@@ -97,7 +97,7 @@ std::vector<Verdict> sustained_class_verdicts(std::span<const AuSpeed> aus, cons
                                 v.why);
         }
         if (!aus_free && v.result != "not-applicable")
-            v.why += "; the AUs were not erased first (the spec measures free AUs: --precondition erase)";
+            v.why += "; the AUs were not erased first (the spec measures free AUs: erase the region before the run to measure as it does)";
         out.push_back(v);
     }
     return out;

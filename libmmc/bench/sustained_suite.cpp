@@ -83,7 +83,7 @@ std::optional<SustainedResult> sustained_result(std::span<const JobResult> jobs,
                                          region->error.empty() ? region->stop_reason : region->error));
     if (!r.figures.knee_bytes && (!whole_card || region->partial || region->stop_reason == "runtime"))
         r.warnings.push_back(fmt::format("no knee in the {} written: the card has no SLC cache, or one larger than that; "
-                                         "write the whole card (no --size) to tell",
+                                         "write the whole card to tell",
                                          written));
     return r;
 }
