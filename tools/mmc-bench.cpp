@@ -304,6 +304,15 @@ int run(int argc, char** argv)
         }
         const double mb_s = pr.elapsed_s > 0 ? static_cast<double>(pr.bytes) / pr.elapsed_s / 1e6 : 0;
         const double iops = pr.elapsed_s > 0 ? static_cast<double>(pr.ios) / pr.elapsed_s : 0;
+        if (j.one_pass && j.ios) {
+            // A pass over its region (the whole card for the sustained suite):
+            // how far, at what speed, how long still.
+            const uint64_t total = j.ios * j.block_size;
+            line.show(fmt::format("[{}/{}] {:<22} {} of {}  {:8.2f} MB/s  {}", i, n, j.name,
+                                  mmc::cli::format_bytes(pr.bytes), mmc::cli::format_bytes(total), mb_s,
+                                  mmc::cli::eta_text(static_cast<double>(pr.bytes), static_cast<double>(total), pr.elapsed_s)));
+            return;
+        }
         line.show(fmt::format("[{}/{}] {:<22} {:5.1f}/{:.0f} s  {:9.1f} IOPS  {:8.2f} MB/s", i, n, j.name, pr.elapsed_s,
                               pr.budget_s, iops, mb_s));
     };

@@ -6,6 +6,7 @@
 #include "sim/figures.h"
 #include "sim/params.h"
 
+#include <atomic>
 #include <gtest/gtest.h>
 
 using namespace mmc;
@@ -27,7 +28,7 @@ struct Run {
 // The sustained suite over the whole of a card built from `p`, claiming
 // `claims`; with `idle_s`, the recovery pass after that idle time.
 Run run_sustained(const sim::Params& p, Claims claims = {}, std::optional<double> idle_s = {},
-                  std::optional<uint64_t> size = {})
+                  std::optional<uint64_t> size = {}, std::optional<double> stop_after_s = {})
 {
     SessionOptions o;
     o.device = "/dev/mmcblk0";
@@ -61,7 +62,15 @@ Run run_sustained(const sim::Params& p, Claims claims = {}, std::optional<double
     d.check = [] { return std::nullopt; };
     d.idle = [&](double s) { clock.advance(static_cast<uint64_t>(s * 1e9)); };
     rep.precondition.how = "as found";
-    run_jobs(pl, d, clock, {}, rep);
+    // Ctrl-C as the signal handler would set it, once the clock passes the time.
+    std::atomic<bool> stop{false};
+    SessionHooks hooks;
+    hooks.stop = &stop;
+    const uint64_t stop_at = clock.now_ns() + static_cast<uint64_t>(stop_after_s.value_or(1e9) * 1e9);
+    hooks.progress = [&](std::size_t, std::size_t, const Progress&) {
+        if (clock.now_ns() >= stop_at) stop = true;
+    };
+    run_jobs(pl, d, clock, hooks, rep);
     draw_verdicts(o, rep);
     return run;
 }
@@ -150,4 +159,25 @@ TEST(BenchSustainedSim, TheRecoveryPassRunsAfterTheIdleTime)
     EXPECT_TRUE(r.sustained->recovery->complete);
     // The idle time passed on the clock between the passes.
     EXPECT_GE(r.jobs[1].trace.front().start_ns - r.jobs[0].trace.back().done_ns, 30'000'000'000u);
+}
+
+TEST(BenchSustainedSim, CtrlCStopsThePassWithWhatWasMeasured)
+{
+    const auto run = run_sustained(small_card(), {.video_class = 30}, 30.0, {}, 3.0);
+    const auto& r = run.report;
+    EXPECT_TRUE(r.partial);
+    EXPECT_EQ(r.partial_why, "interrupted during seqwrite-512k-region");
+    ASSERT_EQ(r.jobs.size(), 1u); // the recovery pass never starts
+    ASSERT_TRUE(r.sustained);
+    const auto& f = r.sustained->figures;
+    // About 3 s at ~12 MB/s: the writes made so far, each one traced.
+    EXPECT_GT(f.bytes, 16 * MiB);
+    EXPECT_LT(f.bytes, 64 * MiB);
+    EXPECT_EQ(f.writes, r.jobs[0].ios);
+    ASSERT_FALSE(r.sustained->warnings.empty());
+    EXPECT_NE(r.sustained->warnings[0].find("the pass stopped after"), std::string::npos) << r.sustained->warnings[0];
+    // The verdicts rest on the AUs written whole so far.
+    const auto* v30 = verdict(r, "video speed class V30");
+    ASSERT_TRUE(v30);
+    EXPECT_EQ(v30->result, "fail");
 }
