@@ -211,12 +211,16 @@ SustainedFigures analyse_sustained(std::span<const WriteSample> t, const Sustain
     f.median_latency_ms = latency.percentile(50) / 1e6;
 
     // Stalls, each side of the knee against its own median.
-    const uint64_t limit_before = std::max<uint64_t>(o.stall_min_ns, static_cast<uint64_t>(o.stall_factor * static_cast<double>(median_latency(before))));
-    const uint64_t limit_after = std::max<uint64_t>(o.stall_min_ns, static_cast<uint64_t>(o.stall_factor * static_cast<double>(median_latency(after))));
+    const uint64_t median_before = median_latency(before), median_after = median_latency(after);
+    const uint64_t limit_before = std::max<uint64_t>(o.stall_min_ns, static_cast<uint64_t>(o.stall_factor * static_cast<double>(median_before)));
+    const uint64_t limit_after = std::max<uint64_t>(o.stall_min_ns, static_cast<uint64_t>(o.stall_factor * static_cast<double>(median_after)));
     uint64_t written = 0;
     for (std::size_t i = 0; i < t.size(); ++i) {
-        const uint64_t limit = split.found && i >= split.index ? limit_after : limit_before;
-        const WriteStall s{written, t[i].offset, static_cast<double>(t[i].latency_ns()) / 1e6, seconds(t[i].start_ns - t0)};
+        const bool after_knee = split.found && i >= split.index;
+        const uint64_t limit = after_knee ? limit_after : limit_before;
+        const double ordinary_ms = static_cast<double>(after_knee ? median_after : median_before) / 1e6;
+        const double latency_ms = static_cast<double>(t[i].latency_ns()) / 1e6;
+        const WriteStall s{written, t[i].offset, latency_ms, latency_ms - ordinary_ms, seconds(t[i].start_ns - t0)};
         if (t[i].latency_ns() >= limit) {
             ++f.stall_count;
             if (f.stalls.size() < max_stalls) f.stalls.push_back(s);

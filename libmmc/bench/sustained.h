@@ -51,6 +51,7 @@ struct WriteStall {
     uint64_t written_before = 0; // bytes written before the stalled write
     uint64_t offset = 0;
     double latency_ms = 0;
+    double excess_ms = 0;        // beyond the median write of its side of the knee: the stall itself
     double at_s = 0;             // since the first write started
 };
 

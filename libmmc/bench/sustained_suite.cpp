@@ -33,6 +33,7 @@ std::string state_of(const PreconditionResult& p)
 json stall_json(const WriteStall& s)
 {
     return {{"latency_ms", round_to(s.latency_ms, 3)},
+            {"excess_ms", round_to(s.excess_ms, 3)},
             {"written_before", s.written_before},
             {"offset", s.offset},
             {"at_s", round_to(s.at_s, 3)}};
@@ -40,8 +41,9 @@ json stall_json(const WriteStall& s)
 
 std::string stall_text(const WriteStall& s)
 {
-    return fmt::format("{} after {} written (offset {}, {:.1f} s in)", latency_text(s.latency_ms * 1e6),
-                       cli::format_bytes(s.written_before), s.offset, s.at_s);
+    return fmt::format("{} ({} beyond an ordinary write) after {} written (offset {}, {:.1f} s in)",
+                       latency_text(s.latency_ms * 1e6), latency_text(s.excess_ms * 1e6), cli::format_bytes(s.written_before),
+                       s.offset, s.at_s);
 }
 
 } // namespace sustained_view

@@ -76,6 +76,7 @@ TEST(BenchSustained, ALoneStallIsNoKnee)
     EXPECT_EQ(f.stall_count, 1u);
     EXPECT_EQ(f.longest_stall->written_before, 200 * 512 * KiB);
     EXPECT_NEAR(f.longest_stall->latency_ms, 2000 + 512.0 * KiB / 30e6 * 1e3, 0.01);
+    EXPECT_NEAR(f.longest_stall->excess_ms, 2000, 0.01); // beyond an ordinary write
     EXPECT_NEAR(f.worst_latency_ms, f.longest_stall->latency_ms, 1e-6);
 }
 
