@@ -20,7 +20,8 @@ const std::vector<std::string_view>& card_option_names()
     static const std::vector<std::string_view> names = {
         "size",    "page",      "au",           "open-aus",    "cache",   "state",    "fake",
         "real-size", "module",  "strict-cache", "erased-byte", "command", "page-read", "page-program",
-        "block-erase", "au-cross", "bus-rate",  "seed",
+        "block-erase", "au-cross", "bus-rate",  "slc-cache", "slc-rate", "native-rate", "slc-fold-rate",
+        "gc-stall", "gc-every", "gc-reserve", "seed",
     };
     return names;
 }
@@ -114,13 +115,18 @@ std::string format_ns(uint64_t ns)
 
 std::string format_value(std::string_view key, const nlohmann::json& v)
 {
-    static const std::set<std::string_view> sizes = {"size", "page", "au", "cache", "real_size", "module"};
-    static const std::set<std::string_view> times = {"command", "page_read", "page_program", "block_erase", "au_cross"};
+    static const std::set<std::string_view> sizes = {"size", "page", "au", "cache", "real_size", "module", "slc_cache", "gc_reserve"};
+    static const std::set<std::string_view> times = {"command", "page_read", "page_program", "block_erase", "au_cross", "gc_stall"};
+    static const std::set<std::string_view> rates = {"slc_rate", "native_rate", "slc_fold_rate"};
     if (v.is_string()) return v.get<std::string>();
     if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
     if (v.is_number_unsigned() && sizes.count(key)) return cli::format_bytes(v.get<uint64_t>());
     if (v.is_number_unsigned() && times.count(key)) return format_ns(v.get<uint64_t>());
     if (v.is_number() && key == "bus_rate") return fmt::format("{:g} MB/s", v.get<double>() / 1e6);
+    if (v.is_number() && rates.count(key)) {
+        if (v.get<double>() == 0) return key == "slc_fold_rate" ? "0 (native_rate's)" : "0 (page_program's)";
+        return fmt::format("{:g} MB/s", v.get<double>() / 1e6);
+    }
     if (key == "erased_byte" && v.is_number_unsigned()) return fmt::format("0x{:02x}", v.get<unsigned>());
     return v.dump();
 }
