@@ -45,7 +45,7 @@ Card:
      --page SIZE           flash page (4k-64k)
      --au SIZE             allocation unit = erase block (2^n or 3*2^n, e.g. 12M)
      --open-aus N          AUs the controller keeps open for writing
-     --cache SIZE          write cache in front of the flash (0 = none)
+     --cache SIZE          RAM write-back buffer before the flash (0 = none; not --slc-cache)
      --state STATE         clean, full or fragmented
      --erased-byte BYTE    what discarded ranges read as (0 or 0xff)
      --fake TYPE           none, limbo, wraparound, chain or bad
@@ -58,6 +58,13 @@ Card:
      --block-erase TIME    per erase block erased
      --au-cross TIME       extra for a read across an AU boundary
      --bus-rate RATE       bus transfer rate in bytes/s (25e6) or a size (25M)
+     --slc-cache SIZE      SLC cache: writes land fast until this much is written (0 = none)
+     --slc-rate RATE       the SLC cache's program rate (0 = page-program's)
+     --native-rate RATE    the native flash's sequential write rate, past the cache
+     --slc-fold-rate RATE  how fast idle time empties the SLC cache (0 = native rate)
+     --gc-stall TIME       a garbage-collection stall (0 = none) ...
+     --gc-every N          ... for every N blocks the FTL has to make free
+     --gc-reserve SIZE     erased flash kept: opening an AU below it makes a block free
      --seed N              the starting state's random seed
  Options apply in order over the preset or card file.
 
@@ -77,6 +84,7 @@ Examples:
  {0} --preset a1 --describe
  {0} --size 1G --au 4M --open-aus 2 -- sh -c 'dd if=/dev/zero of=$MMC_SIM_DEV bs=1M count=16 oflag=direct'
  {0} --preset fake-limbo-64g-8g --stats counters.json -- f3probe $MMC_SIM_DEV
+ {0} --preset v30-slc-tlc --size 1G --slc-cache 64M --describe
 )",
                tool, presets_text());
 }

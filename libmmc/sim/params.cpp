@@ -236,7 +236,8 @@ void validate(const Params& p)
             fail(fmt::format("{}: {} bytes/s is not a flash's rate (1e3 to 1e11, or 0 for page-program's)", name, rate));
     if (s.slc_cache_bytes % 512) fail(fmt::format("slc-cache: {} bytes is not a whole number of sectors", s.slc_cache_bytes));
     if (s.slc_cache_bytes > real) fail(fmt::format("slc-cache: {} bytes is larger than the card's {} bytes of flash", s.slc_cache_bytes, real));
-    if (s.gc_reserve_bytes > real) fail(fmt::format("gc-reserve: {} bytes is larger than the card's {} bytes of flash", s.gc_reserve_bytes, real));
+    // A reserve as large as the card or larger: every AU opened makes a block free (presets keep it at small --size).
+    if (s.gc_reserve_bytes > (uint64_t{1} << 44)) fail("gc-reserve: larger than 16 TiB");
     if (s.gc_stall_ns > hour) fail("gc-stall: longer than an hour");
     if (s.gc_every < 1) fail("gc-every: at least 1");
     if (p.fake == Fake::none) {

@@ -44,6 +44,7 @@ struct Sustained {
     unsigned gc_every = 1;          // blocks the FTL makes free per stall (a stall every n-th)
     uint64_t gc_reserve_bytes = 0;  // erased flash the controller keeps: opening an AU that
                                     // leaves fewer erased AUs than this is a block made free
+                                    // (as large as the card or larger: every opening is)
 };
 
 struct Params {

@@ -33,6 +33,29 @@ run 0 $sim --card "$work/card.json" --open-aus 3 --describe -J &&
     json_eq "--card takes describe output; later options win" "j['card']['au'], j['card']['open_aus'], j['card']['command']" "12582912 3 1000000"
 run 0 $sim --fake wraparound --size 64M --real-size 16M --describe &&
     expect "describe text: aligned names and units" "$out" "^real_size +16 MiB$"
+# --- Sustained writing (issue 27): the SLC cache and GC stalls ---
+run 2 $sim --native-rate fast --describe && expect "a bad rate names the option" "$err" "--native-rate fast: "
+run 2 $sim --slc-rate -5 --describe && expect "a negative rate refused" "$err" "slc-rate: .*not a flash's rate"
+run 2 $sim --size 1G --slc-cache 2G --describe && expect "a cache larger than the card refused" "$err" "slc-cache: .*larger than the card"
+run 2 $sim --gc-every 0 --describe && expect "gc-every 0 refused" "$err" "--gc-every 0: "
+run 0 $sim --preset v30-slc-tlc --size 1G --slc-cache 64M --describe -J &&
+    json_eq "describe -J predicts the knee at the cache size, the burst and the speed after it" \
+        "j['card']['slc_cache'], j['modelled']['sustained']['knee_bytes'], j['modelled']['sustained']['burst_mb_s'] > 85, j['modelled']['sustained']['post_cache_mb_s'] < 30" \
+        "67108864 67108864 True True"
+run 0 $sim --preset v30-slc-tlc --size 1G --slc-cache 64M --describe &&
+    expect "describe text names the knee" "$out" "^ SLC cache knee +64 MiB written$"
+run 0 $sim --preset v30-slc-tlc --size 1G --slc-cache 0 --describe -J &&
+    json_eq "no cache: no knee" "j['modelled']['sustained']['knee_bytes']" "None"
+run 0 $sim --preset v30-stalls --size 1G --describe -J &&
+    json_eq "the stall pattern: clean stalls, fragmented more, 500 ms each" \
+        "j['modelled']['sustained']['gc_stalls']['clean']['count'] > 0, j['modelled']['sustained']['gc_stalls']['fragmented']['count'] > j['modelled']['sustained']['gc_stalls']['clean']['count'], j['modelled']['sustained']['gc_stalls']['clean']['longest_ns']" \
+        "True True 500000000"
+run 0 $sim --preset v30-stalls --size 1G --describe &&
+    expect "describe text: the stalls on a fragmented card" "$out" "fragmented  [0-9]+ stalls, the longest 500 ms, the first after 4 MiB, then one every 8 MiB"
+run 0 $sim --size 1G --describe -J &&
+    json_eq "a card without the options: no cache, no stalls" \
+        "j['card']['slc_cache'], j['modelled']['sustained']['knee_bytes'], j['modelled']['sustained']['gc_stalls']['fragmented']['count']" "0 None 0"
+
 if [ -d sim/presets ]; then
     for p in sim/presets/*.json; do
         name=$(basename "$p" .json)
