@@ -6,6 +6,7 @@
 // card than on a clean one as the model predicts, and the V30 verdict on
 // cards built to pass and to fail it.
 #include "bench_sustained_sim.h"
+#include "preset_figures.h"
 #include "sim/figures.h"
 #include "sim/timing.h"
 
@@ -102,4 +103,58 @@ TEST(BenchSustainedCache, TheRecoveryIsWhatTheIdleTimeFolded)
     const auto& rec = *r.sustained->recovery;
     EXPECT_FALSE(rec.complete);
     EXPECT_NEAR(static_cast<double>(rec.recovered_bytes) / 10e6, 1.0, 0.10) << rec.recovered_bytes;
+}
+
+namespace {
+
+// A V30 preset at a size a test can write whole: 256 MiB, its cache (if it
+// has one) scaled to 32 MiB, claiming V30 and U3 as such a card does.
+test::Run v30_preset(const std::string& name)
+{
+    sim::Params p = test::preset(name);
+    p.size_bytes = 256 * MiB;
+    if (p.sustained.slc_cache_bytes) p.sustained.slc_cache_bytes = 32 * MiB;
+    return run_sustained(p, {.video_class = 30, .uhs_grade = 3});
+}
+
+} // namespace
+
+TEST(BenchSustainedCache, V30PassesForTheCardsBuiltToPassIt)
+{
+    for (const char* name : {"v30-honest", "v30-slc-ok"}) {
+        const auto run = v30_preset(name);
+        const auto* v = test::verdict(run.report, "video speed class V30");
+        ASSERT_TRUE(v) << name;
+        EXPECT_EQ(v->result, "pass") << name << ": " << v->why;
+    }
+    // The cached one shows its knee; the honest one none.
+    EXPECT_TRUE(v30_preset("v30-slc-ok").report.sustained->figures.knee_bytes);
+    EXPECT_FALSE(v30_preset("v30-honest").report.sustained->figures.knee_bytes);
+}
+
+TEST(BenchSustainedCache, V30FailsAfterTheCacheThoughTheBurstIsFarAbove)
+{
+    const auto run = v30_preset("v30-slc-tlc");
+    const auto& f = run.report.sustained->figures;
+    ASSERT_TRUE(f.knee_bytes);
+    EXPECT_GT(f.burst_mb_s, 60);
+    EXPECT_LT(f.sustained_mb_s, 30);
+    const auto* v = test::verdict(run.report, "video speed class V30");
+    ASSERT_TRUE(v);
+    EXPECT_EQ(v->result, "fail");
+    EXPECT_NE(v->why.find("its writes were uniformly slow"), std::string::npos) << v->why;
+}
+
+TEST(BenchSustainedCache, V30FailsOnTheStallsWithTheStallNamed)
+{
+    const auto run = v30_preset("v30-stalls");
+    const auto* v = test::verdict(run.report, "video speed class V30");
+    ASSERT_TRUE(v);
+    EXPECT_EQ(v->result, "fail");
+    // "AU n: 6.7 MB/s < 30: a 5xx ms stall at ..."
+    EXPECT_NE(v->why.find(" ms stall at "), std::string::npos) << v->why;
+    const auto& f = run.report.sustained->figures;
+    ASSERT_TRUE(f.longest_stall);
+    EXPECT_NEAR(f.longest_stall->excess_ms, 500, 50);
+    EXPECT_FALSE(f.knee_bytes);
 }
