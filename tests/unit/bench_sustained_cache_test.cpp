@@ -158,3 +158,30 @@ TEST(BenchSustainedCache, V30FailsOnTheStallsWithTheStallNamed)
     EXPECT_NEAR(f.longest_stall->excess_ms, 500, 50);
     EXPECT_FALSE(f.knee_bytes);
 }
+
+TEST(BenchSustainedCache, TheJsonAndTextSayTheKneeAndTheBudget)
+{
+    const auto run = v30_preset("v30-slc-tlc");
+    const auto j = report_json(run.report);
+    const auto& s = j["sustained"];
+    ASSERT_TRUE(s.is_object());
+    EXPECT_EQ(s["slc_cache_bytes"], *run.report.sustained->figures.knee_bytes);
+    EXPECT_NEAR(s["burst_mb_s"].get<double>(), 92.54, 0.01);
+    EXPECT_NEAR(s["sustained_mb_s"].get<double>(), 20.08, 0.01);
+    for (const char* key : {"worst_latency_ms", "p999_latency_ms"}) EXPECT_TRUE(s[key].is_number()) << key;
+    EXPECT_EQ(s["verdicts"].size(), 2u); // U3 and V30
+    EXPECT_EQ(s["recording_budget"]["keeps_up"], false);
+    EXPECT_LE(s["trace"].size(), 200u);
+    EXPECT_EQ(s["trace"].back()["written"], 256 * MiB);
+
+    const std::string text = sustained_text(*run.report.sustained);
+    EXPECT_NE(text.find("burst        92.5 MB/s for the first 32 MiB (the SLC cache)"), std::string::npos) << text;
+    EXPECT_NE(text.find("sustained    20.1 MB/s after it"), std::string::npos) << text;
+    EXPECT_NE(text.find("a recorder at 30 MB/s cannot keep up: the card sustains 20.1 MB/s"), std::string::npos) << text;
+
+    // v30-honest keeps up: the budget is stated in milliseconds at 30 MB/s.
+    const auto honest = v30_preset("v30-honest");
+    const auto& b = honest.report.sustained->figures.budget;
+    ASSERT_TRUE(b.keeps_up && b.buffer_ms);
+    EXPECT_NE(b.text.find("ms of buffer at 30 MB/s"), std::string::npos) << b.text;
+}
