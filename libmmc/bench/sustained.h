@@ -33,7 +33,7 @@ struct SustainedOptions {
     // ... and both sides hold at least this share of the bytes written (and
     // min_side_bytes), so a small DRAM buffer at the start or a tail of a
     // few writes cannot make a knee.
-    double min_side_share = 0.01;
+    double min_side_share = 0.0025;
     uint64_t min_side_bytes = 4u << 20;
     // A stall: a write taking this many times the median write of its side
     // of the knee (the cache side or the native side) ...
