@@ -62,6 +62,7 @@ Card:
      --slc-rate RATE       the SLC cache's program rate (0 = page-program's)
      --native-rate RATE    the native flash's sequential write rate, past the cache
      --slc-fold-rate RATE  how fast idle time empties the SLC cache (0 = native rate)
+     --slc-fold-after TIME idle time before the SLC cache starts folding
      --gc-stall TIME       a garbage-collection stall (0 = none) ...
      --gc-every N          ... for every N blocks the FTL has to make free
      --gc-reserve SIZE     erased flash kept: opening an AU below it makes a block free

@@ -198,7 +198,8 @@ uint64_t knee_bytes(const Params& p, uint64_t request, uint64_t gap_ns)
     const uint64_t cache = p.sustained.slc_cache_bytes;
     if (cache == 0 || request == 0) return 0;
     // As SlcCache::idle folds: whole bytes.
-    const uint64_t f = static_cast<uint64_t>(std::floor(static_cast<double>(gap_ns) * slc_fold_rate(p) / 1e9));
+    const uint64_t folding = gap_ns > p.sustained.slc_fold_after_ns ? gap_ns - p.sustained.slc_fold_after_ns : 0;
+    const uint64_t f = static_cast<uint64_t>(std::floor(static_cast<double>(folding) * slc_fold_rate(p) / 1e9));
     if (f >= request) return cache <= request ? cache : 0;
     // After k requests (k - 1 gaps) the cache holds k * request - (k - 1) * f
     // until it is full; the k-th fills it, and the knee is the bytes written then.

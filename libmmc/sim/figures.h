@@ -69,7 +69,8 @@ struct SustainedFigures {
     uint64_t knee_bytes = 0;          // written from an empty SLC cache until it is full (0: no cache)
     double burst_mb_s = 0;            // a request while the cache has room, clean card (no merges)
     double post_cache_mb_s = 0;       // once it is full (= burst without a cache)
-    double recovery_bytes_per_s = 0;  // cache freed per second of idle time (0: no cache)
+    double recovery_bytes_per_s = 0;  // cache freed per second of idle time (0: no cache),
+                                      // once the card has been idle for slc_fold_after
     struct Stalls {                   // over one write of the whole storage from a starting state
         uint64_t count = 0;           // stalled requests
         uint64_t first_at_bytes = 0;  // bytes written before the first
@@ -82,8 +83,9 @@ struct SustainedFigures {
 SustainedFigures sustained_figures(const Params&);
 
 // The knee when `gap_ns` of idle time passes before each request (a host's
-// own cost per request): each gap folds part of what the last request put
-// in. 0 without a cache or when the gaps fold as much as the requests fill.
+// own cost per request): each gap longer than slc_fold_after folds part of
+// what the last request put in. 0 without a cache or when the gaps fold as
+// much as the requests fill.
 uint64_t knee_bytes(const Params&, uint64_t request, uint64_t gap_ns);
 
 nlohmann::json to_json(const SustainedFigures&);

@@ -176,6 +176,7 @@ void set_option(Params& p, std::string_view name, std::string_view value)
     else if (name == "slc-rate") p.sustained.slc_rate = rate_value(name, value);
     else if (name == "native-rate") p.sustained.native_rate = rate_value(name, value);
     else if (name == "slc-fold-rate") p.sustained.slc_fold_rate = rate_value(name, value);
+    else if (name == "slc-fold-after") p.sustained.slc_fold_after_ns = time_value(name, value);
     else if (name == "gc-stall") p.sustained.gc_stall_ns = time_value(name, value);
     else if (name == "gc-every") {
         const uint64_t v = integer_value(name, value);
@@ -295,6 +296,7 @@ nlohmann::json to_json(const Params& p)
     j["slc_rate"] = p.sustained.slc_rate;
     j["native_rate"] = p.sustained.native_rate;
     j["slc_fold_rate"] = p.sustained.slc_fold_rate;
+    j["slc_fold_after"] = p.sustained.slc_fold_after_ns;
     j["gc_stall"] = p.sustained.gc_stall_ns;
     j["gc_every"] = p.sustained.gc_every;
     j["gc_reserve"] = p.sustained.gc_reserve_bytes;
@@ -321,7 +323,7 @@ Params params_from_json(const nlohmann::json& j, Params base)
             text = std::to_string(value.get<uint64_t>());
             // Numbers are ns for times: give the option its unit.
             if (name == "command" || name == "page-read" || name == "page-program" || name == "block-erase" ||
-                name == "au-cross" || name == "gc-stall")
+                name == "au-cross" || name == "gc-stall" || name == "slc-fold-after")
                 text += "ns";
         } else if (value.is_number_float() && name.ends_with("rate")) text = fmt::format("{}", value.get<double>());
         else throw std::invalid_argument(fmt::format("{}: {} is not a value this key takes", key, value.dump()));

@@ -40,6 +40,9 @@ struct Sustained {
     double slc_rate = 0;            // the cache's program rate: writes while it has room
     double native_rate = 0;         // the native flash's sequential write rate: writes once it is full
     double slc_fold_rate = 0;       // how fast idle time empties the cache (0 = native_rate's)
+    uint64_t slc_fold_after_ns = 0; // idle time before folding starts: controllers wait for the
+                                    // host to go quiet, so a host's own gap between requests
+                                    // (0.1-1 ms through mmc-sim's chain) does not move the knee
     uint64_t gc_stall_ns = 0;       // one garbage-collection stall (0 = none)
     unsigned gc_every = 1;          // blocks the FTL makes free per stall (a stall every n-th)
     uint64_t gc_reserve_bytes = 0;  // erased flash the controller keeps: opening an AU that
@@ -76,7 +79,7 @@ const char* to_string(Fake);
 // "open-aus", "cache", "state", "fake", "real-size", "module", "strict-cache",
 // "erased-byte", "command", "page-read", "page-program", "block-erase",
 // "au-cross", "bus-rate", "slc-cache", "slc-rate", "native-rate",
-// "slc-fold-rate", "gc-stall", "gc-every", "gc-reserve", "seed". Sizes take
+// "slc-fold-rate", "slc-fold-after", "gc-stall", "gc-every", "gc-reserve", "seed". Sizes take
 // cli::parse_size ("4k", "12M"); times take cli::parse_duration ("800ns",
 // "100us", "1.5ms", "2s"; a bare number is seconds); bus-rate and the other
 // rates take bytes per second as a number ("25e6") or a size ("25M" = 25

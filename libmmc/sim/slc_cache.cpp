@@ -9,7 +9,8 @@ namespace mmc::sim {
 
 void SlcCache::idle(uint64_t ns, Counters& c)
 {
-    if (used_ == 0 || ns == 0) return;
+    if (used_ == 0 || ns <= p_.sustained.slc_fold_after_ns) return;
+    ns -= p_.sustained.slc_fold_after_ns;
     const double can = std::floor(static_cast<double>(ns) * slc_fold_rate(p_) / 1e9);
     const uint64_t folded = can >= static_cast<double>(used_) ? used_ : static_cast<uint64_t>(can);
     used_ -= folded;

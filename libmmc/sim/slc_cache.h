@@ -16,7 +16,8 @@
 //   some reviews show) looks the same from the host with a lower
 //   native_rate; give that.
 // - Idle time (between the end of one request and the start of the next)
-//   folds the cache at slc_fold_rate, freeing its room.
+//   folds the cache at slc_fold_rate, freeing its room, once the card has
+//   been idle for slc_fold_after: a gap shorter than that folds nothing.
 #pragma once
 
 #include "sim/counters.h"

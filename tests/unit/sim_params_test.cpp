@@ -162,6 +162,7 @@ TEST(SimParams, SustainedOptionsParseAndRoundTrip)
     set_option(p, "slc-rate", "1e9");
     set_option(p, "native-rate", "20M"); // a size: 20 MiB/s, as --bus-rate takes it
     set_option(p, "slc-fold-rate", "5e6");
+    set_option(p, "slc-fold-after", "100ms");
     set_option(p, "gc-stall", "500ms");
     set_option(p, "gc-every", "4");
     set_option(p, "gc-reserve", "256M");
@@ -169,6 +170,7 @@ TEST(SimParams, SustainedOptionsParseAndRoundTrip)
     EXPECT_EQ(p.sustained.slc_rate, 1e9);
     EXPECT_EQ(p.sustained.native_rate, 20.0 * (1 << 20));
     EXPECT_EQ(p.sustained.slc_fold_rate, 5e6);
+    EXPECT_EQ(p.sustained.slc_fold_after_ns, 100'000'000u);
     EXPECT_EQ(p.sustained.gc_stall_ns, 500'000'000u);
     EXPECT_EQ(p.sustained.gc_every, 4u);
     EXPECT_EQ(p.sustained.gc_reserve_bytes, 256u << 20);

@@ -16,13 +16,20 @@ namespace {
 constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
 constexpr uint64_t rq = 512 * KiB; // the request size the host chain delivers
 
-// A 256 MiB card with a 64 MiB SLC cache at 90 MB/s over 20 MB/s native flash.
-Params cached_card(StartState state = StartState::clean)
+// The default card's flash at 256 MiB in 64 AUs, from `state`.
+Params small_card(StartState state)
 {
     Params p = default_params();
     p.size_bytes = 256 * MiB;
     p.au_bytes = 4 * MiB;
     p.state = state;
+    return p;
+}
+
+// With a 64 MiB SLC cache at 90 MB/s over 20 MB/s native flash.
+Params cached_card(StartState state = StartState::clean)
+{
+    Params p = small_card(state);
     p.timing.command_ns = 100'000;
     p.timing.bus_bytes_per_s = 100e6;
     p.sustained.slc_cache_bytes = 64 * MiB;
@@ -35,10 +42,7 @@ Params cached_card(StartState state = StartState::clean)
 // A card without a cache whose FTL work makes stalls: 300 ms for every two blocks made free.
 Params stalling_card(StartState state)
 {
-    Params p = default_params();
-    p.size_bytes = 256 * MiB;
-    p.au_bytes = 4 * MiB;
-    p.state = state;
+    Params p = small_card(state);
     p.sustained.gc_stall_ns = 300'000'000;
     p.sustained.gc_every = 2;
     return p;
@@ -255,4 +259,24 @@ TEST(SimSustained, TheKneeWithHostGapsIsWhatTheCardDoes)
     }
     // 60 ms gaps fold 600000 bytes, more than each request fills: never full.
     EXPECT_EQ(knee_bytes(p, rq, 60'000'000), 0u);
+}
+
+TEST(SimSustained, GapsShorterThanTheFoldDelayFoldNothing)
+{
+    Params p = cached_card();
+    p.sustained.slc_fold_after_ns = 100'000'000;
+    Card c(p);
+    write_sequential(c, 0, 128 * MiB, 1'000'000); // 1 ms between requests: a host's own cost
+    EXPECT_EQ(c.counters().slc.first_full_at_bytes, 64 * MiB);
+    EXPECT_EQ(c.counters().slc.bytes_folded, 0u);
+    EXPECT_EQ(knee_bytes(p, rq, 1'000'000), 64 * MiB);
+    // One second idle folds 0.9 s at 10 MB/s.
+    std::vector<uint8_t> data(rq, 0x5a);
+    c.write(128 * MiB, data, c.idle_at() + 1'000'000'000);
+    EXPECT_EQ(c.counters().slc.bytes_folded, 9'000'000u);
+    // A gap past the delay folds its excess: the formula and the card agree.
+    Card d(p);
+    write_sequential(d, 0, 200 * MiB, 102'000'000);
+    EXPECT_EQ(d.counters().slc.first_full_at_bytes, knee_bytes(p, rq, 102'000'000));
+    EXPECT_GT(knee_bytes(p, rq, 102'000'000), 64 * MiB);
 }
