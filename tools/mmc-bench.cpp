@@ -1,6 +1,7 @@
 // mmc-bench: calibrated benchmarks of SD/microSD/eMMC cards, with verdicts
 // against the card's own claims and the bus it runs on. Thin: options here,
 // the engine, suites and views in libmmc/bench.
+#include "bench/dry_run_view.h"
 #include "bench/session.h"
 #include "cli/cli.h"
 #include "cli/confirm.h"
@@ -76,6 +77,7 @@ Common options:
                          directory PATH) on a mounted filesystem; it is
                          removed when the run ends, even on Ctrl-C
      --destructive       allow write tests on a raw device (destroys its data)
+ -n, --dry-run           print the plan (jobs, regions, what is written) and stop
      --any-device        allow writing to a device that is not an MMC/SD card
  -y, --yes               do not ask before writing
      --no-ioctl          read the card's registers from sysfs only
@@ -107,6 +109,7 @@ struct Parsed {
     mmc::bench::SessionOptions session;
     bool json = false;
     bool yes = false;
+    bool dry_run = false;
 };
 
 uint64_t number(const char* option, const char* text)
@@ -132,6 +135,7 @@ Parsed parse_options(int argc, char** argv)
         {"cpu", required_argument, nullptr, opt_cpu},    {"file", required_argument, nullptr, 'f'},
         {"destructive", no_argument, nullptr, opt_destructive}, {"any-device", no_argument, nullptr, opt_any_device},
         {"yes", no_argument, nullptr, 'y'},              {"no-ioctl", no_argument, nullptr, opt_no_ioctl},
+        {"dry-run", no_argument, nullptr, 'n'},
         {"sysfs-root", required_argument, nullptr, opt_sysfs_root}, {"idle", required_argument, nullptr, opt_idle},
         {"json", no_argument, nullptr, 'J'},             {"help", no_argument, nullptr, 'h'},
         {"version", no_argument, nullptr, 'V'},          {nullptr, 0, nullptr, 0},
@@ -144,7 +148,7 @@ Parsed parse_options(int argc, char** argv)
     std::optional<double> runtime;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":s:b:q:e:t:f:yJhV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":s:b:q:e:t:f:ynJhV", longopts, nullptr)) != -1) {
         switch (c) {
         case 's':
             if (!is_suite(optarg)) {
@@ -228,6 +232,7 @@ Parsed parse_options(int argc, char** argv)
         case opt_destructive: s.destructive = true; break;
         case opt_any_device: s.any_device = true; break;
         case 'y': p.yes = true; break;
+        case 'n': p.dry_run = true; break;
         case opt_no_ioctl: s.use_ioctl = false; break;
         case opt_sysfs_root: s.roots.sysfs = optarg; break;
         case 'J': p.json = true; break;
@@ -317,6 +322,13 @@ int run(int argc, char** argv)
                               pr.budget_s, iops, mb_s));
     };
 
+    if (p.dry_run) {
+        const auto dry = mmc::bench::plan_session(p.session, hooks);
+        line.clear();
+        if (p.json) mmc::cli::print_json(mmc::bench::dry_run_json(dry), tool);
+        else std::cout << mmc::bench::dry_run_text(dry);
+        return mmc::cli::ok;
+    }
     mmc::bench::RunReport report = mmc::bench::run_session(p.session, hooks);
     line.clear();
     report.interrupted = report.partial && stop_requested.load();

@@ -3,6 +3,7 @@
 // options here; the model in libmmc/sim, card files and the serving chain in
 // libmmc/simserve, the server itself in tools/nbdkit-mmcsim-plugin/.
 #include "cli/cli.h"
+#include "cli/deprecated.h"
 #include "cli/process.h"
 #include "cli/stop_signal.h"
 #include "sim/params.h"
@@ -40,8 +41,10 @@ it down when COMMAND ends. The exit status is COMMAND's.
 
 Card:
  -p, --preset NAME         start from a preset ({1})
- -c, --card FILE           start from a card file (a preset or --describe -J output)
-     --size SIZE           announced capacity
+     --card-file FILE      start from a card file (a preset or --describe -J output)
+ -c, --card FILE           deprecated: use --card-file
+     --capacity SIZE       announced capacity (the card file's "size")
+     --size SIZE           deprecated: use --capacity
      --page SIZE           flash page (4k-64k)
      --au SIZE             allocation unit = erase block (2^n or 3*2^n, e.g. 12M)
      --open-aus N          AUs the controller keeps open for writing
@@ -83,7 +86,7 @@ Needs root, loop and FUSE, nbdkit, nbdfuse (libnbd-bin) and losetup.
 
 Examples:
  {0} --preset a1 --describe
- {0} --size 1G --au 4M --open-aus 2 -- sh -c 'dd if=/dev/zero of=$MMC_SIM_DEV bs=1M count=16 oflag=direct'
+ {0} --capacity 1G --au 4M --open-aus 2 -- sh -c 'dd if=/dev/zero of=$MMC_SIM_DEV bs=1M count=16 oflag=direct'
  {0} --preset fake-limbo-64g-8g --stats counters.json -- f3probe $MMC_SIM_DEV
  {0} --preset v30-slc-tlc --size 1G --slc-cache 64M --describe
 )",
@@ -99,10 +102,12 @@ struct Options {
 
 Options parse_options(int argc, char** argv)
 {
-    enum { stats = 256, describe, card_option_base = 1000 };
+    enum { stats = 256, describe, card_file, card_deprecated, capacity, card_option_base = 1000 };
     const auto& names = mmc::simserve::card_option_names();
     std::vector<option> longopts = {
-        {"preset", required_argument, nullptr, 'p'},  {"card", required_argument, nullptr, 'c'},
+        {"preset", required_argument, nullptr, 'p'},  {"card-file", required_argument, nullptr, card_file},
+        {"card", required_argument, nullptr, card_deprecated}, // deprecated spelling of --card-file, as -c
+        {"capacity", required_argument, nullptr, capacity},    // the card option "size": --size is a region elsewhere
         {"stats", required_argument, nullptr, stats}, {"describe", no_argument, nullptr, describe},
         {"json", no_argument, nullptr, 'J'},          {"verbose", no_argument, nullptr, 'v'},
         {"help", no_argument, nullptr, 'h'},          {"version", no_argument, nullptr, 'V'},
@@ -121,12 +126,16 @@ Options parse_options(int argc, char** argv)
     // '+': stop at COMMAND, so that its own options are not taken for ours.
     while ((c = getopt_long(argc, argv, "+:p:c:JvhV", longopts.data(), nullptr)) != -1) {
         switch (c) {
+        case 'c': mmc::cli::warn_deprecated(tool, "-c", "--card-file"); [[fallthrough]];
+        case card_deprecated:
+            if (c == card_deprecated) mmc::cli::warn_deprecated(tool, "--card", "--card-file");
+            [[fallthrough]];
         case 'p':
-        case 'c': {
-            if (base_file) throw mmc::cli::UsageError("give one --preset or --card");
-            if (c == 'c') {
+        case card_file: {
+            if (base_file) throw mmc::cli::UsageError("give one --preset or --card-file");
+            if (c != 'p') {
                 base_file = optarg;
-                base_what = fmt::format("--card {}", optarg);
+                base_what = fmt::format("--card-file {}", optarg);
                 break;
             }
             const auto file = mmc::simserve::preset_file(optarg);
@@ -143,8 +152,10 @@ Options parse_options(int argc, char** argv)
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
         case 'V': mmc::cli::print_version_and_exit(tool);
         default:
-            if (c >= card_option_base && c < card_option_base + int(names.size())) {
-                card_options.emplace_back(names[c - card_option_base], optarg ? optarg : "");
+            if (c == capacity || (c >= card_option_base && c < card_option_base + int(names.size()))) {
+                const std::string_view name = c == capacity ? "size" : names[c - card_option_base];
+                if (c != capacity && name == "size") mmc::cli::warn_deprecated(tool, "--size", "--capacity");
+                card_options.emplace_back(name, optarg ? optarg : "");
                 break;
             }
             mmc::cli::throw_getopt_error(c, argv);
@@ -164,7 +175,8 @@ Options parse_options(int argc, char** argv)
         try {
             mmc::sim::set_option(o.params, name, value);
         } catch (const std::exception& e) {
-            throw mmc::cli::UsageError(fmt::format("--{}{}{}: {}", name, value.empty() ? "" : " ", value, e.what()));
+            throw mmc::cli::UsageError(
+                fmt::format("--{}{}{}: {}", name == "size" ? "capacity" : name, value.empty() ? "" : " ", value, e.what()));
         }
     }
     try {

@@ -29,6 +29,15 @@ struct Stall {
     double at_s = 0; // since the measured phase began
 };
 
+// Why a job stopped. The normal ends: its time budget (runtime), its I/O
+// count (ios), a narrow enough interval (converged); the abnormal ones leave
+// a partial result: an I/O error, a stop signal, the device gone. warmup is
+// the warm-up's own end, never a job's.
+enum class StopReason { none, runtime, ios, converged, warmup, error, interrupted, removed };
+// "runtime", ..., "removed" ("" for none): the JSON's words.
+const char* to_string(StopReason);
+bool is_abnormal(StopReason);
+
 struct JobResult {
     Job job;
     Region region;
@@ -49,7 +58,7 @@ struct JobResult {
     std::vector<WriteSample> trace;  // job.trace: every measured write, in order
     uint64_t warmup_ios = 0;
     double warmup_s = 0;
-    std::string stop_reason;         // runtime, ios, converged, interrupted, error, removed
+    StopReason stop_reason = StopReason::none;
     bool partial = false;            // stopped before its end
     std::string error;               // what went wrong, for people
     int error_errno = 0;

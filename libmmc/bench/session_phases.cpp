@@ -1,6 +1,7 @@
 #include "bench/session_phases.h"
 
 #include "bench/calibration.h"
+#include "cli/size.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -37,7 +38,7 @@ JobPlan plan_jobs(const SessionOptions& o, const Context& context, bool on_file,
     else if (card && card->claims.au_bytes) so.au_bytes = card->claims.au_bytes;
     else if (!on_file && (((o.suite == "class" || o.suite == "sustained") && !o.custom) || state_suite ||
                           plan.precondition == PreconditionMethod::fragment))
-        rep.notes.push_back(fmt::format("the card's AU is unknown; {} MiB assumed (an AU given overrides it)", so.au_bytes >> 20));
+        rep.notes.push_back(fmt::format("the card's AU is unknown; {} assumed (an AU given overrides it)", cli::format_bytes(so.au_bytes)));
     if (context.queueing.cq_enabled == true)
         so.queue_depth = card && card->claims.cq_depth > 0 ? std::min(32, card->claims.cq_depth) : 32;
     try {
@@ -150,7 +151,7 @@ void apply_precondition(PreconditionMethod method, const Region& all, const std:
         rep.precondition.how = "as found";
         return;
     }
-    if (hooks.phase) hooks.phase(fmt::format("precondition: {} of {} MiB", to_string(method), all.length >> 20));
+    if (hooks.phase) hooks.phase(fmt::format("precondition: {} of {}", to_string(method), cli::format_bytes(all.length)));
     rep.precondition = run();
     if (hooks.job_done) hooks.job_done();
     if (rep.precondition.partial) {
@@ -164,8 +165,8 @@ namespace {
 // Why a job that ended early ended, for people.
 std::string partial_why(const Job& j, const JobResult& r, const std::optional<std::string>& removed)
 {
-    if (r.stop_reason == "interrupted") return fmt::format("interrupted during {}", j.name);
-    if (r.stop_reason == "removed" || removed)
+    if (r.stop_reason == StopReason::interrupted) return fmt::format("interrupted during {}", j.name);
+    if (r.stop_reason == StopReason::removed || removed)
         return fmt::format("the card was removed during {} ({}{}); results so far are partial", j.name, r.error,
                            removed && *removed != r.error ? "; " + *removed : "");
     return fmt::format("{} failed: {} (the card may be failing); results so far are partial", j.name, r.error);
@@ -188,7 +189,7 @@ void run_jobs(const Placement& pl, const JobDevice& device, const Clock& clock, 
             break;
         }
         if (j.erase_first && pl.all.length) {
-            if (hooks.phase) hooks.phase(fmt::format("erasing {} MiB between the states", pl.all.length >> 20));
+            if (hooks.phase) hooks.phase(fmt::format("erasing {} between the states", cli::format_bytes(pl.all.length)));
             rep.state_erase = device.erase_all();
             if (hooks.job_done) hooks.job_done();
             if (rep.state_erase->partial) {
@@ -222,7 +223,7 @@ void run_jobs(const Placement& pl, const JobDevice& device, const Clock& clock, 
         rep.partial = true;
         // An error may be the first sign of a removal.
         const std::optional<std::string> removed =
-            r.stop_reason == "error" && device.removed ? device.removed(r) : std::nullopt;
+            r.stop_reason == StopReason::error && device.removed ? device.removed(r) : std::nullopt;
         rep.partial_why = partial_why(j, r, removed);
     }
 }

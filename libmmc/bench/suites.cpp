@@ -152,7 +152,7 @@ Measured figure(const Outcomes& o, const std::string& job, double (*get)(const J
     if (r == o.ran.end()) return {std::nullopt, fmt::format("{} did not run (the run stopped early)", job)};
     const JobResult& res = *r->second;
     if (res.partial)
-        return {std::nullopt, fmt::format("{} stopped early ({})", job, res.error.empty() ? res.stop_reason : res.error)};
+        return {std::nullopt, fmt::format("{} stopped early ({})", job, res.error.empty() ? std::string(to_string(res.stop_reason)) : res.error)};
     if (res.ios == 0) return {std::nullopt, fmt::format("{} completed no I/O", job)};
     return {get(res), {}};
 }
@@ -188,7 +188,7 @@ namespace {
 
 void with_card_note(Verdict& v, const SuiteFacts& f)
 {
-    if (f.claims.known && v.result != "not-applicable") v.why += fmt::format(" (the card claims: {})", f.claims.app_class_text());
+    if (f.claims.known && v.result != VerdictResult::not_applicable) v.why += fmt::format(" (the card claims: {})", f.claims.app_class_text());
 }
 
 void app_class(std::vector<Verdict>& out, int a, const Outcomes& o, const SuiteFacts& f, const std::string& read_job,

@@ -92,11 +92,11 @@ std::vector<Verdict> sustained_class_verdicts(std::span<const AuSpeed> aus, cons
     }
     for (const auto& [name, need] : claims) {
         Verdict v = judge_mb_s(name + how, need, m, f.bus);
-        if (v.result == "fail" && lo) {
+        if (v.result == VerdictResult::fail && lo) {
             v.why = fmt::format("AU {}: {:.1f} MB/s < {:.0f}: {}; {}", lo->index, lo->mb_s, need, slow_because(*lo, o),
                                 v.why);
         }
-        if (!aus_free && v.result != "not-applicable")
+        if (!aus_free && v.result != VerdictResult::not_applicable)
             v.why += "; the AUs were not erased first (the spec measures free AUs: erase the region before the run to measure as it does)";
         out.push_back(v);
     }

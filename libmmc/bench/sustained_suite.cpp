@@ -79,11 +79,11 @@ std::optional<SustainedResult> sustained_result(std::span<const JobResult> jobs,
         r.recovery = analyse_recovery(rec->trace, rec->job.idle_before_s, r.figures.burst_mb_s, o);
 
     const std::string written = cli::format_bytes(r.figures.bytes);
-    if (region->partial || region->stop_reason == "runtime")
+    if (region->partial || region->stop_reason == StopReason::runtime)
         r.warnings.push_back(fmt::format("the pass stopped after {} of {} ({}): the figures rest on what was written",
                                          written, cli::format_bytes(region->region.length),
-                                         region->error.empty() ? region->stop_reason : region->error));
-    if (!r.figures.knee_bytes && (!whole_card || region->partial || region->stop_reason == "runtime"))
+                                         region->error.empty() ? std::string(to_string(region->stop_reason)) : region->error));
+    if (!r.figures.knee_bytes && (!whole_card || region->partial || region->stop_reason == StopReason::runtime))
         r.warnings.push_back(fmt::format("no knee in the {} written: the card has no SLC cache, or one larger than that; "
                                          "write the whole card to tell",
                                          written));

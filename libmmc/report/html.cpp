@@ -1,7 +1,8 @@
 #include "report/html.h"
 
+#include "cli/size.h"
+#include "cli/text_table.h"
 #include "report/sustained_chart.h"
-
 #include "report/text.h"
 #include "version.h"
 
@@ -77,7 +78,7 @@ struct Item {
 
 std::string truncate(const std::string& s, std::size_t n)
 {
-    if (display_width(s) <= n) return s;
+    if (cli::display_width(s) <= n) return s;
     std::string out;
     std::size_t w = 0;
     for (std::size_t i = 0; i < s.size(); ++i) {
@@ -436,8 +437,8 @@ std::string decoded_text(const Bundle& b, const char* reg, const char* key)
 
 std::string capacity_text(uint64_t bytes)
 {
-    const double gib = static_cast<double>(bytes) / (1ull << 30);
-    return fmt::format("{:.4g} GB ({:.4g} GiB, {} bytes)", static_cast<double>(bytes) / 1e9, gib, bytes);
+    // Decimal GB as on the label, then the binary size and the count.
+    return fmt::format("{:.4g} GB ({}, {} bytes)", static_cast<double>(bytes) / 1e9, cli::format_bytes(bytes), bytes);
 }
 
 std::string card_box(const Bundle& b, const std::string& title)
@@ -465,7 +466,7 @@ std::string card_box(const Bundle& b, const std::string& title)
     if (const auto au = decoded(b, "ssr", "au_size_bytes"); au && au->is_number() && au->get<double>() > 0)
     {
         const double bytes = au->get<double>();
-        add("Allocation unit", std::fmod(bytes, 1048576) == 0 ? fmt::format("{:g} MiB", bytes / 1048576) : fmt::format("{:g} KiB", bytes / 1024));
+        add("Allocation unit", cli::format_bytes(static_cast<uint64_t>(bytes)));
     }
     std::string bus = b.host.bus_mode;
     if (b.bus.is_object()) {

@@ -85,7 +85,19 @@ if [ "$(id -u)" -eq 0 ] && loop=$(losetup -f --show "$(truncate -s 64M "$dir/dis
     run 1 $bench --destructive --yes --rw write --runtime 0.3s "$loop" && expect "not MMC needs --any-device" "$err" "not an MMC/SD device.*--any-device"
     run 1 $bench --destructive --any-device --rw write --runtime 0.3s "$loop" </dev/null &&
         expect "no terminal, no --yes: refused" "$err" "no terminal to ask on; add --yes"
-    [ -z "$(tr -d '\0' <"$dir/disk.img" | head -c 1)" ] && pass "nothing written by refused runs" || fail "a refused run wrote"
+    # -n beside --destructive (issue 28, point 6): the plan, placed as a run
+    # places it; nothing measured, written or asked; a refusal is the run's.
+    run 0 $bench -n -J --suite quick "$loop" &&
+        json_eq "dry run, read-only: the reads planned, the writes left out" \
+            "j['dry_run'], j['writes'], [x['name'] for x in j['jobs']], len(j['skipped'])" "True False ['seqread-4M', 'randread-4k'] 2"
+    run 0 $bench -n --destructive --any-device --suite quick --size 16M "$loop" </dev/null &&
+        expect "dry run with --destructive: says it writes, asks nothing" "$out" "^Plan for $loop \(suite quick, WRITES"
+    expect "  each job with its region" "$out" "^ seqwrite-4M +write +4 MiB QD1 +offset 0 B, 16 MiB"
+    expect "  and that nothing was done" "$out" "^Dry run: nothing was measured, written or created"
+    run 1 $bench -n --destructive --suite quick "$loop" && expect "dry run: a write the run would refuse is refused" "$err" "not an MMC/SD device.*--any-device"
+    run 0 $bench -n --file "$dir/planned" --size 8M && [ ! -e "$dir/planned" ] && pass "dry run on --file: no test file made" ||
+        fail "dry run on --file made $dir/planned"
+    [ -z "$(tr -d '\0' <"$dir/disk.img" | head -c 1)" ] && pass "nothing written by refused runs and dry runs" || fail "a refused or dry run wrote"
     run 0 $bench -J --destructive --any-device --yes --rw randwrite --bs 4k --runtime 0.3s --warmup 0.1 "$loop" &&
         json_eq "writes with --destructive --any-device --yes" "j['jobs'][0]['rw'], j['jobs'][0]['ios'] > 0" "randwrite True"
     run 0 $bench -J --suite quick --runtime 0.2s --warmup 0.05 "$loop" &&
@@ -120,7 +132,7 @@ fi
 sim=build/bin/mmc-sim
 if [ "$(id -u)" -eq 0 ] && command -v nbdfuse >/dev/null && command -v nbdkit >/dev/null && [ -e /dev/fuse ] && [ -e /dev/loop-control ]; then
     # 48 MiB: two halves of 6 AUs, one more than the 5 the card keeps open.
-    $sim -p class10-2015 --size 256M --state full --stats "$dir/stats.json" -- \
+    $sim -p class10-2015 --capacity 256M --state full --stats "$dir/stats.json" -- \
         sh -c "$bench -J -y --any-device --destructive --suite state --au 4M --size 48M --runtime 2s \"\$MMC_SIM_DEV\"" >"$out" 2>"$err"
     rc=$?
     [ $rc -eq 0 ] && pass "sim: state suite ran" || { fail "sim: state suite exit $rc"; sed 's/^/    | /' "$err" | head -5; }

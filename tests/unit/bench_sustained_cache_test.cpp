@@ -125,7 +125,7 @@ TEST(BenchSustainedCache, V30PassesForTheCardsBuiltToPassIt)
         const auto run = v30_preset(name);
         const auto* v = test::verdict(run.report, "video speed class V30");
         ASSERT_TRUE(v) << name;
-        EXPECT_EQ(v->result, "pass") << name << ": " << v->why;
+        EXPECT_EQ(v->result, VerdictResult::pass) << name << ": " << v->why;
     }
     // The cached one shows its knee; the honest one none.
     EXPECT_TRUE(v30_preset("v30-slc-ok").report.sustained->figures.knee_bytes);
@@ -141,7 +141,7 @@ TEST(BenchSustainedCache, V30FailsAfterTheCacheThoughTheBurstIsFarAbove)
     EXPECT_LT(f.sustained_mb_s, 30);
     const auto* v = test::verdict(run.report, "video speed class V30");
     ASSERT_TRUE(v);
-    EXPECT_EQ(v->result, "fail");
+    EXPECT_EQ(v->result, VerdictResult::fail);
     EXPECT_NE(v->why.find("its writes were uniformly slow"), std::string::npos) << v->why;
 }
 
@@ -150,7 +150,7 @@ TEST(BenchSustainedCache, V30FailsOnTheStallsWithTheStallNamed)
     const auto run = v30_preset("v30-stalls");
     const auto* v = test::verdict(run.report, "video speed class V30");
     ASSERT_TRUE(v);
-    EXPECT_EQ(v->result, "fail");
+    EXPECT_EQ(v->result, VerdictResult::fail);
     // "AU n: 6.7 MB/s < 30: a 5xx ms stall at ..."
     EXPECT_NE(v->why.find(" ms stall at "), std::string::npos) << v->why;
     const auto& f = run.report.sustained->figures;

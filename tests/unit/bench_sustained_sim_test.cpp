@@ -77,8 +77,8 @@ TEST(BenchSustainedSim, ASlowCardFailsV30UniformlyAndPassesC10)
     const auto* v30 = verdict(run.report, "video speed class V30");
     const auto* c10 = verdict(run.report, "speed class C10");
     ASSERT_TRUE(v30 && c10);
-    EXPECT_EQ(c10->result, "pass") << c10->why;
-    EXPECT_EQ(v30->result, "fail");
+    EXPECT_EQ(c10->result, VerdictResult::pass) << c10->why;
+    EXPECT_EQ(v30->result, VerdictResult::fail);
     EXPECT_NE(v30->why.find("its writes were uniformly slow"), std::string::npos) << v30->why;
     EXPECT_NE(v30->why.find("not erased first"), std::string::npos) << v30->why;
 }
@@ -115,5 +115,5 @@ TEST(BenchSustainedSim, CtrlCStopsThePassWithWhatWasMeasured)
     // The verdicts rest on the AUs written whole so far.
     const auto* v30 = verdict(r, "video speed class V30");
     ASSERT_TRUE(v30);
-    EXPECT_EQ(v30->result, "fail");
+    EXPECT_EQ(v30->result, VerdictResult::fail);
 }

@@ -193,8 +193,8 @@ TEST(BenchSustainedClasses, V30FailureNamesTheAuAndTheStall)
     const auto v = sustained_class_verdicts(au_speeds(trace(s), 8 * MiB), f, true);
     ASSERT_EQ(v.size(), 2u);
     EXPECT_EQ(v[0].claim, "UHS speed grade U1 (slowest AU, spec method)");
-    EXPECT_EQ(v[0].result, "pass");
-    EXPECT_EQ(v[1].result, "fail");
+    EXPECT_EQ(v[0].result, VerdictResult::pass);
+    EXPECT_EQ(v[1].result, VerdictResult::fail);
     EXPECT_EQ(v[1].why.rfind("AU 2: 13.5 MB/s < 30: a 425 ms stall at 18.5 MiB;", 0), 0u) << v[1].why;
 }
 
@@ -210,7 +210,7 @@ TEST(BenchSustainedClasses, UniformlySlowAndUsedAusAreSaid)
     f.claims.video_class = 30;
     const auto v = sustained_class_verdicts(au_speeds(trace(s), 8 * MiB), f, false);
     ASSERT_EQ(v.size(), 1u);
-    EXPECT_EQ(v[0].result, "fail");
+    EXPECT_EQ(v[0].result, VerdictResult::fail);
     EXPECT_NE(v[0].why.find("its writes were uniformly slow"), std::string::npos) << v[0].why;
     EXPECT_NE(v[0].why.find("not erased first"), std::string::npos) << v[0].why;
 }
