@@ -1,5 +1,7 @@
 #include "bench/sustained_classes.h"
 
+#include "cli/size.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -7,20 +9,13 @@ namespace mmc::bench {
 
 namespace sustained_au {
 
-std::string gib_text(uint64_t bytes)
-{
-    const double b = static_cast<double>(bytes);
-    if (bytes >= (uint64_t{1} << 30)) return fmt::format("{:.2f} GiB", b / (1u << 30));
-    return fmt::format("{:.1f} MiB", b / (1u << 20));
-}
-
 // Why the AU was slow: its longest write when that write took more than
 // stall_factor times the AU's even share of time per write.
 std::string slow_because(const AuSpeed& au, const SustainedOptions& o)
 {
     const double share_ms = au.seconds * 1e3 / static_cast<double>(std::max<uint64_t>(au.writes, 1));
     if (au.writes > 1 && au.slowest_write_ms >= o.stall_factor * share_ms)
-        return fmt::format("a {:.0f} ms stall at {}", au.slowest_write_ms, gib_text(au.slowest_written_before));
+        return fmt::format("a {:.0f} ms stall at {}", au.slowest_write_ms, cli::format_bytes(au.slowest_written_before));
     return "its writes were uniformly slow";
 }
 
