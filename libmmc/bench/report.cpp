@@ -16,12 +16,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-double round_to(double v, int digits)
-{
-    const double m = std::pow(10.0, digits);
-    return std::round(v * m) / m;
-}
-
 template <class T>
 json opt(const std::optional<T>& v)
 {
@@ -233,6 +227,10 @@ json report_json(const RunReport& r)
                             {"bus_ceiling_mb_s", opt_round(v.bus_ceiling_mb_s, 1)}});
     doc["verdicts"] = verdicts;
     if (r.suite == "state") doc["state"] = state_json(r);
+    if (r.suite == "sustained") {
+        doc["sustained"] = r.sustained ? sustained_json(*r.sustained) : json(nullptr);
+        if (r.sustained) doc["sustained"]["verdicts"] = verdicts;
+    }
     doc["notes"] = r.notes;
     doc["partial"] = r.partial;
     if (r.partial) doc["partial_why"] = r.partial_why;
@@ -340,6 +338,7 @@ std::string report_text(const RunReport& r, bool color)
                            no_interval);
     if (r.suite == "iozone") out += "\n" + iozone_table(r);
     if (r.suite == "state") out += "\nErasing bought: " + state_line(state_figures(outcomes_of(r))) + "\n";
+    if (r.sustained) out += sustained_text(*r.sustained);
     if (const auto& b = r.context.bus; b && b->ceiling_mb_s) {
         double best = 0;
         const JobResult* best_job = nullptr;

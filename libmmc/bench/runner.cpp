@@ -150,6 +150,7 @@ private:
         }
         const uint64_t lat = t1 - t0_[io.slot];
         r_.latency.record(lat);
+        if (job_.trace && job_.writes()) r_.trace.push_back({off, bs_, t0_[io.slot], t1});
         ++r_.ios;
         r_.bytes += bs_;
         round_bytes_ += bs_;

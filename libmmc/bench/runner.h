@@ -9,6 +9,7 @@
 #include "bench/engines/engine.h"
 #include "bench/histogram.h"
 #include "bench/job.h"
+#include "bench/sustained.h"
 
 #include <atomic>
 #include <functional>
@@ -54,6 +55,7 @@ struct JobResult {
     std::vector<Stall> stalls;       // the first max_listed_stalls
     uint64_t unit_bytes = 0;
     std::vector<double> unit_mb_s;   // per whole unit (AU), in order
+    std::vector<WriteSample> trace;  // job.trace: every measured write, in order
     uint64_t warmup_ios = 0;
     double warmup_s = 0;
     StopReason stop_reason = StopReason::none;

@@ -18,6 +18,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <thread>
 
 namespace mmc::bench {
 
@@ -319,6 +320,11 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
         return removed;
     };
     device.erase_all = erase_all;
+    device.idle = [&](double seconds) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+        while (std::chrono::steady_clock::now() < until && !(hooks.stop && hooks.stop->load()))
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    };
     run_jobs(placement, device, clock, hooks, rep);
 
     draw_verdicts(o, rep);

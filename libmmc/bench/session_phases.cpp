@@ -36,7 +36,8 @@ JobPlan plan_jobs(const SessionOptions& o, const Context& context, bool on_file,
     so = o.suite_options;
     if (o.au_bytes) so.au_bytes = *o.au_bytes;
     else if (card && card->claims.au_bytes) so.au_bytes = card->claims.au_bytes;
-    else if (!on_file && ((o.suite == "class" && !o.custom) || state_suite || plan.precondition == PreconditionMethod::fragment))
+    else if (!on_file && (((o.suite == "class" || o.suite == "sustained") && !o.custom) || state_suite ||
+                          plan.precondition == PreconditionMethod::fragment))
         rep.notes.push_back(fmt::format("the card's AU is unknown; {} assumed (an AU given overrides it)", cli::format_bytes(so.au_bytes)));
     if (context.queueing.cq_enabled == true)
         so.queue_depth = card && card->claims.cq_depth > 0 ? std::min(32, card->claims.cq_depth) : 32;
@@ -66,6 +67,10 @@ void keep_reads_unless_destructive(JobPlan& plan, const SessionOptions& o, const
     const bool precondition_writes = plan.precondition != PreconditionMethod::none;
     if (!o.custom && o.suite == "state")
         throw SessionRefused(fmt::format("{}: the state suite writes to and erases its region, destroying the data there", path),
+                             cli::Remedy::destructive);
+    if (!o.custom && o.suite == "sustained")
+        throw SessionRefused(fmt::format("{}: the sustained suite writes its whole region ({}), destroying the data there", path,
+                                         o.suite_options.length ? "the length asked for" : "the whole card"),
                              cli::Remedy::destructive);
     if (o.custom || precondition_writes)
         throw SessionRefused(fmt::format("{}: {} destroys the data on it", path,
@@ -193,6 +198,16 @@ void run_jobs(const Placement& pl, const JobDevice& device, const Clock& clock, 
                 break;
             }
         }
+        if (j.idle_before_s > 0 && device.idle) {
+            if (hooks.phase) hooks.phase(fmt::format("idle for {:g} s before {}", j.idle_before_s, j.name));
+            device.idle(j.idle_before_s);
+            if (hooks.job_done) hooks.job_done();
+            if (hooks.stop && hooks.stop->load()) {
+                rep.partial = true;
+                rep.partial_why = fmt::format("interrupted while idle before {}", j.name);
+                break;
+            }
+        }
         if (hooks.progress) rc.on_progress = [&, i](const Progress& p) { hooks.progress(i + 1, jobs.size(), p); };
         std::unique_ptr<Engine> engine;
         try {
@@ -233,6 +248,15 @@ void draw_verdicts(const SessionOptions& o, RunReport& rep)
         f.bus.controller = b->controller;
     }
     f.host = rep.context.queueing;
+    if (o.suite == "sustained") {
+        const auto& jobs = rep.jobs;
+        const uint64_t au = jobs.empty() ? 0 : jobs.front().job.unit_bytes;
+        const bool whole_card = !o.suite_options.offset && !o.suite_options.length;
+        rep.sustained = sustained_result(jobs, f, rep.precondition, au, whole_card);
+        if (rep.sustained)
+            rep.verdicts = sustained_class_verdicts(rep.sustained->aus, f, rep.sustained->aus_free);
+        return;
+    }
     rep.verdicts = suite_verdicts(o.suite, oc, f);
 }
 
