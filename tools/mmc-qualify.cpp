@@ -24,6 +24,7 @@
 #include "report/text.h"
 #include "version.h"
 
+#include <algorithm>
 #include <atomic>
 #include <ctime>
 #include <fmt/format.h>
@@ -57,6 +58,10 @@ Options:
  -s, --suite LIST        comma-separated mmc-bench suites, one step each
                          (default: quick,iozone,a1 with --destructive; quick)
      --suites LIST       deprecated: use --suite
+     --sustained         with --destructive, also write the whole card once with
+                         mmc-bench's sustained suite (SLC cache, stalls, video
+                         speed class by the spec's method); takes as long as the
+                         card needs to be written
  -t, --runtime TIME      time budget of each benchmark job (default 5s)
      --size SIZE         benchmark region, from the start of the card (default 64M)
      --erase card|region
@@ -115,11 +120,11 @@ std::vector<std::string> parse_suites(const std::string& list)
 
 Options parse_options(int argc, char** argv)
 {
-    enum { destructive = 256, suites, size, erase, out, db, host_label, card_label, any_device, no_ioctl, sysfs };
+    enum { destructive = 256, suites, size, erase, out, db, host_label, card_label, any_device, no_ioctl, sysfs, sustained };
     static const option longopts[] = {
         {"destructive", no_argument, nullptr, destructive}, {"yes", no_argument, nullptr, 'y'},
         {"dry-run", no_argument, nullptr, 'n'},             {"suite", required_argument, nullptr, 's'},
-        {"suites", required_argument, nullptr, suites},
+        {"suites", required_argument, nullptr, suites},     {"sustained", no_argument, nullptr, sustained},
         {"runtime", required_argument, nullptr, 't'},       {"size", required_argument, nullptr, size},
         {"erase", required_argument, nullptr, erase},       {"out", required_argument, nullptr, out},
         {"db", required_argument, nullptr, db},             {"host-label", required_argument, nullptr, host_label},
@@ -153,6 +158,7 @@ Options parse_options(int argc, char** argv)
             s.region_bytes = mmc::cli::size_option("--size", optarg);
             if (s.region_bytes == 0) throw mmc::cli::UsageError("--size 0: expected a size above zero");
             break;
+        case sustained: s.sustained = true; break;
         case erase: {
             erase_given = true;
             const std::string v = optarg;
@@ -184,6 +190,10 @@ Options parse_options(int argc, char** argv)
     if (erase_given && !s.destructive)
         throw mmc::cli::UsageError("--erase chooses what --destructive erases; add --destructive (or leave --erase out)");
     if (!suites_given) s.suites = mmc::qualify::default_suites(s.destructive);
+    // The sustained suite named in --suite is the same step as --sustained.
+    if (std::find(s.suites.begin(), s.suites.end(), "sustained") != s.suites.end()) s.sustained = true;
+    if (s.sustained && !s.destructive)
+        throw mmc::cli::UsageError("the sustained suite writes the whole card; add --destructive");
     return o;
 }
 

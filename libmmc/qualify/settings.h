@@ -21,6 +21,7 @@ struct Settings {
     double runtime_s = 5;                    // each benchmark job's budget
     uint64_t region_bytes = uint64_t{64} << 20; // benchmark region, from the card's start
     EraseScope erase_scope = EraseScope::card;
+    bool sustained = false;                  // mmc-bench's sustained suite over the whole card (--destructive)
     double bus_measure_s = 2;                // mmc-bus --measure: a short sequential read
     dev::SysRoots roots;
 };

@@ -23,6 +23,10 @@
 namespace mmc::qualify {
 
 namespace {
+constexpr const char* sustained_suite = "sustained";
+}
+
+namespace {
 
 // A document as the tool prints it: "tool" and "version" first.
 json tool_doc(std::string_view tool, const json& body)
@@ -212,7 +216,9 @@ bench::SessionOptions session_options(const Settings& s, const std::string& suit
     o.device = s.device;
     o.suite = suite;
     o.suite_options.runtime_s = s.runtime_s;
-    o.suite_options.length = s.region_bytes;
+    // The sustained suite writes the whole card: an SLC cache of several GiB
+    // shows only past its knee, far beyond the other suites' region.
+    if (suite != sustained_suite) o.suite_options.length = s.region_bytes;
     o.destructive = s.destructive;
     o.any_device = s.any_device;
     o.use_ioctl = s.use_ioctl;
@@ -400,6 +406,17 @@ StepSpec capacity_step()
     return spec;
 }
 
+StepSpec sustained_step()
+{
+    return {"bench-sustained", "mmc-bench", Needs::destructive,
+            [](const Settings&) {
+                return std::string("mmc-bench suite sustained: WRITES the whole card once in 512 KiB recording units: the SLC "
+                                   "cache's knee, the speed after it, the longest stall and the speed-class verdicts by the "
+                                   "SD spec's per-AU method");
+            },
+            [](StepContext& c) { return run_bench(c, sustained_suite); }};
+}
+
 StepSpec state_step()
 {
     return {"bench-state", "mmc-bench", Needs::destructive,
@@ -420,8 +437,10 @@ std::vector<StepSpec> step_table(const Settings& s)
     table.push_back(geometry_step()); // read-only: always (skipped when mmc-probe is not installed)
     table.push_back(erase_step());
     table.push_back(capacity_step()); // --destructive: after the erase, before the benchmarks write
+    // The state and sustained suites are steps of their own, below.
     for (const auto& suite : s.suites)
-        if (suite != "state") table.push_back(bench_step(suite)); // the state suite is a step of its own, below
+        if (suite != "state" && suite != sustained_suite) table.push_back(bench_step(suite));
+    if (s.sustained) table.push_back(sustained_step()); // --destructive --sustained: the whole card, before the state suite
     table.push_back(state_step()); // --destructive: what erasing buys, last
     return table;
 }

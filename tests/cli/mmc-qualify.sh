@@ -31,6 +31,8 @@ run 2 $q --bogus mmcblk0 && expect "unknown option: hint" "$err" "Try 'mmc-quali
 
 run 2 $q --erase region mmcblk0 && expect "--erase without --destructive: usage error naming --destructive" "$err" "--erase .*add --destructive"
 run 2 $q -n --erase card $fixture mmcblk0 && expect "--erase card without --destructive: usage error in a dry run too" "$err" "add --destructive"
+run 2 $q -n --sustained $fixture mmcblk0 && expect "--sustained without --destructive: usage error naming --destructive" "$err" "whole card; add --destructive"
+run 2 $q -n --suite quick,sustained $fixture mmcblk0 && expect "--suite sustained is --sustained: the same refusal" "$err" "whole card; add --destructive"
 
 # --- The device is checked before any step: nothing runs, no bundle ---
 # (each in a directory of its own: the default ./mmc-results must not appear)
@@ -71,6 +73,13 @@ expect "dry run: says nothing was done" "$out" "no step was run"
 run 0 $q -n -J --suite quick,a1 $fixture mmcblk0 &&
     json_eq "dry run -J: read-only plan, erase left out" "[s['name'] for s in j['plan']['steps']], j['plan']['left_out'], j['dry_run']" \
         "['info', 'bus', 'health', 'geometry', 'bench-quick', 'bench-a1'] ['erase', 'capacity', 'bench-state'] True"
+run 0 $q -n --destructive --sustained $fixture mmcblk0 &&
+    expect "dry run --sustained: the step says it writes the whole card" "$out" "bench-sustained +mmc-bench suite sustained: WRITES the whole card once"
+want "dry run --sustained: its step before the state comparison" "$(sed -n 's/^ [0-9]*\. \([a-z0-9-]*\) .*/\1/p' "$out" | tr '\n' ' ')" \
+    "info bus health geometry erase capacity bench-quick bench-iozone bench-a1 bench-sustained bench-state "
+run 0 $q -n -J --destructive --suite sustained,quick $fixture mmcblk0 &&
+    json_eq "dry run -J: --suite sustained is the sustained step, once" "[s['name'] for s in j['plan']['steps']][-3:]" \
+        "['bench-quick', 'bench-sustained', 'bench-state']"
 run 0 $q -n -J --suite state,quick $fixture mmcblk0 &&
     json_eq "dry run -J: --suite state is the state step, left out without --destructive" \
         "[s['name'] for s in j['plan']['steps']], j['plan']['left_out']" "['info', 'bus', 'health', 'geometry', 'bench-quick'] ['erase', 'capacity', 'bench-state']"
