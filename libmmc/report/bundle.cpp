@@ -344,6 +344,7 @@ std::optional<SustainedCurve> read_sustained(Reader& r, const json& doc, std::si
     c.knee_bytes = bytes_of(r, *su, "slc_cache_bytes", where);
     c.burst_mb_s = r.figure(*su, "burst_mb_s", where, max_mb_s, "MB/s");
     c.sustained_mb_s = r.figure(*su, "sustained_mb_s", where, max_mb_s, "MB/s");
+    c.worst_latency_ms = r.figure(*su, "worst_latency_ms", where, 3.6e6, "ms"); // an hour: no write takes longer
     if (const json* verdicts = r.array(*su, "verdicts", where))
         for (const auto& v : *verdicts) {
             const auto need = r.figure(v, "required", where + ".verdicts", max_mb_s, "MB/s");

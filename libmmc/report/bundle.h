@@ -117,6 +117,7 @@ struct SustainedCurve {
     std::vector<Point> points;
     std::optional<uint64_t> knee_bytes;   // the SLC cache; nothing when no knee
     std::optional<double> burst_mb_s, sustained_mb_s;
+    std::optional<double> worst_latency_ms; // the longest write: the stall a recorder must buffer
     std::optional<double> class_mb_s;     // the highest requirement among its verdicts ...
     std::string class_name;               // ... and its claim ("video speed class V30")
 };

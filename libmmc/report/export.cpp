@@ -13,7 +13,7 @@ const std::vector<std::string> csv_columns = {
     "error",           "claim",      "required", "measured", "unit", "result", "why", "bundle",
     // Added after "bundle" so that readers by position keep working.
     "bus_ceiling_mb_s", "page_size", "au_size", "open_aus", "probe_confidence", "capacity_verdict", "usable_bytes",
-    "state_summary", "health_verdict", "life_used_percent", "life_source"};
+    "state_summary", "health_verdict", "life_used_percent", "life_source", "sustained_mb_s", "slc_cache_bytes", "worst_latency_ms"};
 
 namespace {
 
@@ -62,6 +62,17 @@ json health_json(const Bundle& b)
             {"life_source", h.life_source.empty() ? json(nullptr) : json(h.life_source)}};
 }
 
+// The sustained suite's figures (its curve is the HTML report's picture).
+json sustained_json(const Bundle& b)
+{
+    if (!b.sustained) return nullptr;
+    const auto& s = *b.sustained;
+    return {{"burst_mb_s", json_or_null(s.burst_mb_s)},
+            {"slc_cache_bytes", json_or_null(s.knee_bytes)},
+            {"sustained_mb_s", json_or_null(s.sustained_mb_s)},
+            {"worst_latency_ms", json_or_null(s.worst_latency_ms)}};
+}
+
 json iops_obj(const Results& r, bool write)
 {
     json j = json::object();
@@ -106,6 +117,8 @@ std::string csv_report(const Report& rep)
                                b.capacity ? num(b.capacity->usable_bytes) : "", b.state ? b.state->summary : ""});
             const auto& h = b.health_figures;
             f.insert(f.end(), {h ? h->verdict : "", h ? num(h->life_used_percent) : "", h ? h->life_source : ""});
+            const auto& su = b.sustained;
+            f.insert(f.end(), {su ? num(su->sustained_mb_s) : "", su ? num(su->knee_bytes) : "", su ? num(su->worst_latency_ms) : ""});
             out += csv_line(f);
         }
         for (std::size_t m = 0; m < g.members.size(); ++m) {
@@ -179,6 +192,7 @@ json json_report(const Report& rep, const std::vector<std::string>& warnings)
             row["probe"] = probe_json(b);
             row["state"] = state_json(b);
             row["health"] = health_json(b);
+            row["sustained"] = sustained_json(b);
             results.push_back(row);
             for (const auto& v : b.verdicts) {
                 const auto ceiling = verdict_ceiling(b, v);

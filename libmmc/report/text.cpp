@@ -120,6 +120,23 @@ std::string text_probe_table(const Report& rep, const Group& g)
     return cli::render_table(t, 2, 10);
 }
 
+// The sustained suite's figures, one row per card@host that ran it.
+std::string text_sustained_table(const Report& rep, const Group& g)
+{
+    cli::TextTable t;
+    t.header = {"Card @ host", "Burst MB/s", "SLC cache", "Sustained MB/s", "Worst write ms"};
+    t.right_aligned = {false, true, true, true, true};
+    for (std::size_t m = 0; m < g.members.size(); ++m) {
+        const Bundle& b = rep.bundles[g.members[m]];
+        if (!b.sustained) continue;
+        const auto& s = *b.sustained;
+        t.rows.push_back({g.member_label(m), mb_s_text(s.burst_mb_s), s.knee_bytes ? bytes_text(s.knee_bytes) : "none",
+                          mb_s_text(s.sustained_mb_s),
+                          s.worst_latency_ms ? fmt::format("{:.0f}", *s.worst_latency_ms) : std::string(missing_text)});
+    }
+    return cli::render_table(t, 2, 10);
+}
+
 // mmc-health's verdicts: one row per card, its latest reading, and where
 // the card was read more than once its life used over time, oldest first.
 std::string text_health_table(const Report& rep, const Group& g)
@@ -214,6 +231,8 @@ std::string text_report(const Report& unsafe, bool color)
         if (g.has_verdicts(rep.bundles)) out += "\n  Verdicts\n" + text_verdict_table(rep, g, color);
         if (g.has_probe(rep.bundles)) out += "\n  Flash geometry and capacity (mmc-probe)\n" + text_probe_table(rep, g);
         if (g.has_state(rep.bundles)) out += "\n  What erasing bought (the benchmark's state suite)\n" + state_lines(rep, g);
+        if (g.has_sustained(rep.bundles))
+            out += "\n  Sustained writes (the benchmark's sustained suite)\n" + text_sustained_table(rep, g);
         if (g.has_health(rep.bundles)) out += "\n  Health (mmc-health), the latest reading per card\n" + text_health_table(rep, g);
         if (!g.has_sequential(rep.bundles) && !g.has_random(rep.bundles)) out += "\n  No figures.\n";
 

@@ -6,7 +6,9 @@
 #include "report/html.h"
 #include "report/make_bundle.h"
 #include "report/sustained_chart.h"
+#include "report/export.h"
 #include "report/tables.h"
+#include "report/text.h"
 
 #include <gtest/gtest.h>
 
@@ -30,6 +32,7 @@ json sustained_doc(std::optional<uint64_t> knee = 32 * MiB)
              {{"burst_mb_s", 90.0},
               {"slc_cache_bytes", knee ? json(*knee) : json(nullptr)},
               {"sustained_mb_s", 24.0},
+              {"worst_latency_ms", 412.0},
               {"trace", trace},
               {"verdicts",
                {{{"claim", "UHS speed grade U1 (slowest AU, spec method)"}, {"required", 10}, {"result", "pass"}},
@@ -91,4 +94,20 @@ TEST(ReportSustained, NoKneeNoKneeMark)
     EXPECT_EQ(svg.find("class=\"knee\""), std::string::npos);
     EXPECT_NE(svg.find("no knee"), std::string::npos);
     EXPECT_EQ(sustained_chart(SustainedCurve{}, "x", "none"), "");
+}
+
+// The report's tables gain the sustained speed and the worst write (issue 27).
+TEST(ReportSustained, TextJsonAndCsvCarryTheSustainedFigures)
+{
+    std::vector<Bundle> v;
+    v.push_back(made(sustained_doc()));
+    const Report rep = build_report(std::move(v));
+    const std::string text = text_report(rep, false);
+    EXPECT_NE(text.find("Sustained writes (the benchmark's sustained suite)"), std::string::npos) << text;
+    EXPECT_NE(text.find("32 MiB"), std::string::npos) << "the SLC cache's size" << text;
+    EXPECT_NE(text.find("412"), std::string::npos) << "the worst write, ms" << text;
+    const json doc = json_report(rep, {});
+    EXPECT_EQ(doc["groups"][0]["results"][0]["sustained"],
+              (json{{"burst_mb_s", 90.0}, {"slc_cache_bytes", 32 * MiB}, {"sustained_mb_s", 24.0}, {"worst_latency_ms", 412.0}}));
+    EXPECT_NE(csv_report(rep).find(",24,33554432,412\r\n"), std::string::npos) << csv_report(rep);
 }

@@ -120,12 +120,12 @@ TEST(ReportViews, CsvOneDocumentWithATableColumn)
                         "rand_write_iops_4k,rand_read_iops_4k,rand_write_iops_16k,rand_read_iops_16k,error,claim,"
                         "required,measured,unit,result,why,bundle,bus_ceiling_mb_s,page_size,au_size,open_aus,"
                         "probe_confidence,capacity_verdict,usable_bytes,state_summary,health_verdict,life_used_percent,"
-                        "life_source\r");
+                        "life_source,sustained_mb_s,slc_cache_bytes,worst_latency_ms\r");
     // The first twenty columns as before the probe's and the ceiling's were added.
-    EXPECT_EQ(lines[1], "results,Measured with mmckit,\"Card, \"\"quoted\"\"\",Host,,12.5,,,,1650,,,,,,,,,,r/x.json,,,,,,,,,,,\r");
-    EXPECT_EQ(lines[2], "verdicts,Measured with mmckit,\"Card, \"\"quoted\"\"\",Host,,,,,,,,,,A1 random read 4 KiB QD1,1500,1650,IOPS,pass,meets,r/x.json,,,,,,,,,,,\r");
+    EXPECT_EQ(lines[1], "results,Measured with mmckit,\"Card, \"\"quoted\"\"\",Host,,12.5,,,,1650,,,,,,,,,,r/x.json,,,,,,,,,,,,,,\r");
+    EXPECT_EQ(lines[2], "verdicts,Measured with mmckit,\"Card, \"\"quoted\"\"\",Host,,,,,,,,,,A1 random read 4 KiB QD1,1500,1650,IOPS,pass,meets,r/x.json,,,,,,,,,,,,,,\r");
     EXPECT_EQ(csv_field("a\nb"), "\"a\nb\"");
-    EXPECT_EQ(csv_columns.size(), 31u);
+    EXPECT_EQ(csv_columns.size(), 34u);
 }
 
 TEST(ReportViews, JsonShape)
