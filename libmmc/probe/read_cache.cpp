@@ -57,15 +57,25 @@ ReadCacheFinding find_read_cache(ReadTimer& dev, const std::atomic<bool>* stop)
     f.again_ns = median(again);
     if (!(f.again_ns < f.first_ns / 2)) return f;
     f.detected = true;
-    // Slow again: nearer the first reads than the cached re-reads.
-    const double slow = (f.first_ns + f.again_ns) / 2;
+    // Each step: three fresh blocks read, the flood, then each re-read
+    // beside a cold read of another fresh block. Emptied when the re-reads
+    // take at least three quarters of the cold reads' time (medians): cold
+    // reads made under the same conditions, so a host that is slower after
+    // a large transfer (QEMU's EHCI under TCG is) slows both alike.
     const uint64_t most = max_read_cache_bytes(size);
-    unsigned step = 0;
-    for (uint64_t n = first_flood; n <= most && !stopped(stop); n *= 2, ++step) {
-        const uint64_t at = aligned(size / 16 * 6) + (step + 1) * 64 * KiB + 7 * 4096; // a fresh block each step
-        dev.read_ns(at, rb);
-        read_range(dev, flood_offset(size, n, at), n);
-        if (dev.read_ns(at, rb) >= slow) {
+    const uint64_t base = aligned(size / 16 * 6) + 7 * 4096;
+    uint64_t fresh = 0;
+    for (uint64_t n = first_flood; n <= most && !stopped(stop); n *= 2) {
+        std::vector<uint64_t> blocks;
+        for (int k = 0; k < 3; ++k) blocks.push_back(base + ++fresh * 64 * KiB);
+        for (uint64_t at : blocks) dev.read_ns(at, rb);
+        read_range(dev, flood_offset(size, n, blocks[0]), n);
+        std::vector<double> reread, cold;
+        for (uint64_t at : blocks) {
+            reread.push_back(dev.read_ns(at, rb));
+            cold.push_back(dev.read_ns(base + ++fresh * 64 * KiB, rb));
+        }
+        if (median(reread) >= 0.75 * median(cold)) {
             f.bytes = n;
             break;
         }
