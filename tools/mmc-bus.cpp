@@ -10,6 +10,7 @@
 #include "dev/discovery.h"
 #include "dev/register_sources.h"
 #include "out/bus_view.h"
+#include "out/reader_view.h"
 #include "version.h"
 
 #include <charconv>
@@ -31,7 +32,8 @@ void usage(std::FILE* to)
 
 Say which bus mode an SD/MMC card runs in, what that mode and clock allow,
 what card and host could do, and what limits throughput: the host, the
-board, the card, tuning, none, or unknown (and what would tell).
+board, the card, tuning, none, or unknown (and what would tell). A card in
+a USB reader: the reader's USB link, its ceiling, and whether it limits.
 Without arguments every host is diagnosed.
 
 Options:
@@ -266,6 +268,35 @@ mmc::out::BusReport live_report(const mmc::dev::Host& host, const mmc::dev::Card
     return r;
 }
 
+// A card in a USB reader (issue 26): the reader's link and its ceiling, as
+// far as USB lets us see. Nothing when the target is no reader's slot (the
+// MMC path then says what it is).
+std::optional<mmc::out::ReaderBusReport> reader_report(const Options& o)
+{
+    std::optional<mmc::dev::Device> d;
+    try {
+        d = mmc::dev::resolve_device(*o.target, mmc::dev::Purpose::read, {o.roots});
+    } catch (const mmc::dev::DeviceError&) {
+        return std::nullopt; // the MMC path words the failure
+    }
+    if (!d->is_reader_slot()) return std::nullopt;
+    const auto& usb = *d->usb;
+    mmc::out::ReaderBusReport r{mmc::bus::diagnose_reader({usb.disk, usb.model(), usb.speed_mbit, usb.transport(), usb.medium_present}),
+                                std::nullopt, {}};
+    if (o.measure_seconds) {
+        if (!usb.medium_present)
+            r.measure_error = "no card in the reader";
+        else {
+            try {
+                r.measured_mb_s = mmc::bench::quick_read(d->disk_path, *o.measure_seconds).mb_s;
+            } catch (const std::system_error& e) {
+                r.measure_error = e.what();
+            }
+        }
+    }
+    return r;
+}
+
 std::vector<mmc::out::BusReport> live_reports(const Options& o)
 {
     std::vector<mmc::out::BusReport> out;
@@ -296,6 +327,20 @@ std::vector<mmc::out::BusReport> live_reports(const Options& o)
 int run(int argc, char** argv)
 {
     const Options o = parse_options(argc, argv);
+    if (o.target && !o.ios_file)
+        if (const auto reader = reader_report(o)) {
+            if (o.json) {
+                nlohmann::ordered_json doc;
+                doc["tool"] = tool;
+                doc["version"] = mmc::version;
+                doc["hosts"] = nlohmann::ordered_json::array();
+                doc["readers"] = nlohmann::ordered_json::array({mmc::out::reader_bus_json(*reader)});
+                mmc::cli::print_json(doc, tool);
+            } else {
+                std::cout << mmc::out::reader_bus_text(*reader);
+            }
+            return mmc::cli::ok;
+        }
     const std::vector<mmc::out::BusReport> reports = o.ios_file ? offline_reports(o) : live_reports(o);
     if (o.json) {
         nlohmann::ordered_json doc;

@@ -6,6 +6,7 @@
 #include "dev/register_sources.h"
 #include "out/card_view.h"
 #include "out/device_view.h"
+#include "out/reader_view.h"
 #include "regs/card_registers.h"
 #include "regs/ext_csd_order.h"
 #include "regs/family_guess.h"
@@ -25,7 +26,8 @@ void usage(std::FILE* to)
 {
     fmt::print(to, R"(Usage:
  {0} [options]                  list every MMC/SD card
- {0} [options] DEVICE           decode everything the card exposes
+ {0} [options] DEVICE           decode everything the card exposes (a card in a
+                                USB reader: the reader, its link and capacity)
  {0} [options] --decode KIND=HEX [--decode KIND=HEX ...]
 
 Decode SD, microSD, MMC and eMMC registers. DEVICE is /dev/mmcblk0,
@@ -149,19 +151,38 @@ int list_cards(const Options& o)
     return mmc::cli::ok;
 }
 
+// A card in a USB reader: what is known through the reader, and why the
+// registers are not (issue 26).
+int show_reader(const mmc::dev::Device& d, const Options& o)
+{
+    if (o.json) {
+        print_json({{"device", d.typed}, {"reader", mmc::out::reader_json(*d.usb, d.disk_size)}});
+    } else {
+        std::cout << mmc::out::reader_text(*d.usb, d.disk_size);
+    }
+    return mmc::cli::ok;
+}
+
 int show_device(const Options& o)
 {
-    const auto target = [&] {
+    std::optional<mmc::dev::Device> reader_slot;
+    const auto target = [&]() -> std::optional<mmc::dev::Target> {
         try {
             return mmc::dev::resolve(*o.device, o.roots);
         } catch (const mmc::dev::ResolveError& e) {
             if (e.why != mmc::dev::ResolveError::Why::not_mmc) throw;
+            auto d = mmc::dev::resolve_device(*o.device, mmc::dev::Purpose::read, {o.roots});
+            if (d.is_reader_slot()) {
+                reader_slot = std::move(d);
+                return std::nullopt;
+            }
             throw mmc::cli::Error(mmc::cli::ErrorKind::failure,
                                   fmt::format("{}\nRegisters are reachable only on a card behind an MMC/SD host controller.",
                                               e.what()));
         }
     }();
-    const auto id = mmc::dev::identify(*target.card, o.roots, {o.use_ioctl});
+    if (reader_slot) return show_reader(*reader_slot, o);
+    const auto id = mmc::dev::identify(*target->card, o.roots, {o.use_ioctl});
     if (o.json)
         print_json(mmc::out::device_json(id));
     else

@@ -159,6 +159,15 @@ Lead lead_of(const std::string& typed, const ResolveOptions& o)
     return from_device_node(typed, o);
 }
 
+// Why a block device off an MMC host is not a card: a USB disk whose USB
+// facts could be read is named for what it is; else explain_non_mmc's guess.
+std::string non_mmc_words(const fs::path& syspath, const std::optional<UsbStorage>& usb)
+{
+    if (usb && usb->reader) return fmt::format("{} is {}: its registers are out of reach", usb->disk, reader_card_words(*usb));
+    if (usb && !usb->vid.empty()) return fmt::format("{} is a {}", usb->disk, usb_disk_words(*usb));
+    return explain_non_mmc(syspath);
+}
+
 uint64_t sectors_in_bytes(const fs::path& attr)
 {
     uint64_t v = 0;
@@ -191,7 +200,10 @@ Device describe(const std::string& typed, const Lead& lead, const SysRoots& root
 
     if (lead.mmc) d.card = lead.mmc->card;
     else if (const auto card = card_ancestor(d.syspath)) d.card = read_card(*card, roots);
-    if (!d.card) d.not_mmc = explain_non_mmc(d.syspath);
+    if (!d.card) {
+        d.usb = read_usb_storage(d.disk_syspath, roots);
+        d.not_mmc = non_mmc_words(d.syspath, d.usb);
+    }
     return d;
 }
 
@@ -209,8 +221,15 @@ cli::Remedy any_device_remedy(Purpose purpose)
 Verdict judge(const Device& d, Purpose purpose, const ResolveOptions& o)
 {
     Verdict v;
+    // An empty reader slot has nothing to read or write, whatever the purpose.
+    if (d.is_reader_slot() && !d.usb->medium_present) {
+        v.allowed = false;
+        v.why = Why::no_card;
+        v.reason = "no card in the reader: " + describe_usb(*d.usb);
+        return v;
+    }
     if (purpose == Purpose::read) return v;
-    if (!d.card && !o.any_device) {
+    if (!d.card && !d.is_reader_slot() && !o.any_device) {
         v.allowed = false;
         v.why = Why::not_mmc;
         v.reason = "not an MMC/SD device: " + d.not_mmc;
@@ -278,7 +297,22 @@ Target resolve(std::string_view typed_in, const SysRoots& roots)
     const bool is_partition = present(*lead.block / "partition");
     if (const auto card = card_ancestor(*lead.block))
         return card_target(*card, roots, is_partition ? lead.block->filename().string() : std::string());
-    fail(Why::not_mmc, typed, "not an MMC/SD device: " + explain_non_mmc(*lead.block));
+    const fs::path disk = is_partition ? lead.block->parent_path() : *lead.block;
+    const auto usb = read_usb_storage(disk, roots);
+    if (usb && usb->reader)
+        fail(Why::not_mmc, typed, fmt::format("not an MMC/SD device: {}; a USB reader does not pass the card's registers",
+                                              describe_usb(*usb)));
+    fail(Why::not_mmc, typed, "not an MMC/SD device: " + non_mmc_words(*lead.block, usb));
+}
+
+std::string describe_device(const Device& d)
+{
+    if (d.usb && d.usb->reader) return describe_usb(*d.usb);
+    if (d.card) {
+        return fmt::format("{}: {} card{} on {}", d.name, to_string(d.card->type), d.card->product.empty() ? "" : " " + d.card->product,
+                           d.card->host.name);
+    }
+    return fmt::format("{}: {}", d.name, d.not_mmc);
 }
 
 } // namespace mmc::dev

@@ -3,12 +3,16 @@
 // mmcblk0boot0, mmc0 (a host: its card), mmc0:aaaa (a card), a sysfs path, any
 // block device path or a symlink to one (/dev/disk/by-id/...). The answer is
 // the disk, the partition and its bounds, the card behind it when it is on an
-// MMC host, and the verdict for the purpose, with the remedy when refused.
+// MMC host, the USB reader it is in when it is a USB card reader's slot (a
+// card, as far as safety goes: allowed without any_device, with the same
+// checks), and the verdict for the purpose, with the remedy when refused.
 //
 // Every failure is worded here, once, keeping the name as the user typed it:
 //   "/dev/mmcblk9: no such device"
 //   "/tmp: not a block device"
 //   "/dev/sda: not an MMC/SD device: sda is on USB (a card reader? ...)"
+//   "/dev/sdb: not an MMC/SD device: sdb is a USB disk, not a card reader (...)"
+//   "/dev/sdb: no card in the reader: sdb: empty slot of a USB 2.0 reader (...)"
 //   "/dev/loop0: in use: loop0 is mounted on /mnt"
 // This file also holds the library's one /sys/dev/block/MAJ:MIN lookup.
 #pragma once
@@ -16,6 +20,7 @@
 #include "cli/errors.h"
 #include "dev/block_safety.h"
 #include "dev/card.h"
+#include "dev/usb_storage.h"
 
 #include <cstdint>
 #include <optional>
@@ -42,7 +47,7 @@ struct DeviceError : cli::Error {
         not_found, // no such device, path, host or card
         not_block, // exists, but is not a block device (a directory, a file, /dev/null)
         not_mmc,   // a block device that is not on an MMC host (without any_device)
-        no_card,   // an MMC host with an empty slot
+        no_card,   // an MMC host with an empty slot, or a USB card reader with none
         no_block,  // a card without a block device (SDIO)
         in_use,    // mounted, swap, held by another driver, read-only
     };
@@ -75,7 +80,9 @@ struct Device {
     uint64_t disk_size = 0; // bytes
     std::vector<std::string> siblings; // the disk and its partitions but this one: they share the blocks
     std::optional<Card> card;          // when on an MMC host
+    std::optional<UsbStorage> usb;     // when on USB mass storage: a reader's slot (usb->reader) or a USB disk
     std::string not_mmc;    // "loop0 is a loop device" when not on an MMC host
+    bool is_reader_slot() const { return usb && usb->reader; }
     Verdict verdict;
 
     // Throws the verdict's DeviceError when the purpose is refused.
@@ -93,6 +100,12 @@ struct ResolveOptions {
 // not_block, no_card, no_block). A refusal for the purpose (not_mmc, in_use)
 // is returned in the verdict: the caller decides when to enforce it.
 Device resolve_device(std::string_view typed, Purpose purpose, const ResolveOptions& options);
+
+// The device in words, wherever a tool names it: a reader's slot as
+// describe_usb says it ("sdb: SD card in a USB 2.0 reader (Genesys Logic
+// GL827L, usb-storage)"), a card as "mmcblk0: SD card SD16G on mmc0", anything
+// else as "loop0: loop0 is a loop device".
+std::string describe_device(const Device& device);
 
 // The block device a device number names, as its sysfs directory (symlinks
 // resolved): the library's one /sys/dev/block/MAJ:MIN lookup. Nothing when

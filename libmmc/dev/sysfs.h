@@ -14,8 +14,16 @@ struct SysRoots {
     fs::path sysfs = "/sys";
     fs::path debugfs = "/sys/kernel/debug";
     fs::path dev = "/dev";
+    // udev's database (E:KEY=VALUE files named b MAJ:MIN). Empty: /run/udev/data
+    // on the live system, and <sysfs>/../run/udev/data in a fixture tree.
+    fs::path udev_data;
 
     bool is_live() const { return sysfs == "/sys"; }
+    fs::path udev_data_dir() const
+    {
+        if (!udev_data.empty()) return udev_data;
+        return is_live() ? fs::path("/run/udev/data") : sysfs / ".." / "run" / "udev" / "data";
+    }
 };
 
 // An attribute's contents without the trailing newline; nullopt when it is

@@ -36,6 +36,14 @@ std::string commands_unavailable(const dev::RegisterGathering& g)
                        not_root ? "; card commands need CAP_SYS_RAWIO (run as root)" : "");
 }
 
+// The SCSI disk's provisioning_mode (drivers/scsi/sd.c): the disk's SCSI
+// device is two levels up (6:0:0:0/block/sdb), its scsi_disk/6:0:0:0 beside.
+std::string scsi_provisioning_mode(const fs::path& disk_syspath)
+{
+    const fs::path scsi = disk_syspath.parent_path().parent_path();
+    return dev::read_attr(scsi / "scsi_disk" / scsi.filename() / "provisioning_mode").value_or("");
+}
+
 } // namespace
 
 void apply_registers(Capabilities& c, const regs::CardRegisters& regs, uint64_t capacity_bytes)
@@ -96,6 +104,13 @@ Target erase_target(const dev::Device& d, const dev::SysRoots& roots, bool use_i
     c.discard_max_hw_bytes = number(dev::read_attr(q / "discard_max_hw_bytes"));
     c.write_zeroes_max_bytes = number(dev::read_attr(q / "write_zeroes_max_bytes"));
 
+    if (!d.card && d.is_reader_slot()) {
+        // A card in a USB reader: a card for safety, a SCSI disk for erase.
+        c.kind = dev::reader_card_words(*d.usb);
+        c.usb_reader = true;
+        c.provisioning_mode = scsi_provisioning_mode(d.disk_syspath);
+        return t;
+    }
     if (!d.card) {
         t.not_mmc = d.not_mmc;
         const std::string is = d.name + " is ";

@@ -101,6 +101,16 @@ uint32_t clamp_ms(double ms)
 
 } // namespace
 
+std::string reader_cannot_erase(const Capabilities& c)
+{
+    const std::string mode = c.provisioning_mode.empty() ? "" : fmt::format("provisioning_mode {}, ", c.provisioning_mode);
+    return fmt::format("{} is {}, and the reader passes no discard ({}queue/discard_max_bytes 0): it cannot return the "
+                       "card to its erased state. An overwrite does not do that either: it leaves every page written and "
+                       "the card's mapping table full, the opposite of erased. Put the card in an SD slot (an MMC host) "
+                       "to erase it",
+                       c.name, c.kind, mode);
+}
+
 std::optional<std::string> refusal(Method m, const Capabilities& c, bool whole_device)
 {
     const std::string name(to_string(m));
@@ -108,6 +118,7 @@ std::optional<std::string> refusal(Method m, const Capabilities& c, bool whole_d
     case Method::automatic:
     case Method::zeroout: return std::nullopt;
     case Method::discard:
+        if (c.discard_max_bytes == 0 && c.usb_reader) return reader_cannot_erase(c);
         if (c.discard_max_bytes == 0)
             return fmt::format("the block layer offers no discard for {} (queue/discard_max_bytes is 0); use zeroout",
                                c.name);
@@ -201,11 +212,16 @@ Selection select_method(Method requested, const Capabilities& c, bool whole_devi
         return {Method::erase, fmt::format("auto: the card's own erase, {} with the erase command class", c.kind)};
     if (!refusal(Method::discard, c, whole_device)) {
         std::string why = "auto: the block layer offers discard";
+        if (c.usb_reader)
+            why += fmt::format(" through the reader ({}{} passes it on)", c.provisioning_mode.empty() ? "" : "provisioning_mode ",
+                               c.provisioning_mode.empty() ? "the SCSI disk" : c.provisioning_mode);
         if (c.family)
             why += fmt::format(" and raw card commands are unavailable ({})",
                                !c.erase_class ? "no erase command class" : c.raw_unavailable);
         return {Method::discard, why};
     }
+    // An overwrite is never chosen in an erase's name for a card in a reader.
+    if (c.usb_reader) throw MethodRefused(reader_cannot_erase(c));
     return {Method::zeroout, "auto: the block layer offers no discard"};
 }
 

@@ -52,6 +52,12 @@ struct Capabilities {
     uint64_t csd_erase_group_bytes = 0; // MMC CSD (ERASE_GRP_SIZE+1) x (ERASE_GRP_MULT+1) x write block
     uint32_t csd_write_timeout_ms = 0;  // MMC CSD TAAC x 10 << R2W_FACTOR, for legacy erase groups
 
+    // A card in a USB reader (issue 26): only what the reader passes on
+    // reaches the card. provisioning_mode is the SCSI disk's (sd.c): "full"
+    // (no discard), "unmap", "writesame_16", "writesame_10", "disabled".
+    bool usb_reader = false;
+    std::string provisioning_mode;
+
     // Block queue limits.
     uint64_t logical_block = 512;
     uint64_t discard_granularity = 0;
@@ -73,6 +79,10 @@ struct Selection {
 struct MethodRefused : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+// A reader that passes no discard: why it cannot return the card to its
+// erased state, why an overwrite does not either, and what would.
+std::string reader_cannot_erase(const Capabilities& caps);
 
 // Why `m` cannot be used, from the registers and queue limits alone; nullopt
 // when it can. whole_device: the range is the whole user area (FULE needs it).

@@ -69,6 +69,8 @@ std::string erase_plan_text(const erase::Prepared& p)
     std::string where;
     if (t.card)
         where = fmt::format("{}, {} on {}", t.card->name, t.caps.kind, t.card->host);
+    else if (t.caps.usb_reader)
+        where = t.caps.kind;
     else
         where = t.not_mmc.empty() ? "not an MMC/SD card" : t.not_mmc + ", not an MMC/SD card";
     line("Device:", fmt::format("{} ({})", t.path, where));
@@ -160,7 +162,8 @@ nlohmann::ordered_json erase_json(const erase::Prepared& p, const erase::Report*
                      {"partition", t.is_partition},
                      {"start", t.start},
                      {"size_bytes", t.size},
-                     {"kind", t.card ? t.caps.kind : t.not_mmc}};
+                     {"kind", t.card || t.caps.usb_reader ? t.caps.kind : t.not_mmc},
+                     {"usb_reader", t.caps.usb_reader}};
     if (t.card) {
         const auto& c = *t.card;
         doc["card"] = dev::identity_json(c);

@@ -264,3 +264,81 @@ TEST_F(ResolverTree, CardWithoutBlockDeviceIsNoBlock)
     // The card-only lookup still finds it: mmc-info shows SDIO cards.
     EXPECT_EQ(resolve("mmc2", o_.roots).card->name, "mmc2:0001");
 }
+
+// Issue 26: a USB card reader's slot is a card for the resolver; a USB disk
+// is not; an empty slot is named so (trees of tests/data/sysfs/make-usb-readers.sh).
+TEST(DeviceResolverUsb, AReaderSlotIsACardWithoutAnyDevice)
+{
+    for (const std::string tree : {"usb2-gl827l", "usb3-uas"})
+        for (const Purpose p : {Purpose::read, Purpose::write, Purpose::erase, Purpose::probe}) {
+            const auto d = resolve_device("/dev/sdb", p, fixture(tree));
+            EXPECT_TRUE(d.verdict.allowed) << tree << " " << d.verdict.reason;
+            EXPECT_FALSE(d.card);
+            ASSERT_TRUE(d.is_reader_slot()) << tree;
+        }
+    const auto d = resolve_device("sdb1", Purpose::erase, fixture("usb2-gl827l"));
+    EXPECT_TRUE(d.verdict.allowed);
+    EXPECT_EQ(d.disk, "sdb");
+    EXPECT_EQ(describe_device(d), "sdb: SD card in a USB 2.0 reader (Genesys Logic GL827L, usb-storage)");
+    EXPECT_EQ(d.not_mmc, "sdb is an SD card in a USB 2.0 reader (Genesys Logic GL827L, usb-storage): its registers are out of reach");
+}
+
+TEST(DeviceResolverUsb, AMountedReaderSlotIsInUseAsAMountedCardIs)
+{
+    const fs::path proc = fs::temp_directory_path() / ("resolver-usb-proc." + std::to_string(::getpid()));
+    fs::create_directories(proc);
+    std::ofstream(proc / "mounts") << "/dev/sdb1 /media/card vfat rw 0 0\n";
+    auto o = fixture("usb2-gl827l");
+    o.proc = proc;
+    EXPECT_TRUE(resolve_device("sdb", Purpose::read, o).verdict.allowed);
+    EXPECT_EQ(failure("sdb", o, Purpose::erase),
+              expected(Why::in_use, "sdb: in use: sdb holds sdb1, which is mounted on /media/card", Remedy::release_device));
+    fs::remove_all(proc);
+}
+
+TEST(DeviceResolverUsb, AUsbStickIsStillRefusedAndSaidToBeNoReader)
+{
+    const auto o = fixture("usb-stick");
+    const auto d = resolve_device("/dev/sdb", Purpose::read, o);
+    EXPECT_TRUE(d.verdict.allowed);
+    ASSERT_TRUE(d.usb);
+    EXPECT_FALSE(d.is_reader_slot());
+    const std::string why = "/dev/sdb: not an MMC/SD device: sdb is a USB disk, not a card reader "
+                            "(USB SanDisk 3.2Gen1, 0781:5581, USB 3.0, usb-storage)";
+    EXPECT_EQ(failure("/dev/sdb", o, Purpose::erase), expected(Why::not_mmc, why, Remedy::any_device_erase));
+    EXPECT_EQ(failure("/dev/sdb", o, Purpose::write), expected(Why::not_mmc, why, Remedy::any_device_write));
+    EXPECT_TRUE(resolve_device("/dev/sdb", Purpose::erase, fixture("usb-stick", true)).verdict.allowed);
+}
+
+TEST(DeviceResolverUsb, AnEmptySlotIsNoCardInTheReaderForEveryPurpose)
+{
+    const auto o = fixture("usb2-empty");
+    for (const Purpose p : {Purpose::read, Purpose::write, Purpose::erase, Purpose::probe})
+        EXPECT_EQ(failure("sdb", o, p),
+                  expected(Why::no_card, "sdb: no card in the reader: sdb: empty slot of a USB 2.0 reader "
+                                         "(Genesys Logic GL827L, usb-storage): no card in the reader"));
+}
+
+TEST(DeviceResolverUsb, AnRtsxUsbReaderIsAnMmcHostAndNothingChanges)
+{
+    const auto d = resolve_device("mmcblk0", Purpose::erase, fixture("rtsx-usb"));
+    EXPECT_TRUE(d.verdict.allowed);
+    ASSERT_TRUE(d.card);
+    EXPECT_FALSE(d.usb);
+    EXPECT_EQ(d.card->host.name, "mmc0");
+    EXPECT_EQ(d.card->host.controller.driver, "rtsx_usb_sdmmc");
+    EXPECT_EQ(describe_device(d).rfind("mmcblk0: SD card", 0), 0u) << describe_device(d);
+    EXPECT_TRUE(resolve("mmc0", sysfs_fixture("rtsx-usb")).card);
+}
+
+TEST(DeviceResolverUsb, TheCardOnlyLookupSaysTheReaderHidesTheRegisters)
+{
+    try {
+        resolve("/dev/sdb", sysfs_fixture("usb2-gl827l"));
+        FAIL() << "resolved a reader's slot to a card";
+    } catch (const ResolveError& e) {
+        EXPECT_EQ(e.why, Why::not_mmc);
+        EXPECT_STREQ(e.what(), "/dev/sdb: not an MMC/SD device: sdb: SD card in a USB 2.0 reader (Genesys Logic GL827L, "
+                               "usb-storage); a USB reader does not pass the card's registers");
+    }
+}
