@@ -4,6 +4,7 @@
 #include "cli/json_out.h"
 #include "dev/discovery.h"
 #include "dev/register_sources.h"
+#include "dev/usb_readers.h"
 #include "out/card_view.h"
 #include "out/device_view.h"
 #include "out/reader_view.h"
@@ -144,10 +145,17 @@ void print_json(nlohmann::ordered_json body)
 int list_cards(const Options& o)
 {
     const auto cards = mmc::dev::list_cards(o.roots);
-    if (o.json)
-        print_json({{"cards", mmc::out::card_list_json(cards, o.roots)}});
-    else
+    // Cards in USB readers have no registers to list, but they are cards.
+    const auto readers = mmc::dev::list_reader_slots(o.roots);
+    if (o.json) {
+        auto slots = nlohmann::ordered_json::array();
+        for (const auto& r : readers) slots.push_back(mmc::out::reader_json(r.usb, r.capacity_bytes));
+        print_json({{"cards", mmc::out::card_list_json(cards, o.roots)}, {"readers", slots}});
+    } else {
         std::cout << mmc::out::card_list_text(cards, o.roots);
+        if (!readers.empty()) std::cout << "\nIn USB card readers (no registers through them; mmc-info DEVICE says more):\n";
+        for (const auto& r : readers) std::cout << "  " << r.device << "  " << mmc::dev::describe_usb(r.usb) << "\n";
+    }
     return mmc::cli::ok;
 }
 

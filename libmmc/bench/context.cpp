@@ -101,6 +101,12 @@ Context gather_context(dev_t device, const dev::SysRoots& roots, bool use_ioctl)
         target = dev::resolve(name, roots);
     } catch (const dev::ResolveError& e) {
         ctx.not_card_why = e.what();
+        // A card in a USB reader is named as such: "sdb is an SD card in a
+        // USB 2.0 reader (...): its registers are out of reach".
+        if (e.why == dev::ResolveError::Why::not_mmc) {
+            const auto d = dev::resolve_device(name, dev::Purpose::read, {roots});
+            if (d.is_reader_slot()) ctx.not_card_why = d.not_mmc;
+        }
         return ctx;
     }
     if (!target.card) {

@@ -1,6 +1,7 @@
 #include "dev/resolver.h"
 
 #include "dev/discovery.h"
+#include "dev/sysfs_ancestor.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -32,16 +33,7 @@ const std::regex& card_name() { static const std::regex re(R"(mmc\d+:[0-9a-fA-F]
 const std::regex& host_name() { static const std::regex re(R"(mmc\d+)"); return re; }
 
 // The card directory a sysfs path lies in: the component named mmcN:RRRR.
-std::optional<fs::path> card_ancestor(const fs::path& p)
-{
-    fs::path acc;
-    std::optional<fs::path> found;
-    for (const auto& part : p) {
-        acc /= part;
-        if (std::regex_match(part.string(), card_name())) found = acc;
-    }
-    return found;
-}
+std::optional<fs::path> card_ancestor(const fs::path& p) { return last_ancestor_named(p, card_name()); }
 
 // The host directory a sysfs path lies in: mmc_host/mmcN.
 std::optional<fs::path> host_ancestor(const fs::path& p)

@@ -1,6 +1,7 @@
 #include "dev/usb_storage.h"
 
 #include "bus/parse_text.h"
+#include "dev/sysfs_ancestor.h"
 
 #include <algorithm>
 #include <cctype>
@@ -35,16 +36,7 @@ std::string lower(std::string_view s)
 // BUS-PORT...:CONFIG.INTERFACE (Documentation/ABI/stable/sysfs-bus-usb).
 const std::regex& usb_interface_name() { static const std::regex re(R"(\d+-[\d.]+:\d+\.\d+)"); return re; }
 
-std::optional<fs::path> usb_interface_of(const fs::path& p)
-{
-    fs::path acc;
-    std::optional<fs::path> found;
-    for (const auto& part : p) {
-        acc /= part;
-        if (std::regex_match(part.string(), usb_interface_name())) found = acc;
-    }
-    return found;
-}
+std::optional<fs::path> usb_interface_of(const fs::path& p) { return last_ancestor_named(p, usb_interface_name()); }
 
 // The flash kinds of udev's ID_DRIVE_FLASH_<KIND>=1 (prefix "ID_DRIVE_FLASH_")
 // or ID_DRIVE_MEDIA_FLASH_<KIND>=1.

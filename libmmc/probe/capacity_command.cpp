@@ -161,7 +161,7 @@ int run_capacity(int argc, char** argv)
     }
     std::optional<dev::Identity> card;
     if (d.card) card = dev::identify(*d.card, o.roots, {true}).identity;
-    const CapacityTarget target{d.path, card, d.not_mmc};
+    const CapacityTarget target{d.path, card, d.not_mmc, d.is_reader_slot()};
 
     std::unique_ptr<DeviceBlocks> io;
     CapacityPlan plan;

@@ -22,6 +22,7 @@ std::string where(const CapacityTarget& t)
         if (!t.card->manufacturer.empty()) card += ", " + cli::printable(t.card->manufacturer);
         return fmt::format("{}: {} {}", t.card->name, t.card->type, card);
     }
+    if (t.in_reader) return t.not_mmc; // "sdb is an SD card in a USB 2.0 reader (...): its registers are out of reach"
     return t.not_mmc.empty() ? "not an MMC/SD card" : t.not_mmc + ", not an MMC/SD card";
 }
 

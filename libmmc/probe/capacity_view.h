@@ -16,6 +16,7 @@ struct CapacityTarget {
     std::string path;                    // "/dev/mmcblk0"
     std::optional<dev::Identity> card;   // none: not an MMC/SD card (--any-device)
     std::string not_mmc;                 // why not, when not
+    bool in_reader = false;              // a card in a USB reader: not_mmc says which (dev::Device::is_reader_slot)
 };
 
 // The block-device command that makes one partition of exactly the usable

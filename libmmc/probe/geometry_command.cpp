@@ -183,6 +183,7 @@ ProbedDevice probed(const dev::Device& resolved, const GeometryCommandOptions& o
                                           d.path, resolved.disk));
     if (!resolved.card) {
         d.not_card = resolved.not_mmc;
+        d.in_reader = resolved.is_reader_slot();
         return d;
     }
     d.card = dev::identify(*resolved.card, o.roots, {o.use_ioctl});

@@ -72,6 +72,8 @@ void print_geometry_text(const ProbedDevice* d, const GeometryReport& r, bool ve
             const auto& id = d->card->identity;
             fmt::print("Device:      {} ({} {}, {})\n", d->path, id.type, id.product.empty() ? id.name : id.product,
                        cli::format_bytes(id.capacity_bytes));
+        } else if (d->in_reader) {
+            fmt::print("Device:      {} ({})\n", d->path, d->not_card);
         } else {
             fmt::print("Device:      {} (not an MMC/SD card: {})\n", d->path, d->not_card);
         }

@@ -23,6 +23,7 @@ struct ProbedDevice {
     std::optional<dev::Identified> card;
     std::optional<uint64_t> preferred_erase;
     std::string not_card;                 // why it is not an MMC/SD card
+    bool in_reader = false;               // a card in a USB reader: not_card says which
 };
 
 struct GeometryReport {

@@ -164,6 +164,32 @@ TEST(EraseMethods, AutoOnPlainBlockDevices)
     EXPECT_TRUE(contains(why, "a loop device, not an MMC/SD card")) << why;
 }
 
+// Issue 26: a card in a USB reader is erased only by the discard the reader
+// passes on; without one, automatic never falls back to an overwrite.
+TEST(EraseMethods, AReaderWithoutDiscardIsRefusedNeverOverwritten)
+{
+    Capabilities c = loop_device(0);
+    c.name = "sdb";
+    c.kind = "an SD card in a USB 2.0 reader (Genesys Logic GL827L, usb-storage)";
+    c.usb_reader = true;
+    c.provisioning_mode = "full";
+    const auto why = refused_why(Method::automatic, c);
+    EXPECT_TRUE(contains(why, "sdb is an SD card in a USB 2.0 reader")) << why;
+    EXPECT_TRUE(contains(why, "provisioning_mode full, queue/discard_max_bytes 0")) << why;
+    EXPECT_TRUE(contains(why, "cannot return the card to its erased state")) << why;
+    EXPECT_TRUE(contains(why, "An overwrite does not do that either")) << why;
+    EXPECT_TRUE(contains(refused_why(Method::discard, c), "Put the card in an SD slot"));
+    // Zeros asked for by name are still written: they are not offered as an erase.
+    EXPECT_EQ(refused_why(Method::zeroout, c), "(accepted)");
+    // A reader that passes UNMAP is discarded through, and says so.
+    Capabilities unmap = loop_device();
+    unmap.usb_reader = true;
+    unmap.provisioning_mode = "unmap";
+    const auto s = select_method(Method::automatic, unmap, true);
+    EXPECT_EQ(s.method, Method::discard);
+    EXPECT_TRUE(contains(s.why, "through the reader (provisioning_mode unmap passes it on)")) << s.why;
+}
+
 TEST(EraseMethods, SdArgumentsRefusedBySsrBits)
 {
     const auto lab = sd_card();
