@@ -49,8 +49,8 @@ cmp /tmp/pattern /tmp/card >/dev/null; echo $? >$o/card.cmp
 for t in info bus; do mmc-$t -J $SDLAB_DISK >$o/$t.json 2>$o/$t.err; echo $? >$o/$t.rc; done
 mmc-erase --dry-run $SDLAB_DISK >$o/erase.out 2>&1; echo $? >$o/erase.rc
 case $PROBE in
-capacity) mmc-probe capacity -J --yes --any-device $SDLAB_DISK >$o/probe.json 2>$o/probe.err; echo $? >$o/probe.rc ;;
-geometry) mmc-probe geometry -J --any-device $SDLAB_DISK >$o/probe.json 2>$o/probe.err; echo $? >$o/probe.rc ;;
+capacity) mmc-probe capacity -J --yes $SDLAB_DISK >$o/probe.json 2>$o/probe.err; echo $? >$o/probe.rc ;;
+geometry) mmc-probe geometry -J $SDLAB_DISK >$o/probe.json 2>$o/probe.err; echo $? >$o/probe.rc ;;
 esac
 if [ -n "$SDLAB_USB_DISK" ]; then
     mmc-info $SDLAB_USB_DISK >$o/disk-info.out 2>&1; echo $? >$o/disk-info.rc
@@ -118,7 +118,8 @@ check_boot uas uas 62 5000
 
 # The probes through the reader, on the same answers as on the host's loop
 # device (tests/cli/mmc-probe-*.sh, tests/lab/sim-card.sh): the bridge's
-# cache is found by timing, and read past.
+# cache is found by timing, and read past. Without --any-device: a reader's
+# slot is a card (the resolver of the reader branch).
 cp "$res/ehci/probe.json" "$out" 2>/dev/null || echo '{}' >"$out"
 json_eq "ehci: mmc-probe capacity through the reader: limbo, 256 MiB of 1 GiB, exit 10, high confidence" \
     "$(cat "$res/ehci/probe.rc" 2>/dev/null || echo none), j.get('verdict'), j.get('usable_bytes'), j.get('announced_bytes'), j.get('confidence')" \
