@@ -156,5 +156,27 @@ if resolver_knows_readers; then
         fail "uas: mmc-erase exit $(cat "$res/uas/erase.rc"): $(head -c 300 "$res/uas/erase.out")"
     expect "uas: the plan names what the kernel passes" "$res/uas/erase.out" "provisioning_mode unmap"
 fi
+# The same simulated card measured on the host's loop device (mmc-sim)
+# and in the lab's USB 2.0 reader, side by side in one report: a bundle each
+# (mmc-report --make-bundle), one mmc-report over both.
+if [ "$(id -u)" != 0 ]; then
+    skip "side by side: the host's loop device needs root (mmc-sim serves the card through loop and FUSE)"
+else
+    # shellcheck disable=SC2086,SC2016
+    build/bin/mmc-sim $limbo -- sh -c 'PATH=$PWD/build/bin:$PATH mmc-probe capacity -J --yes --any-device "$MMC_SIM_DEV"' \
+        >"$res/host-probe.json" 2>"$res/host-probe.err"
+    echo $? >"$res/host-probe.rc"
+    [ "$(cat "$res/host-probe.rc")" = 10 ] && pass "the host's loop device: mmc-probe capacity names the limbo fake (exit 10)" ||
+        fail "the host's loop device: mmc-probe capacity exit $(cat "$res/host-probe.rc"): $(head -c 300 "$res/host-probe.err")"
+    build/bin/mmc-report --make-bundle --out "$res/bundles/loop" --probe "$res/host-probe.json" \
+        --host-label "host loop device" --card-label "sim limbo 1G/256M" >/dev/null 2>"$res/bundle.err"
+    build/bin/mmc-report --make-bundle --out "$res/bundles/usb2" --probe "$res/ehci/probe.json" \
+        --host-label "lab USB 2.0 reader" --card-label "sim limbo 1G/256M" >/dev/null 2>>"$res/bundle.err"
+    run 0 build/bin/mmc-report -J "$res/bundles" &&
+        json_eq "side by side: one report, the same card on the loop device and in the USB 2.0 reader, both limbo with 256 MiB usable" \
+            "sorted((r['host'], r['probe']['capacity']['verdict'], r['probe']['capacity']['usable_bytes']) for g in j['groups'] for r in g['results'])" \
+            "[('host loop device', 'limbo', 268435456), ('lab USB 2.0 reader', 'limbo', 268435456)]"
+    build/bin/mmc-report "$res/bundles" 2>&1 | sed 's/^/    | /'
+fi
 echo "  (three boots in $(($(date +%s) - started)) s)"
 finish
