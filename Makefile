@@ -61,6 +61,10 @@ TEST_OBJ := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
 TEST_OPT ?= -O1
 $(TEST_OBJ): CXXFLAGS := $(TEST_OPT) $(filter-out -O% -g,$(CXXFLAGS))
 UNIT     := $(BUILD)/tests/unit_tests
+# Lab-only tools (tests/lab/tools): copied into the SD lab's guest beside the
+# tools, never installed; e.g. mmc-lock, which password-locks the lab's card.
+LAB_TOOL_SRC := $(wildcard tests/lab/tools/*.cpp)
+LAB_TOOLS    := $(LAB_TOOL_SRC:tests/lab/tools/%.cpp=$(BUILD)/tests/lab-bin/%)
 # The nbdkit plugin over the flash model: a shared object, so it and the few
 # libmmc sources it needs are compiled again with -fPIC, apart from libmmc.a.
 PLUGIN     := $(BUILD)/lib/nbdkit-mmcsim-plugin.so
@@ -68,7 +72,7 @@ PLUGIN_SRC := tools/nbdkit-mmcsim-plugin/nbdkit-mmcsim-plugin.cpp $(wildcard lib
 PLUGIN_OBJ := $(PLUGIN_SRC:%.cpp=$(BUILD)/pic/%.o)
 
 .PHONY: all check unit deps fuzz clean
-all: $(TOOLS) $(UNIT) $(PLUGIN)
+all: $(TOOLS) $(UNIT) $(PLUGIN) $(LAB_TOOLS)
 
 # The flags the objects were compiled with: a change of compiler or flags
 # recompiles everything, as make cannot see it in the files' times.
@@ -106,6 +110,11 @@ $(BUILD)/pic/%.o: %.cpp $(FLAGS_FILE)
 $(PLUGIN): $(PLUGIN_OBJ)
 	@mkdir -p $(dir $@)
 	$(CXX) -shared $(LDFLAGS) $^ -o $@ -lfmt
+
+$(BUILD)/tests/lab-bin/%: $(BUILD)/obj/tests/lab/tools/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+.SECONDARY: $(LAB_TOOL_SRC:%.cpp=$(BUILD)/obj/%.o)
 
 $(UNIT): $(TEST_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
@@ -196,7 +205,7 @@ uninstall:
 deb:
 	scripts/build-deb
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(TOOL_SRC:tools/%.cpp=$(BUILD)/obj/tools/%.d)
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(TOOL_SRC:tools/%.cpp=$(BUILD)/obj/tools/%.d) $(LAB_TOOL_SRC:%.cpp=$(BUILD)/obj/%.d)
 
 # The emulated-card lab: a shell on an emulated SD card with the tools on PATH.
 .PHONY: lab

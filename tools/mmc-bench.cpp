@@ -1,6 +1,7 @@
 // mmc-bench: calibrated benchmarks of SD/microSD/eMMC cards, with verdicts
 // against the card's own claims and the bus it runs on. Thin: options here,
 // the engine, suites and views in libmmc/bench.
+#include "bench/dry_run_view.h"
 #include "bench/session.h"
 #include "cli/cli.h"
 #include "cli/confirm.h"
@@ -44,6 +45,12 @@ Suites (default: quick):
                          state   sequential and 4k random write used, then
                                  after an erase of the region: what erasing
                                  buys (needs --destructive)
+                         sustained  the whole card (or --size) written once
+                                 in 512 KiB units: SLC cache knee, burst and
+                                 sustained speed, stalls, recording budget,
+                                 per-AU class verdicts (needs --destructive)
+     --idle TIME         sustained: then idle TIME and write again: what of
+                         the cache recovered
 
 One custom job instead (fio's terms):
      --rw MODE           read, write, randread or randwrite
@@ -70,6 +77,7 @@ Common options:
                          directory PATH) on a mounted filesystem; it is
                          removed when the run ends, even on Ctrl-C
      --destructive       allow write tests on a raw device (destroys its data)
+ -n, --dry-run           print the plan (jobs, regions, what is written) and stop
      --any-device        allow writing to a device that is not an MMC/SD card
  -y, --yes               do not ask before writing
      --no-ioctl          read the card's registers from sysfs only
@@ -85,6 +93,7 @@ Examples:
  {0} /dev/mmcblk0
  {0} --suite a1 --destructive /dev/mmcblk0
  {0} --suite state --destructive --size 128M /dev/mmcblk0
+ {0} --suite sustained --destructive --idle 60s /dev/mmcblk0
  {0} --rw randread --bs 4k --iodepth 32 --ioengine io_uring --runtime 10s mmcblk0
  {0} --file /media/card --suite iozone
 )",
@@ -93,13 +102,14 @@ Examples:
 
 enum LongOnly {
     opt_rw = 256, opt_number_ios, opt_offset, opt_size, opt_warmup, opt_ci, opt_precondition, opt_au, opt_cpu,
-    opt_destructive, opt_any_device, opt_no_ioctl, opt_sysfs_root,
+    opt_destructive, opt_any_device, opt_no_ioctl, opt_sysfs_root, opt_idle,
 };
 
 struct Parsed {
     mmc::bench::SessionOptions session;
     bool json = false;
     bool yes = false;
+    bool dry_run = false;
 };
 
 uint64_t number(const char* option, const char* text)
@@ -125,7 +135,8 @@ Parsed parse_options(int argc, char** argv)
         {"cpu", required_argument, nullptr, opt_cpu},    {"file", required_argument, nullptr, 'f'},
         {"destructive", no_argument, nullptr, opt_destructive}, {"any-device", no_argument, nullptr, opt_any_device},
         {"yes", no_argument, nullptr, 'y'},              {"no-ioctl", no_argument, nullptr, opt_no_ioctl},
-        {"sysfs-root", required_argument, nullptr, opt_sysfs_root},
+        {"dry-run", no_argument, nullptr, 'n'},
+        {"sysfs-root", required_argument, nullptr, opt_sysfs_root}, {"idle", required_argument, nullptr, opt_idle},
         {"json", no_argument, nullptr, 'J'},             {"help", no_argument, nullptr, 'h'},
         {"version", no_argument, nullptr, 'V'},          {nullptr, 0, nullptr, 0},
     };
@@ -137,7 +148,7 @@ Parsed parse_options(int argc, char** argv)
     std::optional<double> runtime;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":s:b:q:e:t:f:yJhV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":s:b:q:e:t:f:ynJhV", longopts, nullptr)) != -1) {
         switch (c) {
         case 's':
             if (!is_suite(optarg)) {
@@ -188,6 +199,12 @@ Parsed parse_options(int argc, char** argv)
             s.suite_options.length = size;
             break;
         }
+        case opt_idle: {
+            const double idle = mmc::cli::seconds_option("--idle", optarg);
+            if (idle <= 0) throw mmc::cli::UsageError("--idle: expected a time above zero");
+            s.suite_options.idle_s = idle;
+            break;
+        }
         case opt_warmup: s.suite_options.warmup_s = mmc::cli::seconds_option("--warmup", optarg); break;
         case opt_ci: {
             std::string pct = optarg;
@@ -215,6 +232,7 @@ Parsed parse_options(int argc, char** argv)
         case opt_destructive: s.destructive = true; break;
         case opt_any_device: s.any_device = true; break;
         case 'y': p.yes = true; break;
+        case 'n': p.dry_run = true; break;
         case opt_no_ioctl: s.use_ioctl = false; break;
         case opt_sysfs_root: s.roots.sysfs = optarg; break;
         case 'J': p.json = true; break;
@@ -240,6 +258,8 @@ Parsed parse_options(int argc, char** argv)
         custom.name = default_name(custom);
         s.custom = custom;
     }
+    if (s.suite_options.idle_s && (s.suite != "sustained" || have_custom))
+        throw mmc::cli::UsageError("--idle applies to the sustained suite (--suite sustained)");
     if (runtime && *runtime <= 0) throw mmc::cli::UsageError("--runtime: expected a time above zero");
     s.suite_options.runtime_s = runtime;
     if (!s.roots.is_live()) s.roots.debugfs = s.roots.sysfs / "kernel" / "debug";
@@ -289,10 +309,26 @@ int run(int argc, char** argv)
         }
         const double mb_s = pr.elapsed_s > 0 ? static_cast<double>(pr.bytes) / pr.elapsed_s / 1e6 : 0;
         const double iops = pr.elapsed_s > 0 ? static_cast<double>(pr.ios) / pr.elapsed_s : 0;
+        if (j.one_pass && j.ios) {
+            // A pass over its region (the whole card for the sustained suite):
+            // how far, at what speed, how long still.
+            const uint64_t total = j.ios * j.block_size;
+            line.show(fmt::format("[{}/{}] {:<22} {} of {}  {:8.2f} MB/s  {}", i, n, j.name,
+                                  mmc::cli::format_bytes(pr.bytes), mmc::cli::format_bytes(total), mb_s,
+                                  mmc::cli::eta_text(static_cast<double>(pr.bytes), static_cast<double>(total), pr.elapsed_s)));
+            return;
+        }
         line.show(fmt::format("[{}/{}] {:<22} {:5.1f}/{:.0f} s  {:9.1f} IOPS  {:8.2f} MB/s", i, n, j.name, pr.elapsed_s,
                               pr.budget_s, iops, mb_s));
     };
 
+    if (p.dry_run) {
+        const auto dry = mmc::bench::plan_session(p.session, hooks);
+        line.clear();
+        if (p.json) mmc::cli::print_json(mmc::bench::dry_run_json(dry), tool);
+        else std::cout << mmc::bench::dry_run_text(dry);
+        return mmc::cli::ok;
+    }
     mmc::bench::RunReport report = mmc::bench::run_session(p.session, hooks);
     line.clear();
     report.interrupted = report.partial && stop_requested.load();

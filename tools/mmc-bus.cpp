@@ -3,6 +3,7 @@
 // libmmc/out/bus_view.
 #include "bench/quick_read.h"
 #include "cli/cli.h"
+#include "cli/deprecated.h"
 #include "cli/duration.h"
 #include "cli/input.h"
 #include "cli/json_out.h"
@@ -27,7 +28,7 @@ void usage(std::FILE* to)
 {
     fmt::print(to, R"(Usage:
  {0} [options] [DEVICE|HOST]
- {0} [options] --ios FILE [--caps HEX] [--caps2 HEX] [--kernel VERSION] [--card sd|mmc|sdio]
+ {0} [options] --ios FILE [--caps HEX] [--caps2 HEX] [--kernel VERSION] [--family sd|mmc|sdio]
          [--dt FILE|DIR [--dt-node NAME]] [--dmesg FILE]
 
 Say which bus mode an SD/MMC card runs in, what that mode and clock allow,
@@ -42,7 +43,9 @@ Options:
      --caps2 HEX         the host's debugfs caps2 (with --ios)
      --kernel VERSION    kernel that printed caps (default: this kernel); before
                          4.11 the caps bits from 11 up were numbered differently
-     --card sd|mmc|sdio  what is in the slot (with --ios; default: from the timing)
+     --family sd|mmc|sdio
+                         what is in the slot (with --ios; default: from the timing)
+     --card sd|mmc|sdio  deprecated: use --family
      --dt FILE|DIR       the host's device-tree node (with --ios): a DTS fragment,
                          dtc -I fs output, or a copied /proc/device-tree node
      --dt-node NAME      which node of --dt is the host (name, label or address)
@@ -82,7 +85,7 @@ struct Options {
     std::optional<uint32_t> caps, caps2;
     std::string kernel;
     std::optional<mmc::regs::CardFamily> card;
-    bool sdio = false; // --card sdio
+    bool sdio = false; // --family sdio
     std::optional<double> measure_seconds;
     bool json = false, verbose = false, use_ioctl = true, debugfs_set = false;
     mmc::dev::SysRoots roots;
@@ -101,11 +104,12 @@ uint32_t parse_hex32(const char* opt, const std::string& text)
 
 Options parse_options(int argc, char** argv)
 {
-    enum { caps = 256, caps2, kernel, card, no_ioctl, sysfs, debugfs, measure, dt, dt_node, dmesg };
+    enum { caps = 256, caps2, kernel, family, card_deprecated, no_ioctl, sysfs, debugfs, measure, dt, dt_node, dmesg };
     static const option longopts[] = {
         {"ios", required_argument, nullptr, 'i'},      {"caps", required_argument, nullptr, caps},
         {"caps2", required_argument, nullptr, caps2},  {"kernel", required_argument, nullptr, kernel},
-        {"card", required_argument, nullptr, card},    {"measure", optional_argument, nullptr, measure},
+        {"family", required_argument, nullptr, family}, {"measure", optional_argument, nullptr, measure},
+        {"card", required_argument, nullptr, card_deprecated}, // deprecated spelling of --family
         {"json", no_argument, nullptr, 'J'},           {"verbose", no_argument, nullptr, 'v'},
         {"no-ioctl", no_argument, nullptr, no_ioctl},  {"sysfs-root", required_argument, nullptr, sysfs},
         {"debugfs-root", required_argument, nullptr, debugfs},
@@ -132,11 +136,12 @@ Options parse_options(int argc, char** argv)
         case dt: o.dt_file = optarg; break;
         case dt_node: o.dt_node = optarg; break;
         case dmesg: o.dmesg_file = optarg; break;
-        case card: {
+        case card_deprecated: mmc::cli::warn_deprecated(tool, "--card", "--family"); [[fallthrough]];
+        case family: {
             const std::string v = optarg;
             o.card = mmc::regs::card_family_from_string(v);
             o.sdio = v == "sdio";
-            if (!o.card && !o.sdio) throw mmc::cli::UsageError(fmt::format("--card {}: expected sd, mmc or sdio", v));
+            if (!o.card && !o.sdio) throw mmc::cli::UsageError(fmt::format("--family {}: expected sd, mmc or sdio", v));
             break;
         }
         case measure: {
@@ -167,7 +172,7 @@ Options parse_options(int argc, char** argv)
     if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'", argv[optind]));
     if (o.ios_file && o.target) throw mmc::cli::UsageError("give a DEVICE or --ios, not both");
     if (!o.ios_file && (o.caps || o.caps2 || o.card || o.sdio || o.dt_file))
-        throw mmc::cli::UsageError("--caps, --caps2, --card and --dt describe a pasted dump; use them with --ios");
+        throw mmc::cli::UsageError("--caps, --caps2, --family and --dt describe a pasted dump; use them with --ios");
     if (o.dt_node && !o.dt_file) throw mmc::cli::UsageError("--dt-node picks a node of --dt; give --dt FILE");
     if (o.ios_file && o.measure_seconds) throw mmc::cli::UsageError("--measure needs a live card, not --ios");
     if (!o.debugfs_set && !o.roots.is_live()) o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";

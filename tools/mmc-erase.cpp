@@ -2,6 +2,7 @@
 // and signals here; planning, safety, methods and verification in
 // libmmc/erase; views in libmmc/out/erase_view.
 #include "cli/cli.h"
+#include "cli/deprecated.h"
 #include "cli/stop_signal.h"
 #include "cli/confirm.h"
 #include "cli/json_out.h"
@@ -42,7 +43,8 @@ Options:
                        eMMC CMD38 ERASE), sd-discard, fule (SD); trim,
                        emmc-discard, secure-erase, secure-trim, sanitize (eMMC)
  -o, --offset SIZE     start of the range (default 0); K, M, G, T suffixes
- -l, --length SIZE     length of the range (default: to the end)
+     --size SIZE       length of the range (default: to the end)
+ -l, --length SIZE     deprecated: use --size
      --zero-unaligned  zero the head and tail outside whole erase units
                        (default: leave them alone)
      --au SIZE         the card's allocation unit, for cards whose registers
@@ -54,7 +56,7 @@ Options:
      --chunk SIZE      at most SIZE bytes per chunk (default: what the device
                        allows, bounded so Ctrl-C is prompt)
      --verify[=MODE]   read the range back and check it: sampled (default)
-                       or full
+                       or full ("--verify full" works too)
  -y, --yes             do not ask for confirmation
  -n, --dry-run         print the plan and touch nothing
      --any-device      allow a block device that is not an MMC/SD card
@@ -67,8 +69,8 @@ Options:
 
 Examples:
  {0} --dry-run /dev/mmcblk0
- {0} --method erase --offset 16M --length 64M --verify /dev/mmcblk0
- {0} --any-device --au 4M --offset 4M --length 64M /dev/loop0
+ {0} --method erase --offset 16M --size 64M --verify /dev/mmcblk0
+ {0} --any-device --au 4M --offset 4M --size 64M /dev/loop0
  {0} --yes --method discard mmcblk0p2
 )",
                tool);
@@ -85,10 +87,11 @@ struct Options {
 
 Options parse_options(int argc, char** argv)
 {
-    enum { zero_unaligned = 256, chunk, verify, any_device, no_ioctl, sysfs, au };
+    enum { zero_unaligned = 256, chunk, verify, any_device, no_ioctl, sysfs, au, size, length_deprecated };
     static const option longopts[] = {
         {"method", required_argument, nullptr, 'm'},      {"offset", required_argument, nullptr, 'o'},
-        {"length", required_argument, nullptr, 'l'},      {"zero-unaligned", no_argument, nullptr, zero_unaligned},
+        {"size", required_argument, nullptr, size},       {"zero-unaligned", no_argument, nullptr, zero_unaligned},
+        {"length", required_argument, nullptr, length_deprecated}, // deprecated spelling of --size, as -l
         {"chunk", required_argument, nullptr, chunk},     {"verify", optional_argument, nullptr, verify},
         {"au", required_argument, nullptr, au},
         {"yes", no_argument, nullptr, 'y'},               {"dry-run", no_argument, nullptr, 'n'},
@@ -114,7 +117,11 @@ Options parse_options(int argc, char** argv)
             break;
         }
         case 'o': o.range.offset = mmc::cli::size_option("--offset", optarg); break;
-        case 'l': o.range.length = mmc::cli::size_option("--length", optarg); break;
+        case 'l': mmc::cli::warn_deprecated(tool, "-l", "--size"); [[fallthrough]];
+        case length_deprecated:
+            if (c == length_deprecated) mmc::cli::warn_deprecated(tool, "--length", "--size");
+            [[fallthrough]];
+        case size: o.range.length = mmc::cli::size_option("--size", optarg); break;
         case zero_unaligned: o.lib.zero_unaligned = true; break;
         case chunk:
             o.lib.max_chunk = mmc::cli::size_option("--chunk", optarg);
@@ -135,7 +142,11 @@ Options parse_options(int argc, char** argv)
             break;
         }
         case verify: {
-            const std::string v = optarg ? optarg : "sampled";
+            // "--verify=full" to getopt; "--verify full" is taken too (no device is named so).
+            const char* given = optarg;
+            if (!given && optind < argc && (std::string(argv[optind]) == "sampled" || std::string(argv[optind]) == "full"))
+                given = argv[optind++];
+            const std::string v = given ? given : "sampled";
             if (v == "sampled") o.lib.verify = mmc::erase::VerifyMode::sampled;
             else if (v == "full") o.lib.verify = mmc::erase::VerifyMode::full;
             else throw mmc::cli::UsageError(fmt::format("--verify={}: expected sampled or full", v));

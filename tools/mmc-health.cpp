@@ -2,6 +2,7 @@
 // options here; gathering in libmmc/dev, deciding in libmmc/health, words in
 // libmmc/out/health_view.
 #include "cli/cli.h"
+#include "cli/deprecated.h"
 #include "cli/file_out.h"
 #include "cli/input.h"
 #include "cli/json_out.h"
@@ -42,8 +43,9 @@ Options:
                          switch_status, status or cmd56 (a 512-byte block;
                          give several for a layout with several reads);
                          @FILE reads HEX from a file
- -c, --card sd|mmc       card family for --decode (default: sd; mmc when an
+ -c, --family sd|mmc     card family for --decode (default: sd; mmc when an
                          EXT_CSD is given)
+     --card sd|mmc       deprecated: use --family
      --layout NAME       read (or decode) this CMD56 layout even though the
                          CID does not name it; NAME is one of
                          {1}
@@ -64,7 +66,7 @@ Exit status: 0 healthy, 1 failure, 2 usage error, 3 worn, 4 end_of_life,
 Examples:
  {0} /dev/mmcblk0
  {0} --prometheus /var/lib/node_exporter/mmc.prom
- {0} --card mmc --decode ext_csd=@/sys/kernel/debug/mmc0/mmc0:0001/ext_csd
+ {0} --family mmc --decode ext_csd=@/sys/kernel/debug/mmc0/mmc0:0001/ext_csd
  {0} --layout two_step --decode cmd56=@block.hex
 )",
                tool, mmc::health::layout_names());
@@ -84,7 +86,8 @@ struct Options {
 Options parse_options(int argc, char** argv)
 {
     static const option longopts[] = {
-        {"decode", required_argument, nullptr, 'd'},   {"card", required_argument, nullptr, 'c'},
+        {"decode", required_argument, nullptr, 'd'},   {"family", required_argument, nullptr, 'c'},
+        {"card", required_argument, nullptr, 'C'}, // deprecated spelling of --family
         {"layout", required_argument, nullptr, 'L'},   {"from", required_argument, nullptr, 'F'},
         {"save-raw", required_argument, nullptr, 'R'}, {"prometheus", required_argument, nullptr, 'P'},
         {"json", no_argument, nullptr, 'J'},           {"no-ioctl", no_argument, nullptr, 'N'},
@@ -98,9 +101,10 @@ Options parse_options(int argc, char** argv)
     while ((c = getopt_long(argc, argv, ":d:c:JhV", longopts, nullptr)) != -1) {
         switch (c) {
         case 'd': o.decode.push_back(optarg); break;
+        case 'C': mmc::cli::warn_deprecated(tool, "--card", "--family"); [[fallthrough]];
         case 'c': {
             const auto family = mmc::regs::card_family_from_string(optarg);
-            if (!family) throw mmc::cli::UsageError(fmt::format("--card {}: expected sd or mmc", optarg));
+            if (!family) throw mmc::cli::UsageError(fmt::format("--family {}: expected sd or mmc", optarg));
             o.card = *family;
             break;
         }

@@ -1,6 +1,7 @@
 // mmc-info: decode SD/MMC registers. Thin: options here, decoding in
 // libmmc/regs, presentation in libmmc/out.
 #include "cli/cli.h"
+#include "cli/deprecated.h"
 #include "cli/json_out.h"
 #include "dev/discovery.h"
 #include "dev/register_sources.h"
@@ -40,8 +41,9 @@ Options:
                          scr, ssr, ocr, ext_csd, switch_status, status;
                          HEX as Linux prints it (spaces, colons, 0x allowed)
                          or @FILE to read it from a file
- -c, --card sd|mmc       card family for CID/CSD/OCR/status (default: what
+ -c, --family sd|mmc     card family for CID/CSD/OCR/status (default: what
                          the registers say, else sd; the output says which)
+     --card sd|mmc       deprecated: use --family
      --byte-order normal|reversed|auto
                          byte order of a pasted EXT_CSD (default: auto;
                          kernels before about 2013 printed ext_csd[511] first)
@@ -57,7 +59,7 @@ Examples:
  {0}
  {0} /dev/mmcblk0
  {0} --decode csd=400e00325b5900001fff7f800a400000
- {0} --card mmc --decode ext_csd=@/sys/kernel/debug/mmc0/mmc0:0001/ext_csd
+ {0} --family mmc --decode ext_csd=@/sys/kernel/debug/mmc0/mmc0:0001/ext_csd
 )",
                tool);
 }
@@ -90,7 +92,8 @@ std::pair<mmc::regs::RegKind, std::string> parse_decode(const std::string& arg)
 Options parse_options(int argc, char** argv)
 {
     static const option longopts[] = {
-        {"decode", required_argument, nullptr, 'd'}, {"card", required_argument, nullptr, 'c'},
+        {"decode", required_argument, nullptr, 'd'}, {"family", required_argument, nullptr, 'c'},
+        {"card", required_argument, nullptr, 'C'}, // deprecated spelling of --family
         {"json", no_argument, nullptr, 'J'},         {"verbose", no_argument, nullptr, 'v'},
         {"help", no_argument, nullptr, 'h'},         {"version", no_argument, nullptr, 'V'},
         {"no-ioctl", no_argument, nullptr, 'N'},     {"sysfs-root", required_argument, nullptr, 'S'},
@@ -103,9 +106,10 @@ Options parse_options(int argc, char** argv)
     while ((c = getopt_long(argc, argv, ":d:c:JvhV", longopts, nullptr)) != -1) {
         switch (c) {
         case 'd': o.decode.push_back(parse_decode(optarg)); break;
+        case 'C': mmc::cli::warn_deprecated(tool, "--card", "--family"); [[fallthrough]];
         case 'c': {
             const auto family = mmc::regs::card_family_from_string(optarg);
-            if (!family) throw mmc::cli::UsageError(fmt::format("--card {}: expected sd or mmc", optarg));
+            if (!family) throw mmc::cli::UsageError(fmt::format("--family {}: expected sd or mmc", optarg));
             o.card = *family;
             break;
         }
@@ -199,7 +203,7 @@ int show_device(const Options& o)
     return mmc::cli::ok;
 }
 
-// The family pasted registers are decoded as, and why: --card, else what the
+// The family pasted registers are decoded as, and why: --family, else what the
 // registers say (the other reading named), else SD with the option that gives MMC.
 struct FamilyChoice {
     mmc::regs::CardFamily family;
@@ -209,11 +213,11 @@ struct FamilyChoice {
 FamilyChoice choose_family(std::optional<mmc::regs::CardFamily> given, const std::vector<mmc::regs::RawRegister>& inputs)
 {
     using mmc::regs::CardFamily;
-    if (given) return {*given, fmt::format("given: --card {}", mmc::regs::to_string(*given))};
+    if (given) return {*given, fmt::format("given: --family {}", mmc::regs::to_string(*given))};
     const auto guess = mmc::regs::guess_family(inputs);
-    if (!guess.family) return {CardFamily::sd, fmt::format("assumed: {}; --card mmc reads them as MMC", guess.why)};
+    if (!guess.family) return {CardFamily::sd, fmt::format("assumed: {}; --family mmc reads them as MMC", guess.why)};
     const auto other = *guess.family == CardFamily::sd ? CardFamily::mmc : CardFamily::sd;
-    return {*guess.family, fmt::format("from the registers: {}; --card {} reads them as {}", guess.why,
+    return {*guess.family, fmt::format("from the registers: {}; --family {} reads them as {}", guess.why,
                                        mmc::regs::to_string(other), other == CardFamily::sd ? "SD" : "MMC")};
 }
 

@@ -8,11 +8,13 @@
 #include "cli/cli.h"
 #include "cli/stop_signal.h"
 #include "cli/confirm.h"
+#include "cli/deprecated.h"
 #include "cli/duration.h"
 #include "cli/json_out.h"
 #include "cli/progress.h"
 #include "cli/size.h"
 #include "qualify/bundle.h"
+#include "qualify/device_check.h"
 #include "qualify/pipeline.h"
 #include "qualify/steps.h"
 #include "report/import.h"
@@ -54,10 +56,11 @@ Options:
  -n, --dry-run           print the plan (what is read, erased, written) and stop
  -s, --suite LIST        comma-separated mmc-bench suites, one step each
                          (default: quick,iozone,a1 with --destructive; quick)
-     --suites LIST       the same as --suite
+     --suites LIST       deprecated: use --suite
  -t, --runtime TIME      time budget of each benchmark job (default 5s)
      --size SIZE         benchmark region, from the start of the card (default 64M)
-     --erase card|region with --destructive, erase the whole card (default) or
+     --erase card|region
+                         with --destructive, erase the whole card (default) or
                          only the benchmark region (faster on big, slow cards)
      --out DIR           where the bundle goes (default: ./mmc-results)
      --db URL            also store the bundle in a results database (an
@@ -71,8 +74,12 @@ Options:
  -h, --help              display this help
  -V, --version           display version
 
+The device is checked first: one that is missing, not a block device, or
+not a card (without --any-device) ends the run at once, with no bundle.
+
 Exit status: 0 when every step worked, 1 when one or more failed (the
-bundle says which, with each step's exit status), 2 on a usage error, 130
+bundle says which, with each step's exit status) or the device was refused
+before any step, 2 on a usage error, 130
 when interrupted (the bundle is written, marked interrupted; no step is
 started after Ctrl-C).
 
@@ -123,7 +130,7 @@ Options parse_options(int argc, char** argv)
     };
     Options o;
     auto& s = o.settings;
-    bool suites_given = false;
+    bool suites_given = false, erase_given = false;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":yns:t:JhV", longopts, nullptr)) != -1) {
@@ -131,8 +138,8 @@ Options parse_options(int argc, char** argv)
         case destructive: s.destructive = true; break;
         case 'y': o.yes = true; break;
         case 'n': o.dry_run = true; break;
+        case suites: mmc::cli::warn_deprecated(tool, "--suites", "--suite"); [[fallthrough]];
         case 's':
-        case suites:
             s.suites = parse_suites(optarg);
             suites_given = true;
             break;
@@ -147,6 +154,7 @@ Options parse_options(int argc, char** argv)
             if (s.region_bytes == 0) throw mmc::cli::UsageError("--size 0: expected a size above zero");
             break;
         case erase: {
+            erase_given = true;
             const std::string v = optarg;
             if (v == "card") s.erase_scope = mmc::qualify::EraseScope::card;
             else if (v == "region") s.erase_scope = mmc::qualify::EraseScope::region;
@@ -172,6 +180,9 @@ Options parse_options(int argc, char** argv)
     if (optind >= argc) throw mmc::cli::UsageError("no DEVICE given (e.g. /dev/mmcblk0)");
     s.device = argv[optind++];
     if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));
+    // --erase only chooses what --destructive erases: alone it would be ignored.
+    if (erase_given && !s.destructive)
+        throw mmc::cli::UsageError("--erase chooses what --destructive erases; add --destructive (or leave --erase out)");
     if (!suites_given) s.suites = mmc::qualify::default_suites(s.destructive);
     return o;
 }
@@ -314,6 +325,18 @@ int run(int argc, char** argv)
     const Options o = parse_options(argc, argv);
     mmc::cli::install_stop_signals(mmc::cli::SecondSignal::kills);
 
+    // The device first: a name that leads to nothing runs no step and leaves
+    // no bundle. A device that is there but refused (no card, in use) still
+    // gets its plan in a dry run, which then says the run would be refused.
+    std::optional<mmc::dev::DeviceError> refused;
+    try {
+        mmc::qualify::check_device(o.settings);
+    } catch (const mmc::dev::DeviceError& e) {
+        using Why = mmc::dev::DeviceError::Why;
+        if (!o.dry_run || e.why == Why::not_found || e.why == Why::not_block || e.why == Why::no_card || e.why == Why::no_block)
+            throw;
+        refused = e;
+    }
     const auto plan = mmc::qualify::make_plan(mmc::qualify::step_table(o.settings), o.settings);
     if (o.dry_run) {
         if (o.json) {
@@ -322,10 +345,13 @@ int run(int argc, char** argv)
             doc["version"] = mmc::version;
             doc["dry_run"] = true;
             doc["plan"] = mmc::qualify::plan_json(plan);
+            doc["refused"] = refused ? mmc::qualify::json(mmc::cli::error_text(*refused)) : mmc::qualify::json(nullptr);
             mmc::cli::print_json(doc, tool);
         } else {
             fmt::print("{}Dry run: no step was run; nothing was erased or written.\n", mmc::qualify::plan_text(plan));
+            if (refused) fmt::print("A run would be refused before its first step: {}\n", mmc::cli::error_text(*refused));
         }
+        if (refused) throw *refused; // the error and exit status the run would have
         return mmc::cli::ok;
     }
     if (o.settings.destructive)

@@ -5,6 +5,7 @@
 // assembly in make_bundle, grouping in tables, views in text, export and
 // html, the database in store and import.
 #include "cli/cli.h"
+#include "cli/deprecated.h"
 #include "cli/file_out.h"
 #include "cli/json_out.h"
 #include "report/bundle.h"
@@ -36,9 +37,9 @@ void usage(std::FILE* to)
 {
     fmt::print(to, R"(Usage:
  {0} [options] FILE|DIR...
- {0} [options] --db URL [--card TEXT] [--host TEXT] [--since DATE]
+ {0} [options] --db URL [--label TEXT] [--host TEXT] [--since DATE]
  {0} --db URL --import FILE|DIR...
- {0} --make-bundle --out DIR [--info FILE] [--bus FILE] [--erase FILE]
+ {0} --make-bundle --out DIR [--info FILE] [--bus FILE] [--erase-json FILE]
             [--bench FILE]... [--probe FILE]... [--step NAME:ok|fail:MESSAGE]...
             [--host-label TEXT] [--card-label TEXT]
 
@@ -64,7 +65,8 @@ Database options:
                          creates it) or postgresql://[user@]host/dbname
      --import            store the bundles FILE|DIR... in --db and say how it
                          went (-J: as JSON); a rejected file makes exit 1
-     --card TEXT         only cards whose label, product or serial has TEXT
+     --label TEXT        only cards whose label, product or serial has TEXT
+     --card TEXT         deprecated: use --label
      --host TEXT         only hosts whose label, controller or board has TEXT
      --since DATE        only bundles created at or after DATE (YYYY-MM-DD
                          or YYYY-MM-DDTHH:MM:SSZ)
@@ -74,7 +76,8 @@ Bundle options:
      --out DIR           where the bundle is written (created if missing)
      --info FILE         mmc-info -J output for the card
      --bus FILE          mmc-bus -J output for its host
-     --erase FILE        mmc-erase -J output
+     --erase-json FILE   mmc-erase -J output
+     --erase FILE        deprecated: use --erase-json
      --bench FILE        mmc-bench -J output (repeatable)
      --probe FILE        mmc-probe geometry -J or capacity -J output (repeatable)
      --step NAME:ok|fail:MESSAGE
@@ -85,14 +88,14 @@ Bundle options:
  -h, --help              display this help
  -V, --version           display version
 
-Missing or unreadable --info/--bus/--erase/--bench/--probe files become failed
+Missing or unreadable --info/--bus/--erase-json/--bench/--probe files become failed
 steps in the bundle, not errors.
 
 Examples:
  {0} examples/
  {0} --html cards.html results/ examples/
  {0} --db results.sqlite --import examples/
- {0} --db results.sqlite --card sandisk --since 2026-11-01
+ {0} --db results.sqlite --label sandisk --since 2026-11-01
  {0} --make-bundle --out results --info info.json --bus bus.json --bench bench.json
 )",
                tool);
@@ -113,7 +116,7 @@ struct Options {
 
 Options parse_options(int argc, char** argv)
 {
-    enum { csv = 256, html, title, make, info, bus, erase, bench, step, card_label, host_label, out, db, import, card, host, since, probe };
+    enum { csv = 256, html, title, make, info, bus, erase, erase_deprecated, bench, step, card_label, host_label, out, db, import, label, card_deprecated, host, since, probe };
     static const option longopts[] = {
         {"json", no_argument, nullptr, 'J'},
         {"csv", no_argument, nullptr, csv},
@@ -124,7 +127,8 @@ Options parse_options(int argc, char** argv)
         {"out", required_argument, nullptr, out},
         {"info", required_argument, nullptr, info},
         {"bus", required_argument, nullptr, bus},
-        {"erase", required_argument, nullptr, erase},
+        {"erase-json", required_argument, nullptr, erase},
+        {"erase", required_argument, nullptr, erase_deprecated}, // deprecated spelling of --erase-json
         {"bench", required_argument, nullptr, bench},
         {"probe", required_argument, nullptr, probe},
         {"step", required_argument, nullptr, step},
@@ -132,7 +136,8 @@ Options parse_options(int argc, char** argv)
         {"host-label", required_argument, nullptr, host_label},
         {"db", required_argument, nullptr, db},
         {"import", no_argument, nullptr, import},
-        {"card", required_argument, nullptr, card},
+        {"label", required_argument, nullptr, label},
+        {"card", required_argument, nullptr, card_deprecated}, // deprecated spelling of --label
         {"host", required_argument, nullptr, host},
         {"since", required_argument, nullptr, since},
         {"help", no_argument, nullptr, 'h'},
@@ -154,6 +159,7 @@ Options parse_options(int argc, char** argv)
         case out: o.out_dir = optarg; bundle_option = true; break;
         case info: o.info = optarg; bundle_option = true; break;
         case bus: o.bus = optarg; bundle_option = true; break;
+        case erase_deprecated: mmc::cli::warn_deprecated(tool, "--erase", "--erase-json"); [[fallthrough]];
         case erase: o.erase = optarg; bundle_option = true; break;
         case bench: o.bench.push_back(optarg); bundle_option = true; break;
         case probe: o.probe.push_back(optarg); bundle_option = true; break;
@@ -169,7 +175,8 @@ Options parse_options(int argc, char** argv)
         case host_label: o.host_label = optarg; bundle_option = true; break;
         case db: o.db = optarg; break;
         case import: o.import = true; break;
-        case card: o.filter.card = optarg; filter_option = true; break;
+        case card_deprecated: mmc::cli::warn_deprecated(tool, "--card", "--label"); [[fallthrough]];
+        case label: o.filter.card = optarg; filter_option = true; break;
         case host: o.filter.host = optarg; filter_option = true; break;
         case since:
             if (!mmc::report::valid_since(optarg))
@@ -183,19 +190,19 @@ Options parse_options(int argc, char** argv)
         }
     }
     for (; optind < argc; ++optind) o.paths.push_back(argv[optind]);
-    if (o.db.empty() && (o.import || filter_option)) throw mmc::cli::UsageError("--import, --card, --host and --since need --db URL");
+    if (o.db.empty() && (o.import || filter_option)) throw mmc::cli::UsageError("--import, --label, --host and --since need --db URL");
     if (o.make && !o.db.empty()) throw mmc::cli::UsageError("--db is not for --make-bundle: store its bundle with --db URL --import FILE");
     if (o.import) {
-        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase, --bench, --probe, --step and the labels go with --make-bundle");
+        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase-json, --bench, --probe, --step and the labels go with --make-bundle");
         if (o.csv || !o.html.empty() || !o.title.empty()) throw mmc::cli::UsageError("--csv, --html and --title make a report; not with --import");
-        if (filter_option) throw mmc::cli::UsageError("--card, --host and --since select what a report shows; not with --import");
+        if (filter_option) throw mmc::cli::UsageError("--label, --host and --since select what a report shows; not with --import");
         if (o.paths.empty()) throw mmc::cli::UsageError("--import needs bundle files or directories");
     } else if (o.make) {
         if (report_option) throw mmc::cli::UsageError("-J, --csv, --html and --title make a report; not with --make-bundle");
         if (!o.paths.empty()) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}' with --make-bundle", o.paths.front()));
         if (o.out_dir.empty()) throw mmc::cli::UsageError("--make-bundle needs --out DIR");
     } else {
-        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase, --bench, --probe, --step and the labels go with --make-bundle");
+        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase-json, --bench, --probe, --step and the labels go with --make-bundle");
         if (o.json && o.csv) throw mmc::cli::UsageError("choose one of -J and --csv");
         if (o.html == "-" && (o.json || o.csv)) throw mmc::cli::UsageError("--html - and -J or --csv would share standard output");
         if (!o.db.empty() && !o.paths.empty())

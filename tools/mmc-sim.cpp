@@ -3,6 +3,7 @@
 // options here; the model in libmmc/sim, card files and the serving chain in
 // libmmc/simserve, the server itself in tools/nbdkit-mmcsim-plugin/.
 #include "cli/cli.h"
+#include "cli/deprecated.h"
 #include "cli/process.h"
 #include "cli/stop_signal.h"
 #include "sim/params.h"
@@ -39,36 +40,46 @@ options) as a block device, run COMMAND with MMC_SIM_DEV naming it, and tear
 it down when COMMAND ends. The exit status is COMMAND's.
 
 Card:
- -p, --preset NAME         start from a preset ({1})
- -c, --card FILE           start from a card file (a preset or --describe -J output)
-     --size SIZE           announced capacity
-     --page SIZE           flash page (4k-64k)
-     --au SIZE             allocation unit = erase block (2^n or 3*2^n, e.g. 12M)
-     --open-aus N          AUs the controller keeps open for writing
-     --cache SIZE          write cache in front of the flash (0 = none)
-     --state STATE         clean, full or fragmented
-     --erased-byte BYTE    what discarded ranges read as (0 or 0xff)
-     --fake TYPE           none, limbo, wraparound, chain or bad
-     --real-size SIZE      the storage a fake really has
-     --module SIZE         where a wraparound or chain fake's addresses wrap
-     --strict-cache        a limbo fake's cache returns only exact re-reads
-     --bridge-cache SIZE   a USB reader's read cache in front of the card (0 = none)
-     --command TIME        per request overhead (e.g. 100us)
-     --page-read TIME      per flash page read
-     --page-program TIME   per flash page programmed
-     --block-erase TIME    per erase block erased
-     --au-cross TIME       extra for a read across an AU boundary
-     --bus-rate RATE       bus transfer rate in bytes/s (25e6) or a size (25M)
-     --seed N              the starting state's random seed
+ -p, --preset NAME          start from a preset ({1})
+     --card-file FILE       start from a card file (a preset or --describe -J output)
+ -c, --card FILE            deprecated: use --card-file
+     --capacity SIZE        announced capacity (the card file's "size")
+     --size SIZE            deprecated: use --capacity
+     --page SIZE            flash page (4k-64k)
+     --au SIZE              allocation unit = erase block (2^n or 3*2^n, e.g. 12M)
+     --open-aus N           AUs the controller keeps open for writing
+     --cache SIZE           RAM write-back buffer before the flash (0 = none; not --slc-cache)
+     --state STATE          clean, full or fragmented
+     --erased-byte BYTE     what discarded ranges read as (0 or 0xff)
+     --fake TYPE            none, limbo, wraparound, chain or bad
+     --real-size SIZE       the storage a fake really has
+     --module SIZE          where a wraparound or chain fake's addresses wrap
+     --strict-cache         a limbo fake's cache returns only exact re-reads
+     --bridge-cache SIZE    a USB reader's read cache in front of the card (0 = none)
+     --command TIME         per request overhead (e.g. 100us)
+     --page-read TIME       per flash page read
+     --page-program TIME    per flash page programmed
+     --block-erase TIME     per erase block erased
+     --au-cross TIME        extra for a read across an AU boundary
+     --bus-rate RATE        bus transfer rate in bytes/s (25e6) or a size (25M)
+     --slc-cache SIZE       SLC cache: writes land fast until this much is written (0 = none)
+     --slc-rate RATE        the SLC cache's program rate (0 = page-program's)
+     --native-rate RATE     the native flash's sequential write rate, past the cache
+     --slc-fold-rate RATE   how fast idle time empties the SLC cache (0 = native rate)
+     --slc-fold-after TIME  idle time before the SLC cache starts folding
+     --gc-stall TIME        a garbage-collection stall (0 = none) ...
+     --gc-every N           ... for every N blocks the FTL has to make free
+     --gc-reserve SIZE      erased flash kept: opening an AU below it makes a block free
+     --seed N               the starting state's random seed
  Options apply in order over the preset or card file.
 
 Serving:
-     --stats FILE          write the device-side counters as JSON at the end
-     --describe            print the resolved card and exit; serve nothing
- -J, --json                with --describe: print JSON
- -v, --verbose             say what is served where
- -h, --help                display this help
- -V, --version             display version
+     --stats FILE           write the device-side counters as JSON at the end
+     --describe             print the resolved card and exit; serve nothing
+ -J, --json                 with --describe: print JSON
+ -v, --verbose              say what is served where
+ -h, --help                 display this help
+ -V, --version              display version
 
 COMMAND's environment: MMC_SIM_DEV (the block device), MMC_SIM_STATS (the
 counters, refreshed at every flush, e.g. after 'sync').
@@ -76,8 +87,9 @@ Needs root, loop and FUSE, nbdkit, nbdfuse (libnbd-bin) and losetup.
 
 Examples:
  {0} --preset a1 --describe
- {0} --size 1G --au 4M --open-aus 2 -- sh -c 'dd if=/dev/zero of=$MMC_SIM_DEV bs=1M count=16 oflag=direct'
+ {0} --capacity 1G --au 4M --open-aus 2 -- sh -c 'dd if=/dev/zero of=$MMC_SIM_DEV bs=1M count=16 oflag=direct'
  {0} --preset fake-limbo-64g-8g --stats counters.json -- f3probe $MMC_SIM_DEV
+ {0} --preset v30-slc-tlc --capacity 1G --slc-cache 64M --describe
 )",
                tool, presets_text());
 }
@@ -91,10 +103,12 @@ struct Options {
 
 Options parse_options(int argc, char** argv)
 {
-    enum { stats = 256, describe, card_option_base = 1000 };
+    enum { stats = 256, describe, card_file, card_deprecated, capacity, card_option_base = 1000 };
     const auto& names = mmc::simserve::card_option_names();
     std::vector<option> longopts = {
-        {"preset", required_argument, nullptr, 'p'},  {"card", required_argument, nullptr, 'c'},
+        {"preset", required_argument, nullptr, 'p'},  {"card-file", required_argument, nullptr, card_file},
+        {"card", required_argument, nullptr, card_deprecated}, // deprecated spelling of --card-file, as -c
+        {"capacity", required_argument, nullptr, capacity},    // the card option "size": --size is a region elsewhere
         {"stats", required_argument, nullptr, stats}, {"describe", no_argument, nullptr, describe},
         {"json", no_argument, nullptr, 'J'},          {"verbose", no_argument, nullptr, 'v'},
         {"help", no_argument, nullptr, 'h'},          {"version", no_argument, nullptr, 'V'},
@@ -113,12 +127,16 @@ Options parse_options(int argc, char** argv)
     // '+': stop at COMMAND, so that its own options are not taken for ours.
     while ((c = getopt_long(argc, argv, "+:p:c:JvhV", longopts.data(), nullptr)) != -1) {
         switch (c) {
+        case 'c': mmc::cli::warn_deprecated(tool, "-c", "--card-file"); [[fallthrough]];
+        case card_deprecated:
+            if (c == card_deprecated) mmc::cli::warn_deprecated(tool, "--card", "--card-file");
+            [[fallthrough]];
         case 'p':
-        case 'c': {
-            if (base_file) throw mmc::cli::UsageError("give one --preset or --card");
-            if (c == 'c') {
+        case card_file: {
+            if (base_file) throw mmc::cli::UsageError("give one --preset or --card-file");
+            if (c != 'p') {
                 base_file = optarg;
-                base_what = fmt::format("--card {}", optarg);
+                base_what = fmt::format("--card-file {}", optarg);
                 break;
             }
             const auto file = mmc::simserve::preset_file(optarg);
@@ -135,8 +153,10 @@ Options parse_options(int argc, char** argv)
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
         case 'V': mmc::cli::print_version_and_exit(tool);
         default:
-            if (c >= card_option_base && c < card_option_base + int(names.size())) {
-                card_options.emplace_back(names[c - card_option_base], optarg ? optarg : "");
+            if (c == capacity || (c >= card_option_base && c < card_option_base + int(names.size()))) {
+                const std::string_view name = c == capacity ? "size" : names[c - card_option_base];
+                if (c != capacity && name == "size") mmc::cli::warn_deprecated(tool, "--size", "--capacity");
+                card_options.emplace_back(name, optarg ? optarg : "");
                 break;
             }
             mmc::cli::throw_getopt_error(c, argv);
@@ -156,7 +176,8 @@ Options parse_options(int argc, char** argv)
         try {
             mmc::sim::set_option(o.params, name, value);
         } catch (const std::exception& e) {
-            throw mmc::cli::UsageError(fmt::format("--{}{}{}: {}", name, value.empty() ? "" : " ", value, e.what()));
+            throw mmc::cli::UsageError(
+                fmt::format("--{}{}{}: {}", name == "size" ? "capacity" : name, value.empty() ? "" : " ", value, e.what()));
         }
     }
     try {

@@ -121,11 +121,11 @@ Context gather_context(dev_t device, const dev::SysRoots& roots, bool use_ioctl)
     ci.partition = target.partition;
     ci.notes = id.gathered.notes;
     const auto& regs = id.registers;
-    const auto zero_ssr = std::find_if(ci.notes.begin(), ci.notes.end(),
-                                       [](const std::string& n) { return n.rfind("ssr: ", 0) == 0 && n.find("all zeros") != std::string::npos; });
+    const auto& zeros = id.gathered.zero_copies;
+    const bool zero_ssr = std::find(zeros.begin(), zeros.end(), "ssr from sysfs") != zeros.end();
     if (id.facts.family == regs::CardFamily::sd) {
         if (!id.facts.ssr_source.empty()) ci.claims = claims_from(regs, id.facts.ssr_source);
-        else if (zero_ssr != ci.notes.end())
+        else if (zero_ssr)
             ci.claims_missing_why = "the SD status from sysfs is all zeros (the live ACMD13 needs root)";
         else ci.claims_missing_why = "the SD status (SSR) could not be read";
     } else {

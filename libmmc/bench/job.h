@@ -50,6 +50,8 @@ struct Job {
     uint64_t unit_bytes = 0;         // sequential jobs: time each unit of this size (the AU)
     bool one_pass = false;           // cover the region once (ios = region / block size)
     bool erase_first = false;        // the state suite: erase the run's region before this job
+    bool trace = false;              // keep every write's offset and times (the sustained suite)
+    double idle_before_s = 0;        // stay idle this long before the job (the sustained suite's recovery)
 
     bool writes() const { return rw.direction == Direction::write; }
 };

@@ -64,7 +64,7 @@ PreconditionResult fill_region(Target& target, const Region& region, const Preco
     r.mb_s = res.mb_s;
     if (res.partial) {
         r.partial = true;
-        r.error = res.error.empty() ? res.stop_reason : res.error;
+        r.error = res.error.empty() ? std::string(to_string(res.stop_reason)) : res.error;
     }
     r.seconds = static_cast<double>(clock.now_ns() - start) / 1e9;
     return r;

@@ -4,6 +4,7 @@
 #include "bench/suites.h"
 #include "cli/figure.h"
 #include "cli/printable.h"
+#include "cli/size.h"
 #include "version.h"
 
 #include <cmath>
@@ -14,12 +15,6 @@ namespace mmc::bench {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-double round_to(double v, int digits)
-{
-    const double m = std::pow(10.0, digits);
-    return std::round(v * m) / m;
-}
 
 template <class T>
 json opt(const std::optional<T>& v)
@@ -60,7 +55,7 @@ json job_json(const JobResult& r)
     j["ci95_pct"] = opt_round(r.ci95_pct, 2);
     j["rounds"] = r.round_mb_s.size();
     j["converged"] = r.converged;
-    j["stop_reason"] = r.stop_reason;
+    j["stop_reason"] = to_string(r.stop_reason);
     j["warmup"] = {{"seconds", round_to(r.warmup_s, 3)}, {"ios", r.warmup_ios}};
     j["lat_us"] = latency_json(r.latency);
     j["stalls_over_250ms"] = r.stalls_over_250ms;
@@ -227,11 +222,15 @@ json report_json(const RunReport& r)
                             {"required", opt_round(v.required, 2)},
                             {"measured", opt_round(v.measured, 2)},
                             {"unit", v.unit},
-                            {"result", v.result},
+                            {"result", to_string(v.result)},
                             {"why", v.why},
                             {"bus_ceiling_mb_s", opt_round(v.bus_ceiling_mb_s, 1)}});
     doc["verdicts"] = verdicts;
     if (r.suite == "state") doc["state"] = state_json(r);
+    if (r.suite == "sustained") {
+        doc["sustained"] = r.sustained ? sustained_json(*r.sustained) : json(nullptr);
+        if (r.sustained) doc["sustained"]["verdicts"] = verdicts;
+    }
     doc["notes"] = r.notes;
     doc["partial"] = r.partial;
     if (r.partial) doc["partial_why"] = r.partial_why;
@@ -240,13 +239,6 @@ json report_json(const RunReport& r)
 }
 
 namespace {
-
-std::string bytes_text(uint64_t b)
-{
-    if (b >= (1ull << 30)) return fmt::format("{:.2f} GiB", static_cast<double>(b) / (1ull << 30));
-    if (b >= (1ull << 20)) return fmt::format("{:.0f} MiB", static_cast<double>(b) / (1ull << 20));
-    return fmt::format("{} KiB", b >> 10);
-}
 
 std::string paint(bool color, const char* code, const std::string& s)
 {
@@ -262,7 +254,7 @@ std::string claims_text(const CardClaims& k)
     if (k.video_class) add(fmt::format("V{}", *k.video_class));
     if (k.app_perf_class) add(fmt::format("A{}", *k.app_perf_class));
     if (s.empty()) s = "no speed claims";
-    if (k.au_bytes) s += ", AU " + bytes_text(k.au_bytes);
+    if (k.au_bytes) s += ", AU " + cli::format_bytes(k.au_bytes);
     return s;
 }
 
@@ -272,10 +264,10 @@ std::string report_text(const RunReport& r, bool color)
 {
     std::string out;
     const auto& t = r.target;
-    out += fmt::format("Target:       {} ({}, {}, {}-byte blocks{})\n", t.path, to_string(t.kind), bytes_text(t.size_bytes),
+    out += fmt::format("Target:       {} ({}, {}, {}-byte blocks{})\n", t.path, to_string(t.kind), cli::format_bytes(t.size_bytes),
                        t.logical_block, t.direct ? ", O_DIRECT" : ", page cache NOT bypassed");
     if (const auto& c = r.context.card) {
-        out += fmt::format("Card:         {} {} \"{}\", {}; {}\n", c->identity.name, c->identity.type, cli::printable(c->identity.product), bytes_text(c->identity.capacity_bytes),
+        out += fmt::format("Card:         {} {} \"{}\", {}; {}\n", c->identity.name, c->identity.type, cli::printable(c->identity.product), cli::format_bytes(c->identity.capacity_bytes),
                            c->claims.known ? "claims " + claims_text(c->claims) + " (SSR by " + c->claims.source + ")"
                                            : "claims unknown: " + c->claims_missing_why);
     } else if (!r.context.not_card_why.empty()) {
@@ -303,13 +295,13 @@ std::string report_text(const RunReport& r, bool color)
     out += fmt::format("State:        precondition {}{}\n", to_string(p.method),
                        p.method == PreconditionMethod::none ? " (as found)"
                        : p.method == PreconditionMethod::fill
-                           ? fmt::format(" ({} in {:.1f} s, {:.1f} MB/s)", bytes_text(p.region.length), p.seconds, p.mb_s)
+                           ? fmt::format(" ({} in {:.1f} s, {:.1f} MB/s)", cli::format_bytes(p.region.length), p.seconds, p.mb_s)
                        : p.method == PreconditionMethod::fragment
                            ? fmt::format(" ({} in {:.1f} s)", p.how, p.seconds)
-                           : fmt::format(" ({} of {} in {:.1f} s)", p.how, bytes_text(p.region.length), p.seconds));
+                           : fmt::format(" ({} of {} in {:.1f} s)", p.how, cli::format_bytes(p.region.length), p.seconds));
     if (const auto& e = r.state_erase)
         out += fmt::format("              then erased between the states ({} of {} in {:.1f} s{})\n", e->how,
-                           bytes_text(e->region.length), e->seconds, e->partial ? ", stopped: " + e->error : "");
+                           cli::format_bytes(e->region.length), e->seconds, e->partial ? ", stopped: " + e->error : "");
     std::string nulls;
     for (const auto& n : r.null_target)
         nulls += fmt::format("; {} QD{} {:.2f} us/IO", n.runner, n.iodepth, n.per_io_us);
@@ -324,11 +316,11 @@ std::string report_text(const RunReport& r, bool color)
                            j.ci95_pct ? fmt::format("{:.1f}%", *j.ci95_pct) : "-", latency_text(h.percentile(50)),
                            latency_text(h.percentile(99)), latency_text(h.percentile(99.9)),
                            latency_text(static_cast<double>(h.max())), j.stalls_over_250ms,
-                           j.partial ? paint(color, "31", "  partial: " + (j.error.empty() ? j.stop_reason : j.error)) : "");
+                           j.partial ? paint(color, "31", "  partial: " + (j.error.empty() ? std::string(to_string(j.stop_reason)) : j.error)) : "");
         if (j.unit_bytes && !j.unit_mb_s.empty()) {
             double lo = j.unit_mb_s[0], sum = 0;
             for (double v : j.unit_mb_s) lo = std::min(lo, v), sum += v;
-            out += fmt::format("{:<24} per {} AU over {} AUs: min {:.2f} MB/s, mean {:.2f} MB/s\n", "", bytes_text(j.unit_bytes),
+            out += fmt::format("{:<24} per {} AU over {} AUs: min {:.2f} MB/s, mean {:.2f} MB/s\n", "", cli::format_bytes(j.unit_bytes),
                                j.unit_mb_s.size(), lo, sum / static_cast<double>(j.unit_mb_s.size()));
         }
         for (const auto& s : j.stalls)
@@ -346,6 +338,7 @@ std::string report_text(const RunReport& r, bool color)
                            no_interval);
     if (r.suite == "iozone") out += "\n" + iozone_table(r);
     if (r.suite == "state") out += "\nErasing bought: " + state_line(state_figures(outcomes_of(r))) + "\n";
+    if (r.sustained) out += sustained_text(*r.sustained);
     if (const auto& b = r.context.bus; b && b->ceiling_mb_s) {
         double best = 0;
         const JobResult* best_job = nullptr;
@@ -362,8 +355,8 @@ std::string report_text(const RunReport& r, bool color)
     if (!r.verdicts.empty()) {
         out += "\nVerdicts:\n";
         for (const auto& v : r.verdicts) {
-            const char* code = v.result == "pass" ? "32" : v.result == "fail" ? "31" : "33";
-            const std::string tag = v.result == "not-applicable" ? "n/a" : v.result;
+            const char* code = v.result == VerdictResult::pass ? "32" : v.result == VerdictResult::fail ? "31" : "33";
+            const std::string tag = v.result == VerdictResult::not_applicable ? "n/a" : to_string(v.result);
             out += fmt::format("  {} {}: {}\n", paint(color, code, fmt::format("{:<4}", tag)), v.claim, v.why);
         }
     }
@@ -388,7 +381,7 @@ std::string iozone_table(const RunReport& r)
         return j ? fmt::format("{:.2f}", j->mb_s) : std::string("-");
     };
     std::string card = r.target.path;
-    if (const auto& c = r.context.card) card = fmt::format("{} {}", c->identity.product, bytes_text(c->identity.capacity_bytes));
+    if (const auto& c = r.context.card) card = fmt::format("{} {}", c->identity.product, cli::format_bytes(c->identity.capacity_bytes));
     std::string out = "iozone-style summary (random: IOPS at QD1; sequential 16M records: MB/s)\n";
     out += fmt::format("{:<22} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8}\n", "CARD", "1K w", "1K r", "4K w", "4K r",
                        "16K w", "16K r", "seq w", "seq r");

@@ -8,6 +8,7 @@
 #include "bench/context.h"
 #include "bench/precondition.h"
 #include "bench/runner.h"
+#include "bench/sustained_suite.h"
 #include "bench/target.h"
 #include "bench/verdicts.h"
 
@@ -47,6 +48,7 @@ struct RunReport {
     std::vector<JobResult> jobs;
     std::vector<Skipped> skipped;
     std::vector<Verdict> verdicts;
+    std::optional<SustainedResult> sustained; // the sustained suite's figures
     bool partial = false;
     std::string partial_why;
     bool interrupted = false; // stopped by a signal (the run is partial too)

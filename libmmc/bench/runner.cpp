@@ -9,6 +9,23 @@
 
 namespace mmc::bench {
 
+const char* to_string(StopReason r)
+{
+    switch (r) {
+    case StopReason::none: return "";
+    case StopReason::runtime: return "runtime";
+    case StopReason::ios: return "ios";
+    case StopReason::converged: return "converged";
+    case StopReason::warmup: return "warmup";
+    case StopReason::error: return "error";
+    case StopReason::interrupted: return "interrupted";
+    case StopReason::removed: return "removed";
+    }
+    return "?";
+}
+
+bool is_abnormal(StopReason r) { return r == StopReason::error || r == StopReason::interrupted || r == StopReason::removed; }
+
 double round_seconds(double runtime_s) { return std::clamp(runtime_s / 10, 0.1, 2.0); }
 
 namespace {
@@ -42,9 +59,9 @@ public:
             pump();
             r_.warmup_s = static_cast<double>(last_done_ - start) / 1e9;
             warming_ = false;
-            if (r_.stop_reason == "warmup") r_.stop_reason.clear();
+            if (r_.stop_reason == StopReason::warmup) r_.stop_reason = StopReason::none;
         }
-        if (r_.stop_reason.empty()) {
+        if (r_.stop_reason == StopReason::none) {
             phase_start_ = clock_.now_ns();
             measure_start_ = phase_start_;
             round_start_ = phase_start_;
@@ -76,15 +93,10 @@ private:
         return true;
     }
 
-    static bool abnormal(const std::string& reason)
-    {
-        return reason == "error" || reason == "interrupted" || reason == "removed";
-    }
-
     // The first reason wins, except that an abnormal end overrides a normal one.
-    void stop(std::string reason)
+    void stop(StopReason reason)
     {
-        if (!stopping_ || (abnormal(reason) && !abnormal(r_.stop_reason))) r_.stop_reason = std::move(reason);
+        if (!stopping_ || (is_abnormal(reason) && !is_abnormal(r_.stop_reason))) r_.stop_reason = reason;
         stopping_ = true;
     }
 
@@ -105,7 +117,7 @@ private:
                 if (!warming_) ++issued_;
             }
             if (inflight_ == 0) {
-                if (!stopping_ && !warming_ && job_.ios && issued_ >= job_.ios) stop("ios");
+                if (!stopping_ && !warming_ && job_.ios && issued_ >= job_.ios) stop(StopReason::ios);
                 break;
             }
             const std::size_t n = e_.reap(done_, 1);
@@ -128,7 +140,7 @@ private:
                                          : fmt::format("short {} at offset {}: {} of {} bytes",
                                                        job_.writes() ? "write" : "read", off, io.result, bs_);
             }
-            stop("error");
+            stop(StopReason::error);
             return;
         }
         last_done_ = t1;
@@ -138,6 +150,7 @@ private:
         }
         const uint64_t lat = t1 - t0_[io.slot];
         r_.latency.record(lat);
+        if (job_.trace && job_.writes()) r_.trace.push_back({off, bs_, t0_[io.slot], t1});
         ++r_.ios;
         r_.bytes += bs_;
         round_bytes_ += bs_;
@@ -163,18 +176,18 @@ private:
                 const auto ci = ci95(r_.round_mb_s);
                 if (ci && ci->pct <= job_.ci_target_pct) {
                     r_.converged = true;
-                    stop("converged");
+                    stop(StopReason::converged);
                 }
             }
         }
-        if (t1 >= deadline_) stop(warming_ ? "warmup" : "runtime");
+        if (t1 >= deadline_) stop(warming_ ? StopReason::warmup : StopReason::runtime);
         if (t1 >= next_tick_) {
             next_tick_ = t1 + ns(ctl_.tick_s);
-            if (ctl_.stop && ctl_.stop->load(std::memory_order_relaxed)) stop("interrupted");
+            if (ctl_.stop && ctl_.stop->load(std::memory_order_relaxed)) stop(StopReason::interrupted);
             if (ctl_.check)
                 if (auto why = ctl_.check()) {
                     if (r_.error.empty()) r_.error = *why;
-                    stop("removed");
+                    stop(StopReason::removed);
                 }
             if (ctl_.on_progress) {
                 Progress p;
@@ -197,7 +210,7 @@ private:
             r_.mb_s = static_cast<double>(r_.bytes) / r_.seconds / 1e6;
         }
         if (const auto ci = ci95(r_.round_mb_s)) r_.ci95_pct = ci->pct;
-        r_.partial = abnormal(r_.stop_reason);
+        r_.partial = is_abnormal(r_.stop_reason);
     }
 
     Engine& e_;

@@ -9,6 +9,7 @@
 #include "bench/engines/engine.h"
 #include "bench/histogram.h"
 #include "bench/job.h"
+#include "bench/sustained.h"
 
 #include <atomic>
 #include <functional>
@@ -28,6 +29,15 @@ struct Stall {
     double at_s = 0; // since the measured phase began
 };
 
+// Why a job stopped. The normal ends: its time budget (runtime), its I/O
+// count (ios), a narrow enough interval (converged); the abnormal ones leave
+// a partial result: an I/O error, a stop signal, the device gone. warmup is
+// the warm-up's own end, never a job's.
+enum class StopReason { none, runtime, ios, converged, warmup, error, interrupted, removed };
+// "runtime", ..., "removed" ("" for none): the JSON's words.
+const char* to_string(StopReason);
+bool is_abnormal(StopReason);
+
 struct JobResult {
     Job job;
     Region region;
@@ -45,9 +55,10 @@ struct JobResult {
     std::vector<Stall> stalls;       // the first max_listed_stalls
     uint64_t unit_bytes = 0;
     std::vector<double> unit_mb_s;   // per whole unit (AU), in order
+    std::vector<WriteSample> trace;  // job.trace: every measured write, in order
     uint64_t warmup_ios = 0;
     double warmup_s = 0;
-    std::string stop_reason;         // runtime, ios, converged, interrupted, error, removed
+    StopReason stop_reason = StopReason::none;
     bool partial = false;            // stopped before its end
     std::string error;               // what went wrong, for people
     int error_errno = 0;

@@ -1,9 +1,10 @@
 #include "bench/session.h"
 
 #include "bench/calibration.h"
-#include "bench/session_phases.h"
 #include "bench/engines/engine.h"
+#include "bench/session_phases.h"
 #include "cli/printable.h"
+#include "cli/size.h"
 #include "dev/contents.h"
 #include "dev/resolver.h"
 #include "dev/system.h"
@@ -17,6 +18,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <thread>
 
 namespace mmc::bench {
 
@@ -167,35 +169,87 @@ void describe_target(const Target& target, RunReport& rep)
     rep.target.writable = target.writable();
 }
 
-} // namespace
+// What a run and a dry run share, before any I/O: the target named, the
+// card and bus read, the jobs chosen (writes only with --destructive).
+struct Start {
+    TargetId id;
+    JobPlan plan;
+};
 
-RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
+Start start_session(const SessionOptions& o, const SessionHooks& hooks, RunReport& rep)
 {
-    RunReport rep;
     rep.suite = o.custom ? "custom" : o.suite;
     const auto kernel = dev::kernel_info();
     rep.kernel = kernel.release;
     rep.hostname = kernel.nodename;
+    check_usage(o);
+    Start start{identify_target(o), {}};
+    if (hooks.phase) hooks.phase("reading the card's registers");
+    rep.context = gather_context(start.id.dev, o.roots, o.use_ioctl);
+    const auto& card = rep.context.card;
+    if (card && !card->notes.empty())
+        for (const auto& n : card->notes)
+            if (n.find("failed") != std::string::npos) rep.notes.push_back(n);
+    start.plan = plan_jobs(o, rep.context, o.file.has_value(), rep);
+    keep_reads_unless_destructive(start.plan, o, start.id.path, o.file.has_value(), rep);
+    return start;
+}
+
+} // namespace
+
+DryRun plan_session(const SessionOptions& o, const SessionHooks& hooks)
+{
+    DryRun dry;
+    auto& rep = dry.report;
+    const Start start = start_session(o, hooks, rep);
+    const bool on_file = o.file.has_value();
+    dry.writes = start.plan.writes;
+    dry.precondition = start.plan.precondition;
+    // A write is checked as the run would check it (mounted, held, not a
+    // card), without the question; a refusal is the run's.
+    if (!on_file && start.plan.writes) resolve_target(o, dev::Purpose::write);
+    if (on_file) { // no file is made: the regions are those asked, in the file to be made
+        const uint64_t size = o.suite_options.length.value_or(o.file_bytes) + o.suite_options.offset.value_or(0);
+        rep.target.path = start.id.path;
+        rep.target.kind = TargetKind::file;
+        rep.target.device = block_name(start.id.dev, o.roots);
+        rep.target.size_bytes = size;
+        for (const auto& job : start.plan.jobs) {
+            JobResult planned;
+            planned.job = job;
+            planned.region = {job.offset.value_or(0), job.length.value_or(size - job.offset.value_or(0))};
+            rep.jobs.push_back(std::move(planned));
+        }
+        return dry;
+    }
+    // The device opened to read its size and block (a read-only open), as the run places its jobs.
+    const Target target = Target::open_block(start.id.path, false);
+    describe_target(target, rep);
+    const uint64_t align = std::max<uint64_t>(start.plan.suite_options.au_bytes, target.logical_block());
+    const Placement placement = place_jobs(start.plan.jobs, target.size(), target.logical_block(), align, rep);
+    for (std::size_t i = 0; i < placement.jobs.size(); ++i) {
+        JobResult planned;
+        planned.job = placement.jobs[i];
+        planned.region = placement.regions[i];
+        rep.jobs.push_back(std::move(planned));
+    }
+    return dry;
+}
+
+RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
+{
+    RunReport rep;
     auto phase = [&](const std::string& s) { if (hooks.phase) hooks.phase(s); };
     auto note = [&](const std::string& s) {
         rep.notes.push_back(s);
         if (hooks.note) hooks.note(s);
     };
     const bool on_file = o.file.has_value();
-    check_usage(o);
-
-    const TargetId id = identify_target(o);
-    const std::string& path = id.path;
-    const dev_t dev = id.dev;
-    phase("reading the card's registers");
-    rep.context = gather_context(dev, o.roots, o.use_ioctl);
+    Start start = start_session(o, hooks, rep);
+    const std::string& path = start.id.path;
+    const dev_t dev = start.id.dev;
+    JobPlan& plan = start.plan;
     const auto& card = rep.context.card;
-    if (card && !card->notes.empty())
-        for (const auto& n : card->notes)
-            if (n.find("failed") != std::string::npos) rep.notes.push_back(n);
-
-    JobPlan plan = plan_jobs(o, rep.context, on_file, rep);
-    keep_reads_unless_destructive(plan, o, path, on_file, rep);
     if (!on_file && plan.writes) confirm_writes(o, path, rep.context, hooks);
 
     // --- open ----------------------------------------------------------------
@@ -203,7 +257,7 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
     if (on_file && o.suite_options.length) file_bytes = *o.suite_options.length + o.suite_options.offset.value_or(0);
     std::optional<Target> target;
     if (on_file) {
-        phase(fmt::format("writing a {} MiB test file", file_bytes >> 20));
+        phase(fmt::format("writing a {} test file", cli::format_bytes(file_bytes)));
         target.emplace(Target::create_file(path, file_bytes, hooks.stop, byte_progress(hooks)));
         if (hooks.job_done) hooks.job_done();
         if (!target->direct()) note("the filesystem does not support O_DIRECT: the page cache is not bypassed and reads may be cached");
@@ -266,6 +320,11 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
         return removed;
     };
     device.erase_all = erase_all;
+    device.idle = [&](double seconds) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+        while (std::chrono::steady_clock::now() < until && !(hooks.stop && hooks.stop->load()))
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    };
     run_jobs(placement, device, clock, hooks, rep);
 
     draw_verdicts(o, rep);

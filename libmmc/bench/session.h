@@ -56,6 +56,17 @@ struct SessionUsage : cli::Error {
     explicit SessionUsage(const std::string& what) : cli::Error(cli::ErrorKind::usage, what) {}
 };
 
+// What a run would do (mmc-bench -n): the target, the card and bus, the
+// jobs with the regions they would use, the precondition, whether anything
+// would be written. Nothing is measured, written or created, and no question
+// is asked; a write the run would refuse is refused the same way.
+struct DryRun {
+    RunReport report; // target, context, jobs (regions, no figures), skipped, notes
+    PreconditionMethod precondition = PreconditionMethod::none;
+    bool writes = false;
+};
+DryRun plan_session(const SessionOptions& options, const SessionHooks& hooks);
+
 // Throws SessionUsage, SessionRefused, or std::system_error when the target
 // cannot be opened. I/O errors during jobs do not throw: the report comes
 // back with partial = true.

@@ -1,6 +1,7 @@
 #include "bench/session_phases.h"
 
 #include "bench/calibration.h"
+#include "cli/size.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -35,8 +36,9 @@ JobPlan plan_jobs(const SessionOptions& o, const Context& context, bool on_file,
     so = o.suite_options;
     if (o.au_bytes) so.au_bytes = *o.au_bytes;
     else if (card && card->claims.au_bytes) so.au_bytes = card->claims.au_bytes;
-    else if (!on_file && ((o.suite == "class" && !o.custom) || state_suite || plan.precondition == PreconditionMethod::fragment))
-        rep.notes.push_back(fmt::format("the card's AU is unknown; {} MiB assumed (an AU given overrides it)", so.au_bytes >> 20));
+    else if (!on_file && (((o.suite == "class" || o.suite == "sustained") && !o.custom) || state_suite ||
+                          plan.precondition == PreconditionMethod::fragment))
+        rep.notes.push_back(fmt::format("the card's AU is unknown; {} assumed (an AU given overrides it)", cli::format_bytes(so.au_bytes)));
     if (context.queueing.cq_enabled == true)
         so.queue_depth = card && card->claims.cq_depth > 0 ? std::min(32, card->claims.cq_depth) : 32;
     try {
@@ -65,6 +67,10 @@ void keep_reads_unless_destructive(JobPlan& plan, const SessionOptions& o, const
     const bool precondition_writes = plan.precondition != PreconditionMethod::none;
     if (!o.custom && o.suite == "state")
         throw SessionRefused(fmt::format("{}: the state suite writes to and erases its region, destroying the data there", path),
+                             cli::Remedy::destructive);
+    if (!o.custom && o.suite == "sustained")
+        throw SessionRefused(fmt::format("{}: the sustained suite writes its whole region ({}), destroying the data there", path,
+                                         o.suite_options.length ? "the length asked for" : "the whole card"),
                              cli::Remedy::destructive);
     if (o.custom || precondition_writes)
         throw SessionRefused(fmt::format("{}: {} destroys the data on it", path,
@@ -145,7 +151,7 @@ void apply_precondition(PreconditionMethod method, const Region& all, const std:
         rep.precondition.how = "as found";
         return;
     }
-    if (hooks.phase) hooks.phase(fmt::format("precondition: {} of {} MiB", to_string(method), all.length >> 20));
+    if (hooks.phase) hooks.phase(fmt::format("precondition: {} of {}", to_string(method), cli::format_bytes(all.length)));
     rep.precondition = run();
     if (hooks.job_done) hooks.job_done();
     if (rep.precondition.partial) {
@@ -159,8 +165,8 @@ namespace {
 // Why a job that ended early ended, for people.
 std::string partial_why(const Job& j, const JobResult& r, const std::optional<std::string>& removed)
 {
-    if (r.stop_reason == "interrupted") return fmt::format("interrupted during {}", j.name);
-    if (r.stop_reason == "removed" || removed)
+    if (r.stop_reason == StopReason::interrupted) return fmt::format("interrupted during {}", j.name);
+    if (r.stop_reason == StopReason::removed || removed)
         return fmt::format("the card was removed during {} ({}{}); results so far are partial", j.name, r.error,
                            removed && *removed != r.error ? "; " + *removed : "");
     return fmt::format("{} failed: {} (the card may be failing); results so far are partial", j.name, r.error);
@@ -183,12 +189,22 @@ void run_jobs(const Placement& pl, const JobDevice& device, const Clock& clock, 
             break;
         }
         if (j.erase_first && pl.all.length) {
-            if (hooks.phase) hooks.phase(fmt::format("erasing {} MiB between the states", pl.all.length >> 20));
+            if (hooks.phase) hooks.phase(fmt::format("erasing {} between the states", cli::format_bytes(pl.all.length)));
             rep.state_erase = device.erase_all();
             if (hooks.job_done) hooks.job_done();
             if (rep.state_erase->partial) {
                 rep.partial = true;
                 rep.partial_why = fmt::format("the erase between the states stopped: {}", rep.state_erase->error);
+                break;
+            }
+        }
+        if (j.idle_before_s > 0 && device.idle) {
+            if (hooks.phase) hooks.phase(fmt::format("idle for {:g} s before {}", j.idle_before_s, j.name));
+            device.idle(j.idle_before_s);
+            if (hooks.job_done) hooks.job_done();
+            if (hooks.stop && hooks.stop->load()) {
+                rep.partial = true;
+                rep.partial_why = fmt::format("interrupted while idle before {}", j.name);
                 break;
             }
         }
@@ -207,7 +223,7 @@ void run_jobs(const Placement& pl, const JobDevice& device, const Clock& clock, 
         rep.partial = true;
         // An error may be the first sign of a removal.
         const std::optional<std::string> removed =
-            r.stop_reason == "error" && device.removed ? device.removed(r) : std::nullopt;
+            r.stop_reason == StopReason::error && device.removed ? device.removed(r) : std::nullopt;
         rep.partial_why = partial_why(j, r, removed);
     }
 }
@@ -232,6 +248,15 @@ void draw_verdicts(const SessionOptions& o, RunReport& rep)
         f.bus.controller = b->controller;
     }
     f.host = rep.context.queueing;
+    if (o.suite == "sustained") {
+        const auto& jobs = rep.jobs;
+        const uint64_t au = jobs.empty() ? 0 : jobs.front().job.unit_bytes;
+        const bool whole_card = !o.suite_options.offset && !o.suite_options.length;
+        rep.sustained = sustained_result(jobs, f, rep.precondition, au, whole_card);
+        if (rep.sustained)
+            rep.verdicts = sustained_class_verdicts(rep.sustained->aus, f, rep.sustained->aus_free);
+        return;
+    }
     rep.verdicts = suite_verdicts(o.suite, oc, f);
 }
 

@@ -84,6 +84,9 @@ struct JobDevice {
     std::function<std::optional<std::string>(const JobResult&)> removed;
     // The state suite's erase of the whole placement between its states.
     std::function<PreconditionResult()> erase_all;
+    // The sustained suite's idle time before its recovery pass: returns
+    // after `seconds`, or sooner once a stop is asked for.
+    std::function<void(double seconds)> idle;
 };
 
 // The jobs in order. Stops before a job once hooks.stop is set (partial,

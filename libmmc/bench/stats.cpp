@@ -43,4 +43,10 @@ std::optional<double> cv_pct(std::span<const double> values)
     return i->stddev / std::fabs(i->mean) * 100;
 }
 
+double round_to(double v, int digits)
+{
+    const double m = std::pow(10.0, digits);
+    return std::round(v * m) / m;
+}
+
 } // namespace mmc::bench

@@ -26,4 +26,7 @@ std::optional<Interval> ci95(std::span<const double> values);
 // fewer than two values.
 std::optional<double> cv_pct(std::span<const double> values);
 
+// v to `digits` decimals, for the figures of a JSON document.
+double round_to(double v, int digits);
+
 } // namespace mmc::bench

@@ -8,7 +8,7 @@ namespace mmc::bench {
 
 namespace {
 
-constexpr std::array<std::string_view, 6> names{"quick", "iozone", "a1", "a2", "class", "state"};
+constexpr std::array<std::string_view, 7> names{"quick", "iozone", "a1", "a2", "class", "state", "sustained"};
 constexpr uint32_t KiB = 1024, MiB = 1024 * 1024;
 
 Job make(Rw rw, uint32_t bs, double runtime, double warmup, std::string suffix = {})
@@ -102,6 +102,32 @@ std::vector<Job> suite_jobs(std::string_view suite, const SuiteOptions& o)
         for (auto& j : jobs)
             if (o.runtime_s && !j.one_pass) j.runtime_s = *o.runtime_s;
         return jobs;
+    } else if (suite == "sustained") {
+        // The region (the whole card unless --offset/--size say otherwise)
+        // written once in recording units, every write timed. No warm-up, no
+        // early stop: the knee is in the first bytes as much as the last.
+        Job j = make(seqwrite, sustained_ru_bytes, sustained_budget_s, 0, "-region");
+        j.ci_target_pct = 0;
+        j.one_pass = true;
+        j.trace = true;
+        j.unit_bytes = o.au_bytes;
+        j.offset = o.offset;
+        j.length = o.length;
+        if (o.runtime_s) j.runtime_s = *o.runtime_s;
+        jobs.push_back(j);
+        if (o.idle_s) {
+            // After the idle time, the start of the region again: what of
+            // the cache came back.
+            Job r = make(seqwrite, sustained_ru_bytes, sustained_budget_s, 0, "-recovery");
+            r.ci_target_pct = 0;
+            r.one_pass = true;
+            r.trace = true;
+            r.idle_before_s = *o.idle_s;
+            r.offset = o.offset;
+            r.length = std::min(o.length.value_or(recovery_pass_max_bytes), recovery_pass_max_bytes);
+            jobs.push_back(r);
+        }
+        return jobs;
     } else {
         std::string list;
         for (auto n : names) list += (list.empty() ? "" : ", ") + std::string(n);
@@ -126,7 +152,7 @@ Measured figure(const Outcomes& o, const std::string& job, double (*get)(const J
     if (r == o.ran.end()) return {std::nullopt, fmt::format("{} did not run (the run stopped early)", job)};
     const JobResult& res = *r->second;
     if (res.partial)
-        return {std::nullopt, fmt::format("{} stopped early ({})", job, res.error.empty() ? res.stop_reason : res.error)};
+        return {std::nullopt, fmt::format("{} stopped early ({})", job, res.error.empty() ? std::string(to_string(res.stop_reason)) : res.error)};
     if (res.ios == 0) return {std::nullopt, fmt::format("{} completed no I/O", job)};
     return {get(res), {}};
 }
@@ -162,7 +188,7 @@ namespace {
 
 void with_card_note(Verdict& v, const SuiteFacts& f)
 {
-    if (f.claims.known && v.result != "not-applicable") v.why += fmt::format(" (the card claims: {})", f.claims.app_class_text());
+    if (f.claims.known && v.result != VerdictResult::not_applicable) v.why += fmt::format(" (the card claims: {})", f.claims.app_class_text());
 }
 
 void app_class(std::vector<Verdict>& out, int a, const Outcomes& o, const SuiteFacts& f, const std::string& read_job,

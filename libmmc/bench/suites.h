@@ -11,6 +11,11 @@
 //   state   what erasing buys: sequential 512 KiB write (one pass over its
 //           half of the region) and 4 KiB random write (over the other half)
 //           in the used state, then the region erased and both again
+//   sustained the region (default: the whole card) written once in 512 KiB
+//           recording units, every write's latency kept: the SLC cache's
+//           knee, burst and sustained speed, stalls, the recording budget,
+//           per-AU speed against the class claims (bench/sustained*.h); with
+//           an idle time, the start of the region again after it (recovery)
 #pragma once
 
 #include "bench/job.h"
@@ -39,7 +44,17 @@ struct SuiteOptions {
     unsigned class_aus = 8;             // AUs the class suite writes when no length is given
     unsigned state_aus = 8;             // AUs of each half of the state suite's region when no length is given
     unsigned queue_depth = 0;           // a2: also run QD-N io_uring jobs (the host queues commands)
+    std::optional<double> idle_s;       // sustained: idle this long, then write again (recovery)
 };
+
+// The sustained suite's recording unit: 512 KiB, the RU the SD spec's Class
+// 10 and UHS speed grade measurements use at least (Speed Class chapter), and
+// what the class suite writes; it divides every AU size.
+inline constexpr uint32_t sustained_ru_bytes = 512u << 10;
+// Its time budget: one pass over the region, however long (a week).
+inline constexpr double sustained_budget_s = 7 * 24 * 3600.0;
+// The recovery pass writes at most this much again.
+inline constexpr uint64_t recovery_pass_max_bytes = uint64_t{1} << 30;
 
 // Throws std::invalid_argument for an unknown suite.
 std::vector<Job> suite_jobs(std::string_view suite, const SuiteOptions& options);

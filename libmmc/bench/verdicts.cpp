@@ -4,6 +4,16 @@
 
 namespace mmc::bench {
 
+const char* to_string(VerdictResult r)
+{
+    switch (r) {
+    case VerdictResult::pass: return "pass";
+    case VerdictResult::fail: return "fail";
+    case VerdictResult::not_applicable: return "not-applicable";
+    }
+    return "?";
+}
+
 namespace {
 
 std::string number(double v, const std::string& unit)
@@ -47,38 +57,38 @@ Verdict judge(const std::string& claim, double required, const Measured& m, cons
     v.unit = unit;
     v.bus_ceiling_mb_s = bus.ceiling_mb_s;
     if (!m.value) {
-        v.result = "not-applicable";
+        v.result = VerdictResult::not_applicable;
         v.why = m.missing_why.empty() ? "not measured" : m.missing_why;
         return v;
     }
     const double got = *m.value;
     if (above_ceiling(got * mb_per_unit, bus)) {
-        v.result = "not-applicable";
+        v.result = VerdictResult::not_applicable;
         v.why = fmt::format("measured {}: {}; no verdict", number(got, unit), above_ceiling_why(got * mb_per_unit, bus));
         return v;
     }
     if (got >= required) {
-        v.result = "pass";
+        v.result = VerdictResult::pass;
         v.why = fmt::format("measured {} meets the required {}", number(got, unit), number(required, unit));
         return v;
     }
     if (bus.ceiling_mb_s) {
         const double need_mb_s = required * mb_per_unit, got_mb_s = got * mb_per_unit;
         if (need_mb_s > *bus.ceiling_mb_s) {
-            v.result = "not-applicable";
+            v.result = VerdictResult::not_applicable;
             v.why = fmt::format("bus-limited: {} needs {:.1f} MB/s, above {}; the card cannot show it on this bus "
                                 "(measured {})",
                                 claim, need_mb_s, ceiling_text(bus), number(got, unit));
             return v;
         }
         if (got_mb_s >= bus_limited_share * *bus.ceiling_mb_s) {
-            v.result = "not-applicable";
+            v.result = VerdictResult::not_applicable;
             v.why = fmt::format("bus-limited: measured {} is {:.0f}% of {}; the bus, not the card, is the limit",
                                 number(got, unit), got_mb_s / *bus.ceiling_mb_s * 100, ceiling_text(bus));
             return v;
         }
     }
-    v.result = "fail";
+    v.result = VerdictResult::fail;
     v.why = fmt::format("measured {} is below the required {}", below(got, required, unit), number(required, unit));
     if (bus.ceiling_mb_s)
         v.why += fmt::format(" ({} is not the limit)", ceiling_text(bus));
@@ -139,7 +149,7 @@ Verdict not_applicable(const std::string& claim, std::optional<double> required,
     v.required = required;
     v.measured = measured.value;
     v.unit = unit;
-    v.result = "not-applicable";
+    v.result = VerdictResult::not_applicable;
     v.why = why;
     return v;
 }

@@ -55,12 +55,18 @@ struct HostQueueing {
     std::string cq_evidence;
 };
 
+// What a verdict found: the claim met, not met, or not testable here (the
+// bus cannot carry it, the card does not claim it, a job did not run).
+enum class VerdictResult { pass, fail, not_applicable };
+// "pass", "fail", "not-applicable": the JSON's words.
+const char* to_string(VerdictResult);
+
 struct Verdict {
     std::string claim;                // "A1 random read 4 KiB QD1"
     std::optional<double> required;   // in unit
     std::optional<double> measured;   // in unit
     std::string unit;                 // "IOPS" or "MB/s"
-    std::string result;               // "pass", "fail", "not-applicable"
+    VerdictResult result = VerdictResult::not_applicable;
     std::string why;
     std::optional<double> bus_ceiling_mb_s;
 };

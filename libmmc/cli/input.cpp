@@ -1,4 +1,5 @@
 #include "cli/input.h"
+#include "cli/size.h"
 
 #include <cerrno>
 #include <cstring>
@@ -11,9 +12,7 @@ namespace mmc::cli {
 
 std::string cap_text(std::size_t cap)
 {
-    if (cap >= (1u << 20) && cap % (1u << 20) == 0) return fmt::format("{} MiB", cap >> 20);
-    if (cap >= 1024 && cap % 1024 == 0) return fmt::format("{} KiB", cap >> 10);
-    return fmt::format("{} bytes", cap);
+    return format_bytes_exact(cap);
 }
 
 namespace {

@@ -9,6 +9,7 @@ std::string_view remedy_text(Remedy remedy)
     case Remedy::any_device_erase: return "use --any-device to erase it anyway";
     case Remedy::any_device_write: return "use --any-device to write to it anyway";
     case Remedy::any_device_probe: return "use --any-device to probe it anyway";
+    case Remedy::any_device_measure: return "use --any-device to measure it anyway";
     case Remedy::release_device: return "unmount or release it first";
     case Remedy::zero_unaligned: return "use --zero-unaligned to zero it instead";
     case Remedy::destructive: return "add --destructive to allow it";

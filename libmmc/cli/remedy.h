@@ -13,6 +13,7 @@ enum class Remedy {
     any_device_erase, // not an MMC/SD card: erase it anyway
     any_device_write, // not an MMC/SD card: write to it anyway
     any_device_probe, // not an MMC/SD card: probe it anyway
+    any_device_measure, // not an MMC/SD card: measure it anyway (mmc-qualify)
     release_device,   // mounted or held: unmount or release it
     zero_unaligned,   // no whole erase unit: zero the range instead
     destructive,      // a read-only run: allow the writes

@@ -92,4 +92,17 @@ std::string format_bytes(uint64_t bytes)
     return fmt::format("{:.3g} {}", v, units[u]);
 }
 
+std::string format_bytes_exact(uint64_t bytes, ExactCount count)
+{
+    static constexpr const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double value = static_cast<double>(bytes);
+    int u = 0;
+    while (value >= 1024 && u < 6) { value /= 1024; ++u; }
+    if (u == 0) return fmt::format("{} bytes", bytes);
+    const bool exact = bytes % (uint64_t{1} << (10 * u)) == 0;
+    const std::string scaled = exact ? fmt::format("{:g} {}", value, units[u]) : fmt::format("{:.2f} {}", value, units[u]);
+    if (exact && bytes < (uint64_t{1} << 30) && count == ExactCount::when_needed) return scaled;
+    return fmt::format("{} ({} bytes)", scaled, bytes);
+}
+
 } // namespace mmc::cli

@@ -18,7 +18,19 @@ uint64_t parse_size(std::string_view text);
 // names the option ("--bs: '4x': unknown unit 'x' ...").
 uint64_t size_option(std::string_view option, std::string_view text);
 
-// 1536 -> "1.5 KiB", 16777216 -> "16 MiB", 512 -> "512 B".
+// The two ways a byte count is shown, both here so that a size reads the
+// same in every tool.
+// Short, for tables, progress and one-line summaries, to three significant
+// digits: 1536 -> "1.5 KiB", 16777216 -> "16 MiB", 512 -> "512 B".
 std::string format_bytes(uint64_t bytes);
+
+// Exact, for a register's or an operation's size, where the count matters:
+// the short form to two decimals, followed by the count whenever that form
+// loses it or the size is 1 GiB or more (a capacity a user compares with
+// the label): "4 MiB", "3.44 KiB (3520 bytes)", "512 bytes",
+// "3.69 GiB (3963617280 bytes)". ExactCount::always adds the count to
+// every size of 1 KiB or more ("4 MiB (4194304 bytes)": an erase's extents).
+enum class ExactCount { when_needed, always };
+std::string format_bytes_exact(uint64_t bytes, ExactCount count = ExactCount::when_needed);
 
 } // namespace mmc::cli

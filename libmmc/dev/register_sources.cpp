@@ -51,6 +51,7 @@ struct Gatherer {
             auto bytes = regs::parse_register_hex(kind, *text);
             if (kind == RegKind::ssr && std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b == 0; })) {
                 out.notes.push_back(fmt::format("ssr: the {} copy is all zeros; not used", source));
+                out.zero_copies.push_back(fmt::format("ssr from {}", source));
                 return false;
             }
             add(kind, std::move(bytes), source);

@@ -28,6 +28,10 @@ inline constexpr const char* commands_off = "card commands turned off";
 struct RegisterGathering {
     std::vector<regs::RawRegister> registers;
     std::vector<std::string> notes; // "ssr: ACMD13 failed (Operation not permitted); sysfs used"
+    // A register copy found all zeros and not used (the kernel's sysfs SSR
+    // of a card it never asked, e.g. a 6.1 kernel on some hosts): a fact
+    // callers act on, so not left to the wording of a note.
+    std::vector<std::string> zero_copies; // "ssr from sysfs"
     // Whether card commands get through at all (CMD13 answered), and if not
     // why: raw erase commands need the same channel.
     bool commands_work = false;

@@ -69,14 +69,30 @@ void recognise(UsbStorage& u)
     u.reader = !u.basis.empty();
 }
 
+// Whether a SCSI model names SD as a word ("SD/MMC", "microSD Reader"),
+// not as letters inside another ("SSD").
+bool names_sd(std::string_view model)
+{
+    std::string word;
+    const std::string m = lower(model) + " ";
+    for (const char c : m) {
+        if (std::isalnum(static_cast<unsigned char>(c))) {
+            word += c;
+            continue;
+        }
+        if (word == "sd" || word == "microsd" || word == "sdhc" || word == "sdxc") return true;
+        word.clear();
+    }
+    return false;
+}
+
 // "SD card", when udev or the slot's own name says the slot takes SD cards
 // and nothing says otherwise; else "card".
 std::string card_kind(const UsbStorage& u)
 {
     const auto has = [](const std::vector<std::string>& v, std::string_view k) { return std::find(v.begin(), v.end(), k) != v.end(); };
     if (!u.flash_media.empty()) return has(u.flash_media, "SD") ? "SD card" : u.flash_media.front() + " card";
-    const std::string model = lower(u.scsi_model);
-    if (has(u.flash_slots, "SD") || model.find("sd") != std::string::npos) return "SD card";
+    if (has(u.flash_slots, "SD") || names_sd(u.scsi_model)) return "SD card";
     return "card";
 }
 

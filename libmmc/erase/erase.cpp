@@ -1,7 +1,7 @@
 #include "erase/erase.h"
 
 #include "erase/open_device.h"
-#include "regs/units.h"
+#include "cli/size.h"
 
 #include <fmt/format.h>
 
@@ -43,7 +43,7 @@ Prepared prepare(const std::string& device, const Range& range, Method method, c
     else if (caps.family == regs::CardFamily::sd && caps.au_bytes) au = EraseUnit{caps.au_bytes, "SSR AU_SIZE"};
     if (options.au_bytes && caps.family == regs::CardFamily::sd && caps.au_bytes && caps.au_bytes != *options.au_bytes)
         p.warnings.push_back(fmt::format("the AU of {} ({}) overrides the SSR's AU_SIZE ({})", options.au_source,
-                                         regs::bytes_text(*options.au_bytes), regs::bytes_text(caps.au_bytes)));
+                                         cli::format_bytes_exact(*options.au_bytes), cli::format_bytes_exact(caps.au_bytes)));
     if (au && restores_clean(m)) {
         if (au->bytes % p.unit.bytes == 0) {
             p.unit = *au;
@@ -51,7 +51,7 @@ Prepared prepare(const std::string& device, const Range& range, Method method, c
         } else {
             p.warnings.push_back(fmt::format("the AU ({}, from {}) is not a whole number of {}'s {}-byte unit ({}): "
                                              "aligned to that unit, not to the AU",
-                                             regs::bytes_text(au->bytes), au->source, to_string(m), p.unit.bytes, p.unit.source));
+                                             cli::format_bytes_exact(au->bytes), au->source, to_string(m), p.unit.bytes, p.unit.source));
         }
     }
     uint64_t limit = chunk_limit(m, caps);
@@ -75,23 +75,23 @@ Prepared prepare(const std::string& device, const Range& range, Method method, c
                 "the range leaves {} partial AU{} at its edges: {} of it ({} before the first whole {} AU, {} after "
                 "the last) {} {}, and those AUs are not restored to the clean state: their next write still copies "
                 "their old data. Align the range's start and length to {} to clean every AU the range touches",
-                p.partial.count, p.partial.count > 1 ? "s" : "", regs::bytes_text(p.partial.bytes),
-                regs::bytes_text(p.plan.head.extent.length), regs::bytes_text(p.unit.bytes),
-                regs::bytes_text(p.plan.tail.extent.length), p.partial.bytes == 1 ? "is" : "are",
-                options.zero_unaligned ? "zeroed (written, not erased)" : "left alone", regs::bytes_text(p.unit.bytes)));
+                p.partial.count, p.partial.count > 1 ? "s" : "", cli::format_bytes_exact(p.partial.bytes),
+                cli::format_bytes_exact(p.plan.head.extent.length), cli::format_bytes_exact(p.unit.bytes),
+                cli::format_bytes_exact(p.plan.tail.extent.length), p.partial.bytes == 1 ? "is" : "are",
+                options.zero_unaligned ? "zeroed (written, not erased)" : "left alone", cli::format_bytes_exact(p.unit.bytes)));
     }
     for (const Edge* e : {&p.plan.head, &p.plan.tail}) {
         if (p.au_aligned || e->action != EdgeAction::left_alone) continue;
         p.warnings.push_back(fmt::format("{} {} bytes at offset {} lie outside whole {} erase units and are left alone "
                                          "(zeroing unaligned edges writes zeros there instead)",
                                          e == &p.plan.head ? "the first" : "the last", e->extent.length,
-                                         e->extent.offset, regs::bytes_text(p.unit.bytes)));
+                                         e->extent.offset, cli::format_bytes_exact(p.unit.bytes)));
     }
     if (caps.family == regs::CardFamily::sd && is_raw(m) && !caps.ssr)
         p.warnings.push_back("the SD status (SSR) could not be read: busy timeouts use 250 ms per AU");
     if (caps.family == regs::CardFamily::sd && is_raw(m) && caps.ssr && caps.au_bytes == 0)
         p.warnings.push_back(fmt::format("SSR AU_SIZE is 0 (not defined): the erase unit is {} from {}",
-                                         regs::bytes_text(p.unit.bytes), p.unit.source));
+                                         cli::format_bytes_exact(p.unit.bytes), p.unit.source));
     return p;
 }
 

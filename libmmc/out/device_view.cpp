@@ -1,6 +1,8 @@
 #include "out/device_view.h"
 
 #include "cli/printable.h"
+#include "cli/size.h"
+#include "cli/text_table.h"
 #include "regs/units.h"
 
 #include <fmt/format.h>
@@ -70,23 +72,15 @@ std::string bus_mode_text(const dev::Host& host)
 std::string card_list_text(const std::vector<dev::Card>& cards, const dev::SysRoots& roots)
 {
     if (cards.empty()) return "No MMC/SD cards found.\n";
-    std::vector<std::array<std::string, 7>> rows{{"DEVICE", "CARD", "TYPE", "NAME", "CAPACITY", "BUS", "CONTROLLER"}};
+    cli::TextTable t;
+    t.header = {"DEVICE", "CARD", "TYPE", "NAME", "CAPACITY", "BUS", "CONTROLLER"};
+    t.right_aligned.assign(t.header.size(), false);
     for (const auto& c : cards)
-        rows.push_back({c.is_storage() ? c.device_path(roots) : "-", c.name, std::string(dev::to_string(c.type)),
-                        c.product.empty() ? "-" : cli::printable(c.product),
-                        c.capacity_bytes ? regs::bytes_text(c.capacity_bytes).substr(0, regs::bytes_text(c.capacity_bytes).find(" (")) : "-",
-                        bus_mode_text(c.host), c.host.controller.describe()});
-    std::array<std::size_t, 7> width{};
-    for (const auto& r : rows)
-        for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
-    std::string out;
-    for (const auto& r : rows) {
-        std::string line;
-        for (std::size_t i = 0; i < r.size(); ++i)
-            line += i + 1 == r.size() ? r[i] : fmt::format("{:<{}}  ", r[i], width[i]);
-        out += line + "\n";
-    }
-    return out;
+        t.rows.push_back({c.is_storage() ? c.device_path(roots) : "-", c.name, std::string(dev::to_string(c.type)),
+                          c.product.empty() ? "-" : cli::printable(c.product),
+                          c.capacity_bytes ? cli::format_bytes(c.capacity_bytes) : "-",
+                          bus_mode_text(c.host), c.host.controller.describe()});
+    return cli::render_table(t, 0);
 }
 
 nlohmann::ordered_json card_list_json(const std::vector<dev::Card>& cards, const dev::SysRoots& roots)
@@ -112,7 +106,7 @@ std::string device_text(const dev::Card& card, const dev::SysRoots& roots, const
     out += fmt::format("{:<16} {}\n", "Controller:", card.host.controller.describe());
     out += fmt::format("{:<16} {}\n", "Bus:", bus_mode_text(card.host));
     for (const auto& p : card.partitions)
-        out += fmt::format("{:<16} {} {}{}\n", p.boot_area ? "Boot area:" : "Partition:", p.name, regs::bytes_text(p.bytes),
+        out += fmt::format("{:<16} {} {}{}\n", p.boot_area ? "Boot area:" : "Partition:", p.name, cli::format_bytes_exact(p.bytes),
                            p.read_only ? " (read-only)" : "");
     for (const auto& n : gathered.notes) out += fmt::format("{:<16} {}\n", "Note:", n);
     out += card_text(regs, style);

@@ -3,7 +3,6 @@
 #include "cli/printable.h"
 #include "cli/progress.h"
 #include "cli/size.h"
-#include "regs/units.h"
 
 #include <array>
 #include <cmath>
@@ -16,14 +15,9 @@ namespace {
 using erase::Edge;
 using erase::EdgeAction;
 using erase::Extent;
-using regs::bytes_text;
 
 // "4 MiB (4194304 bytes)", "3.44 KiB (3520 bytes)", "512 bytes"
-std::string size_text(uint64_t bytes)
-{
-    const std::string t = bytes_text(bytes);
-    return t.find("bytes") != std::string::npos ? t : fmt::format("{} ({} bytes)", t, bytes);
-}
+std::string size_text(uint64_t bytes) { return cli::format_bytes_exact(bytes, cli::ExactCount::always); }
 
 std::string extent_text(const Extent& e)
 {
@@ -91,12 +85,12 @@ std::string erase_plan_text(const erase::Prepared& p)
     line("Contents:", cli::printable(dev::volumes_text(p.contents)));
     line("Method:", fmt::format("{}: {}{}", erase::to_string(p.selection.method), p.command,
                                 p.selection.why == "requested" ? "" : fmt::format(" ({})", p.selection.why)));
-    line("Erase unit:", fmt::format("{} ({})", bytes_text(p.unit.bytes), p.unit.source));
+    line("Erase unit:", fmt::format("{} ({})", cli::format_bytes_exact(p.unit.bytes), p.unit.source));
     if (plan.aligned.empty())
         line("Aligned:", "no whole erase unit in the range");
     else
         line("Aligned:", fmt::format("{} in {} chunk{} of at most {}", extent_text(plan.aligned), plan.chunks.size(),
-                                     plan.chunks.size() == 1 ? "" : "s", bytes_text(plan.chunk_bytes)));
+                                     plan.chunks.size() == 1 ? "" : "s", cli::format_bytes_exact(plan.chunk_bytes)));
     line("Head:", edge_text(plan.head));
     line("Tail:", edge_text(plan.tail));
     line("Reads as:", [&] {
@@ -133,7 +127,7 @@ std::string erase_report_text(const erase::Report& r)
     if (r.verify) {
         const auto& v = *r.verify;
         line("Verify:", fmt::format("{} ({}, {} checked): expected {}; found {}", erase::to_string(v.result),
-                                    erase::to_string(v.mode), bytes_text(v.bytes_checked), v.expected, v.found));
+                                    erase::to_string(v.mode), cli::format_bytes_exact(v.bytes_checked), v.expected, v.found));
         for (const auto& d : v.details) out += fmt::format("            - {}\n", d);
     }
     for (const auto& w : r.warnings)

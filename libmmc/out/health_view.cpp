@@ -78,7 +78,11 @@ void wear_lines(std::string& out, const Reading& r)
     if (w.bytes_written) line("Bytes written", std::to_string(*w.bytes_written));
     if (w.firmware) line("Firmware", *w.firmware);
     if (!r.fields.empty()) out += "    As the source reports it:\n";
-    for (const auto& f : r.fields) out += fmt::format("      {:<26} {}\n", f.label, f.text);
+    // A text field the block leaves blank (spaces or NULs) is said to be so,
+    // not printed as an empty value a reader takes for a misaligned table.
+    for (const auto& f : r.fields)
+        out += fmt::format("      {:<26} {}\n", f.label,
+                           f.text.find_first_not_of(" \t") == std::string::npos ? "none (blank in the block)" : f.text);
     for (const auto& n : r.notes) out += fmt::format("    note: {}\n", n);
 }
 

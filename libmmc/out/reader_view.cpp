@@ -31,6 +31,9 @@ std::string reader_text(const dev::UsbStorage& u, uint64_t capacity)
     out += fmt::format("  {:<12} {}\n", "Link:", u.speed_mbit ? usb_ceiling(*u.speed_mbit, u.transport()).link : "speed unknown");
     out += fmt::format("  {:<12} {}\n", "Capacity:", u.medium_present ? cli::format_bytes(capacity) : "no card in the reader");
     if (u.medium_present) out += fmt::format("  {:<12} {}\n", "Registers:", registers_through_reader());
+    if (u.chip && u.chip->mmc_host)
+        out += fmt::format("  {:<12} this reader ({}) is one the kernel's rtsx_usb driver serves: bound to rtsx_usb instead of "
+                           "{} (modules rtsx_usb and rtsx_usb_sdmmc), the card appears as mmcblk with its registers\n", "Try:", u.usb_id(), u.driver.empty() ? "usb-storage" : u.driver);
     return out;
 }
 

@@ -4,6 +4,7 @@
 // MMC: JESD84-B51, 7.3 (CSD register).
 #include "regs/crc7.h"
 #include "regs/decode.h"
+#include "cli/size.h"
 #include "regs/units.h"
 #include "regs/field_raw.h"
 
@@ -117,9 +118,9 @@ void add_common(DecodedRegister& r)
         if (ccc & (1u << c)) classes.push_back(c);
     r.add("ccc_classes", classes, "Command classes");
     r.add("read_block_bytes", int64_t{1} << field_raw(r, "read_bl_len"), "Read block length",
-          bytes_text(uint64_t{1} << field_raw(r, "read_bl_len")));
+          cli::format_bytes_exact(uint64_t{1} << field_raw(r, "read_bl_len")));
     r.add("write_block_bytes", int64_t{1} << field_raw(r, "write_bl_len"), "Write block length",
-          bytes_text(uint64_t{1} << field_raw(r, "write_bl_len")));
+          cli::format_bytes_exact(uint64_t{1} << field_raw(r, "write_bl_len")));
     r.add("r2w_factor_times", int64_t{1} << field_raw(r, "r2w_factor"), "Write/read time factor",
           fmt::format("x{}", 1 << field_raw(r, "r2w_factor")));
     const bool wp = field_raw(r, "perm_write_protect") || field_raw(r, "tmp_write_protect");
@@ -135,7 +136,7 @@ uint64_t legacy_capacity(const DecodedRegister& r)
 
 void add_capacity(DecodedRegister& r, uint64_t bytes, std::string_view key = "capacity_bytes")
 {
-    r.add(std::string(key), static_cast<int64_t>(bytes), "Capacity", bytes_text(bytes));
+    r.add(std::string(key), static_cast<int64_t>(bytes), "Capacity", cli::format_bytes_exact(bytes));
     r.add("capacity_512b_sectors", static_cast<int64_t>(bytes / 512), "Capacity in 512-byte sectors");
 }
 
@@ -174,14 +175,14 @@ void decode_sd_csd(DecodedRegister& r, std::span<const uint8_t> reg)
     const uint64_t sector_blocks = field_raw(r, "sector_size") + 1;
     const uint64_t write_block = uint64_t{1} << field_raw(r, "write_bl_len");
     r.add("erase_sector_bytes", static_cast<int64_t>(sector_blocks * write_block), "Erase sector size",
-          bytes_text(sector_blocks * write_block));
+          cli::format_bytes_exact(sector_blocks * write_block));
 
     if (structure >= 1 && field_raw(r, "read_bl_len") != 9)
         r.warnings.push_back(fmt::format("READ_BL_LEN is {} but CSD {} fixes it at 9 (512 bytes)", field_raw(r, "read_bl_len"), version));
     if (structure >= 1 && field_raw(r, "taac") != 0x0e)
         r.warnings.push_back(fmt::format("TAAC is 0x{:02x} but CSD {} fixes it at 0x0e (1 ms)", field_raw(r, "taac"), version));
 
-    r.summary = fmt::format("CSD {}: {} {}, {}", version, family.empty() ? "SD" : family, bytes_text(capacity),
+    r.summary = fmt::format("CSD {}: {} {}, {}", version, family.empty() ? "SD" : family, cli::format_bytes_exact(capacity),
                             r.find("tran_speed_bit_per_s")->text);
 }
 
@@ -199,18 +200,18 @@ void decode_mmc_csd(DecodedRegister& r, std::span<const uint8_t> reg)
     const bool placeholder = field_raw(r, "c_size") == 0xfff && field_raw(r, "c_size_mult") == 7;
     const uint64_t capacity = legacy_capacity(r);
     r.add("capacity_bytes_from_csd", static_cast<int64_t>(capacity), "Capacity (CSD)",
-          placeholder ? fmt::format("{} placeholder: the real size is in EXT_CSD SEC_COUNT", bytes_text(capacity))
-                      : bytes_text(capacity));
+          placeholder ? fmt::format("{} placeholder: the real size is in EXT_CSD SEC_COUNT", cli::format_bytes_exact(capacity))
+                      : cli::format_bytes_exact(capacity));
     r.add("csd_capacity_is_placeholder", placeholder, "Capacity only in EXT_CSD");
     if (!placeholder) add_capacity(r, capacity);
     add_common(r);
 
     const uint64_t group_blocks = (field_raw(r, "erase_grp_size") + 1) * (field_raw(r, "erase_grp_mult") + 1);
     r.add("erase_group_size_blocks", static_cast<int64_t>(group_blocks), "Erase group size",
-          fmt::format("{} write blocks ({})", group_blocks, bytes_text(group_blocks << field_raw(r, "write_bl_len"))));
+          fmt::format("{} write blocks ({})", group_blocks, cli::format_bytes_exact(group_blocks << field_raw(r, "write_bl_len"))));
 
     r.summary = fmt::format("MMC CSD, spec {}: {}", r.find("spec_version")->text,
-                            placeholder ? std::string("capacity in EXT_CSD") : bytes_text(capacity));
+                            placeholder ? std::string("capacity in EXT_CSD") : cli::format_bytes_exact(capacity));
 }
 
 } // namespace

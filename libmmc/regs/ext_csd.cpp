@@ -3,6 +3,7 @@
 // Byte offsets checked against the Linux kernel's include/linux/mmc/mmc.h and
 // mmc-utils' mmc.h; every field `mmc extcsd read` prints is in the table.
 #include "regs/decode.h"
+#include "cli/size.h"
 #include "regs/units.h"
 #include "regs/field_raw.h"
 
@@ -183,7 +184,7 @@ int64_t as_int(uint64_t v) { return static_cast<int64_t>(v); }
 
 void add_bytes(DecodedRegister& r, std::string key, uint64_t bytes, std::string label)
 {
-    r.add(std::move(key), as_int(bytes), std::move(label), bytes_text(bytes));
+    r.add(std::move(key), as_int(bytes), std::move(label), cli::format_bytes_exact(bytes));
 }
 
 void add_ms(DecodedRegister& r, std::string key, uint64_t ms, std::string label)
@@ -327,7 +328,7 @@ void add_partitions(DecodedRegister& r)
     for (int i = 1; i <= 4; ++i) {
         const uint64_t bytes = field_raw(r, fmt::format("gp_size_mult_{}", i)) * wp_group;
         gp.push_back(as_int(bytes));
-        gp_text += fmt::format("{}GP{} {}", i > 1 ? ", " : "", i, bytes ? bytes_text(bytes) : "none");
+        gp_text += fmt::format("{}GP{} {}", i > 1 ? ", " : "", i, bytes ? cli::format_bytes_exact(bytes) : "none");
     }
     r.add("gp_partition_bytes", gp, "General purpose partitions", gp_text);
 
@@ -398,7 +399,7 @@ void add_features(DecodedRegister& r)
     // CACHE_SIZE: JESD84-B51 writes "CACHE_SIZE x 1 kb", read here as KiB like
     // the Linux kernel and the test corpus; mmc-utils divides by 8 (kilobits).
     const uint64_t cache = field_raw(r, "cache_size");
-    r.add("cache_size_kib", as_int(cache), "Cache size", cache ? bytes_text(cache * kib) : "no cache");
+    r.add("cache_size_kib", as_int(cache), "Cache size", cache ? cli::format_bytes_exact(cache * kib) : "no cache");
     r.add("cache_enabled", bool(field_raw(r, "cache_ctrl") & 1), "Cache enabled");
 
     const bool cmdq = field_raw(r, "cmdq_support") & 1;
@@ -488,7 +489,7 @@ std::string ext_csd_summary(const DecodedRegister& r)
     std::string s = rev == 4 || rev > 8 ? fmt::format("eMMC (EXT_CSD rev {}, {}): ", rev, version)
                                         : fmt::format("eMMC {} (EXT_CSD rev {}): ", version.substr(0, version.find('/')), rev);
     if (const auto* cap = r.find("capacity_bytes"))
-        s += fmt::format("{:.1f} GiB", static_cast<double>(std::get<int64_t>(cap->value)) / double(1u << 30));
+        s += cli::format_bytes(static_cast<uint64_t>(std::get<int64_t>(cap->value)));
     else
         s += "capacity in CSD";
     s += ", " + top_speed(field_raw(r, "device_type"));

@@ -6,6 +6,7 @@
 #include "regs/field_raw.h"
 
 #include "regs/decode.h"
+#include "cli/size.h"
 #include "regs/units.h"
 
 #include <array>
@@ -59,7 +60,7 @@ constexpr int perf_cq_shift = 3;
 
 std::string au_text(uint64_t code)
 {
-    return code == 0 ? std::string("not defined") : bytes_text(au_bytes[code & 15]);
+    return code == 0 ? std::string("not defined") : cli::format_bytes_exact(au_bytes[code & 15]);
 }
 
 void add_classes(DecodedRegister& r)
@@ -132,7 +133,7 @@ void add_allocation_units(DecodedRegister& r)
 
     const uint64_t vsc_au = field_raw(r, "vsc_au_size");
     r.add("vsc_au_size_bytes", static_cast<int64_t>(vsc_au * MiB), "Video speed class AU",
-          vsc_au ? bytes_text(vsc_au * MiB) : "not supported");
+          vsc_au ? cli::format_bytes_exact(vsc_au * MiB) : "not supported");
 
     // SDSC counts the protected area in MULT * BLOCK_LEN units (from the
     // CSD), SDHC/SDXC in bytes. The SSR alone cannot tell them apart; almost
@@ -140,7 +141,7 @@ void add_allocation_units(DecodedRegister& r)
     // assumes bytes. The raw field keeps the value as the card sent it.
     const uint64_t protected_area = field_raw(r, "size_of_protected_area");
     r.add("size_of_protected_area_bytes", static_cast<int64_t>(protected_area), "Protected area",
-          fmt::format("{} (if SDHC/SDXC; SDSC counts in CSD MULT * BLOCK_LEN units)", bytes_text(protected_area)));
+          fmt::format("{} (if SDHC/SDXC; SDSC counts in CSD MULT * BLOCK_LEN units)", cli::format_bytes_exact(protected_area)));
 }
 
 void add_ssr_erase(DecodedRegister& r)

@@ -1,25 +1,8 @@
 #include "regs/units.h"
 
-#include <array>
 #include <fmt/format.h>
 
 namespace mmc::regs {
-
-std::string bytes_text(uint64_t bytes)
-{
-    static constexpr std::array<const char*, 6> unit{"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    double value = static_cast<double>(bytes);
-    std::size_t i = 0;
-    while (value >= 1024.0 && i + 1 < unit.size()) {
-        value /= 1024.0;
-        ++i;
-    }
-    if (i == 0) return fmt::format("{} bytes", bytes);
-    const bool exact = bytes % (1ull << (10 * i)) == 0;
-    const std::string scaled = exact ? fmt::format("{:g} {}", value, unit[i]) : fmt::format("{:.2f} {}", value, unit[i]);
-    if (exact && bytes < (1ull << 30)) return scaled;
-    return fmt::format("{} ({} bytes)", scaled, bytes);
-}
 
 std::string seconds_text(double seconds, int significant)
 {

@@ -321,6 +321,40 @@ std::optional<uint64_t> bytes_of(Reader& r, const json& obj, const char* key, co
     return v ? std::optional<uint64_t>(static_cast<uint64_t>(*v)) : std::nullopt;
 }
 
+// The sustained suite's curve from one mmc-bench document; nothing when the
+// document is of another suite or has no trace.
+std::optional<SustainedCurve> read_sustained(Reader& r, const json& doc, std::size_t i)
+{
+    if (!doc.is_object() || !doc.contains("suite") || doc["suite"] != "sustained") return std::nullopt;
+    const std::string where = fmt::format("bench[{}].sustained", i);
+    const json* su = r.object(doc, "sustained", fmt::format("bench[{}]", i));
+    if (!su) return std::nullopt;
+    SustainedCurve c;
+    if (const json* trace = r.array(*su, "trace", where))
+        for (const auto& p : *trace) {
+            if (c.points.size() == max_sustained_points) {
+                r.note(fmt::format("{}.trace: more than {} points; the rest ignored", where, max_sustained_points));
+                break;
+            }
+            const auto written = r.figure(p, "written", where + ".trace", max_capacity_bytes, "bytes");
+            const auto mb_s = r.figure(p, "mb_s", where + ".trace", max_mb_s, "MB/s");
+            if (written && mb_s) c.points.push_back({static_cast<uint64_t>(*written), *mb_s});
+        }
+    if (c.points.empty()) return std::nullopt;
+    c.knee_bytes = bytes_of(r, *su, "slc_cache_bytes", where);
+    c.burst_mb_s = r.figure(*su, "burst_mb_s", where, max_mb_s, "MB/s");
+    c.sustained_mb_s = r.figure(*su, "sustained_mb_s", where, max_mb_s, "MB/s");
+    if (const json* verdicts = r.array(*su, "verdicts", where))
+        for (const auto& v : *verdicts) {
+            const auto need = r.figure(v, "required", where + ".verdicts", max_mb_s, "MB/s");
+            if (!need || (c.class_mb_s && *need <= *c.class_mb_s)) continue;
+            c.class_mb_s = need;
+            c.class_name = r.text(v, "claim", where + ".verdicts");
+            if (const auto cut = c.class_name.find(" ("); cut != std::string::npos) c.class_name.resize(cut);
+        }
+    return c;
+}
+
 } // namespace
 
 void read_tool_parts(Bundle& b)
@@ -329,6 +363,7 @@ void read_tool_parts(Bundle& b)
     b.geometry.reset();
     b.capacity.reset();
     b.state.reset();
+    b.sustained.reset();
     b.health_figures.reset();
     if (const json* cards = r.array(b.health, "cards", "health"); cards && !cards->empty() && (*cards)[0].is_object()) {
         const json& card = (*cards)[0];
@@ -363,6 +398,8 @@ void read_tool_parts(Bundle& b)
         b.capacity = std::move(cap);
     }
     if (!b.bench.is_array()) return;
+    for (std::size_t i = 0; i < b.bench.size(); ++i)
+        if (auto curve = read_sustained(r, b.bench[i], i)) b.sustained = std::move(curve); // the last one wins
     for (std::size_t i = 0; i < b.bench.size(); ++i) {
         const json& doc = b.bench[i];
         if (!doc.is_object() || !doc.contains("suite") || doc["suite"] != "state") continue;

@@ -105,6 +105,23 @@ struct StateComparison {
     std::string summary;
 };
 
+// The sustained suite of mmc-bench: throughput against bytes written (its
+// trace's stretches, at most max_sustained_points), the knee and the
+// speeds either side, and the highest class the card claims (the line a
+// recording must stay above), for the report's picture.
+struct SustainedCurve {
+    struct Point {
+        uint64_t written = 0; // bytes written at the end of the stretch
+        double mb_s = 0;
+    };
+    std::vector<Point> points;
+    std::optional<uint64_t> knee_bytes;   // the SLC cache; nothing when no knee
+    std::optional<double> burst_mb_s, sustained_mb_s;
+    std::optional<double> class_mb_s;     // the highest requirement among its verdicts ...
+    std::string class_name;               // ... and its claim ("video speed class V30")
+};
+inline constexpr std::size_t max_sustained_points = 1000;
+
 // What mmc-health said of the card (its first card's): the verdict and the
 // highest life used any source gave, with that source.
 struct HealthFigures {
@@ -147,12 +164,13 @@ struct Bundle {
     std::optional<ProbeGeometry> geometry;
     std::optional<ProbeCapacity> capacity;
     std::optional<StateComparison> state; // from the last mmc-bench document of suite "state"
+    std::optional<SustainedCurve> sustained; // from the last mmc-bench document of suite "sustained"
     std::optional<HealthFigures> health_figures; // from health
 };
 
 // The parts read out of the tools' documents, as from_json fills them in
-// (make_bundle too): geometry and capacity from bundle.probe, state from
-// bundle.bench, health_figures from bundle.health. Wrong types are warnings.
+// (make_bundle too): geometry and capacity from bundle.probe, state and
+// sustained from bundle.bench, health_figures from bundle.health. Wrong types are warnings.
 void read_tool_parts(Bundle& bundle);
 
 // A document that is not a bundle (no "format": "mmckit-bundle"), or one in

@@ -13,7 +13,7 @@ const std::vector<std::string> csv_columns = {
     "error",           "claim",      "required", "measured", "unit", "result", "why", "bundle",
     // Added after "bundle" so that readers by position keep working.
     "bus_ceiling_mb_s", "page_size", "au_size", "open_aus", "probe_confidence", "capacity_verdict", "usable_bytes",
-    "state_summary"};
+    "state_summary", "health_verdict", "life_used_percent", "life_source"};
 
 namespace {
 
@@ -50,6 +50,16 @@ json state_json(const Bundle& b)
     return {{"seq_write_mb_s", {{"used", json_or_null(s.seq_write_used_mb_s)}, {"erased", json_or_null(s.seq_write_erased_mb_s)}, {"gain", json_or_null(s.seq_write_gain)}}},
             {"rand_write_iops", {{"used", json_or_null(s.rand_write_used_iops)}, {"erased", json_or_null(s.rand_write_erased_iops)}, {"gain", json_or_null(s.rand_write_gain)}}},
             {"summary", s.summary}};
+}
+
+// mmc-health's reading in the bundle, as mmc-report reads it out.
+json health_json(const Bundle& b)
+{
+    if (!b.health_figures) return nullptr;
+    const auto& h = *b.health_figures;
+    return {{"verdict", h.verdict.empty() ? json(nullptr) : json(h.verdict)},
+            {"life_used_percent", json_or_null(h.life_used_percent)},
+            {"life_source", h.life_source.empty() ? json(nullptr) : json(h.life_source)}};
 }
 
 json iops_obj(const Results& r, bool write)
@@ -94,6 +104,8 @@ std::string csv_report(const Report& rep)
             f.insert(f.end(), {geo ? num(geo->page_size) : "", geo ? num(geo->au_size) : "", geo ? num(geo->open_aus) : "",
                                geo ? geo->confidence : "", b.capacity ? b.capacity->verdict : "",
                                b.capacity ? num(b.capacity->usable_bytes) : "", b.state ? b.state->summary : ""});
+            const auto& h = b.health_figures;
+            f.insert(f.end(), {h ? h->verdict : "", h ? num(h->life_used_percent) : "", h ? h->life_source : ""});
             out += csv_line(f);
         }
         for (std::size_t m = 0; m < g.members.size(); ++m) {
@@ -166,6 +178,7 @@ json json_report(const Report& rep, const std::vector<std::string>& warnings)
             if (b.source && !b.source->results_as_published.is_null()) row["as_published"] = b.source->results_as_published;
             row["probe"] = probe_json(b);
             row["state"] = state_json(b);
+            row["health"] = health_json(b);
             results.push_back(row);
             for (const auto& v : b.verdicts) {
                 const auto ceiling = verdict_ceiling(b, v);

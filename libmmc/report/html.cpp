@@ -1,5 +1,8 @@
 #include "report/html.h"
 
+#include "cli/size.h"
+#include "cli/text_table.h"
+#include "report/sustained_chart.h"
 #include "report/text.h"
 #include "version.h"
 
@@ -75,7 +78,7 @@ struct Item {
 
 std::string truncate(const std::string& s, std::size_t n)
 {
-    if (display_width(s) <= n) return s;
+    if (cli::display_width(s) <= n) return s;
     std::string out;
     std::size_t w = 0;
     for (std::size_t i = 0; i < s.size(); ++i) {
@@ -434,8 +437,8 @@ std::string decoded_text(const Bundle& b, const char* reg, const char* key)
 
 std::string capacity_text(uint64_t bytes)
 {
-    const double gib = static_cast<double>(bytes) / (1ull << 30);
-    return fmt::format("{:.4g} GB ({:.4g} GiB, {} bytes)", static_cast<double>(bytes) / 1e9, gib, bytes);
+    // Decimal GB as on the label, then the binary size and the count.
+    return fmt::format("{:.4g} GB ({}, {} bytes)", static_cast<double>(bytes) / 1e9, cli::format_bytes(bytes), bytes);
 }
 
 std::string card_box(const Bundle& b, const std::string& title)
@@ -463,7 +466,7 @@ std::string card_box(const Bundle& b, const std::string& title)
     if (const auto au = decoded(b, "ssr", "au_size_bytes"); au && au->is_number() && au->get<double>() > 0)
     {
         const double bytes = au->get<double>();
-        add("Allocation unit", std::fmod(bytes, 1048576) == 0 ? fmt::format("{:g} MiB", bytes / 1048576) : fmt::format("{:g} KiB", bytes / 1024));
+        add("Allocation unit", cli::format_bytes(static_cast<uint64_t>(bytes)));
     }
     std::string bus = b.host.bus_mode;
     if (b.bus.is_object()) {
@@ -509,6 +512,10 @@ svg.chart .err{fill:#b3261e;font-size:12px}
 svg.chart .grid{stroke:var(--line);stroke-width:1}
 svg.chart .s0{fill:var(--read)}
 svg.chart .s1{fill:var(--write)}
+svg.chart .curve{fill:none;stroke:var(--write);stroke-width:1.5}
+svg.chart .knee{stroke:var(--muted);stroke-dasharray:4 3}
+svg.chart .class-line{stroke:#b3261e;stroke-dasharray:6 3}
+svg.chart .mark{font-size:10px;fill:var(--muted)}
 .table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch;margin:.5em 0 1em}
 table{border-collapse:collapse;font-size:.92em}
 caption{text-align:left;font-weight:600;padding:.2em 0 .4em}
@@ -603,6 +610,15 @@ std::string html_report(const Report& rep, const HtmlOptions& o)
         if (g.has_verdicts(rep.bundles)) h += "<h3>Verdicts</h3>\n" + html_verdict_table(rep, g) + "\n";
         if (g.has_probe(rep.bundles)) h += "<h3>Flash geometry and capacity</h3>\n" + html_probe_table(rep, g) + "\n";
         if (g.has_state(rep.bundles)) h += "<h3>What erasing bought</h3>\n" + state_list(rep, g) + "\n";
+        if (g.has_sustained(rep.bundles)) {
+            h += "<h3>Sustained writes</h3>\n<div class=\"charts\">";
+            for (std::size_t m = 0; m < g.members.size(); ++m)
+                if (const auto& curve = rep.bundles[g.members[m]].sustained)
+                    h += "<figure><figcaption>Throughput against bytes written: the SLC cache's knee and the class line "
+                         "marked.</figcaption>" +
+                         sustained_chart(*curve, fmt::format("{}-sustained-{}", gid, m), g.member_label(m)) + "</figure>";
+            h += "</div>\n";
+        }
         if (g.has_health(rep.bundles)) {
             h += "<h3>Health</h3>\n";
             if (const auto chart = chart_health(rep, g, gid + "-health"); !chart.empty())

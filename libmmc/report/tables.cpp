@@ -80,6 +80,13 @@ bool Group::has_state(const std::vector<Bundle>& bundles) const
     return false;
 }
 
+bool Group::has_sustained(const std::vector<Bundle>& bundles) const
+{
+    for (int i : members)
+        if (bundles[i].sustained) return true;
+    return false;
+}
+
 std::string Group::member_label(std::size_t member) const { return cards[row_of[member]] + " @ " + hosts[column_of[member]]; }
 
 std::optional<double> verdict_ceiling(const Bundle& b, const Verdict& v)

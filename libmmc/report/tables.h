@@ -31,6 +31,7 @@ struct Group {
     bool has_verdicts(const std::vector<Bundle>& bundles) const;
     bool has_probe(const std::vector<Bundle>& bundles) const; // mmc-probe's geometry or capacity
     bool has_state(const std::vector<Bundle>& bundles) const; // the state comparison
+    bool has_sustained(const std::vector<Bundle>& bundles) const; // the sustained suite's curve
     bool has_health(const std::vector<Bundle>& bundles) const; // mmc-health's verdict
     // How the text and HTML views name a member in a row: "card @ host".
     std::string member_label(std::size_t member) const;

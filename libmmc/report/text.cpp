@@ -1,6 +1,7 @@
 #include "report/text.h"
 
 #include "cli/printable.h"
+#include "cli/text_table.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,45 +11,7 @@
 
 namespace mmc::report {
 
-std::size_t display_width(const std::string& s)
-{
-    std::size_t n = 0;
-    for (const char c : s)
-        if ((static_cast<unsigned char>(c) & 0xc0) != 0x80) ++n;
-    return n;
-}
-
 namespace {
-
-std::string pad(const std::string& s, std::size_t width, bool right)
-{
-    const std::size_t w = display_width(s);
-    const std::string fill(width > w ? width - w : 0, ' ');
-    return right ? fill + s : s + fill;
-}
-
-std::vector<std::string> words(const std::string& s)
-{
-    std::vector<std::string> out;
-    std::istringstream in(s);
-    for (std::string w; in >> w;) out.push_back(w);
-    return out;
-}
-
-std::vector<std::string> wrap(const std::string& s, std::size_t width)
-{
-    std::vector<std::string> lines;
-    std::string line;
-    for (const auto& w : words(s)) {
-        if (!line.empty() && display_width(line) + 1 + display_width(w) > width) {
-            lines.push_back(line);
-            line.clear();
-        }
-        line += (line.empty() ? "" : " ") + w;
-    }
-    if (!line.empty() || lines.empty()) lines.push_back(line);
-    return lines;
-}
 
 // "Label:   text" wrapped with a hanging indent.
 std::string field(const std::string& label, const std::string& text, std::size_t width = 100)
@@ -57,7 +20,7 @@ std::string field(const std::string& label, const std::string& text, std::size_t
     const std::string head = fmt::format("  {:<10}", label);
     std::string out;
     bool first = true;
-    for (const auto& line : wrap(text, width - head.size())) {
+    for (const auto& line : cli::wrap_words(text, width - head.size())) {
         out += (first ? head : std::string(head.size(), ' ')) + line + "\n";
         first = false;
     }
@@ -75,106 +38,9 @@ const char* result_color(const std::string& result)
 
 namespace {
 
-bool is_number(const std::string& s)
-{
-    if (s.empty()) return false;
-    bool digit = false, dot = false;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const char c = s[i];
-        if (c >= '0' && c <= '9') digit = true;
-        else if (c == '.' && !dot) dot = true;
-        else if (!(c == '-' && i == 0)) return false;
-    }
-    return digit;
-}
-
-// A right-aligned column of numbers shows them all with one number of
-// decimals, so that they line up and none claims more than its neighbours
-// ("18.20" above "10.24", not "18.2" above "10.24"): as many as the column's
-// largest figure has to its fourth significant digit, and no more than any
-// figure in it was given with. Whole numbers (counts, IOPS) stay whole.
-struct Decimal {
-    std::size_t given = 0; // most decimals any figure has
-    double largest = 0;
-    void add(const std::string& s)
-    {
-        const auto dot = s.find('.');
-        if (dot != std::string::npos) given = std::max(given, s.size() - dot - 1);
-        largest = std::max(largest, std::fabs(std::strtod(s.c_str(), nullptr)));
-    }
-    std::string format(const std::string& s) const
-    {
-        if (!given) return s;
-        const int whole_digits = largest >= 1 ? static_cast<int>(std::floor(std::log10(largest))) + 1 : 1;
-        const int decimals = std::clamp(4 - whole_digits, 0, static_cast<int>(given));
-        return fmt::format("{:.{}f}", std::strtod(s.c_str(), nullptr), decimals);
-    }
-};
-
-} // namespace
-
-std::string render_table(const TextTable& t, std::size_t indent, std::size_t wrap_width)
-{
-    const std::size_t ncol = t.header.size();
-    std::vector<Decimal> decimal(ncol);
-    for (const auto& row : t.rows)
-        for (std::size_t c = 1; c < ncol && c < row.size(); ++c)
-            if (t.right_aligned[c] && is_number(row[c])) decimal[c].add(row[c]);
-    auto cell_text = [&](const std::vector<std::string>& row, std::size_t c) {
-        if (c >= row.size()) return std::string();
-        return c > 0 && t.right_aligned[c] && is_number(row[c]) ? decimal[c].format(row[c]) : row[c];
-    };
-    std::vector<std::size_t> width(ncol, 0);
-    for (const auto& row : t.rows)
-        for (std::size_t c = 0; c < ncol && c < row.size(); ++c) width[c] = std::max(width[c], display_width(cell_text(row, c)));
-    std::vector<std::vector<std::string>> head(ncol);
-    std::size_t head_lines = 1;
-    for (std::size_t c = 0; c < ncol; ++c) {
-        const bool value = c > 0 && t.right_aligned[c];
-        if (!value) {
-            width[c] = std::max(width[c], display_width(t.header[c]));
-            head[c] = {t.header[c]};
-        } else {
-            std::size_t longest_word = 0;
-            for (const auto& w : words(t.header[c])) longest_word = std::max(longest_word, display_width(w));
-            width[c] = std::max({width[c], longest_word, std::min(display_width(t.header[c]), wrap_width)});
-            head[c] = wrap(t.header[c], width[c]);
-        }
-        head_lines = std::max(head_lines, head[c].size());
-    }
-    const std::string margin(indent, ' ');
-    std::string out;
-    auto emit = [&](const std::vector<std::string>& cells, std::size_t row, bool is_header) {
-        std::string line = margin;
-        for (std::size_t c = 0; c < ncol; ++c) {
-            std::string cell = pad(is_header ? cells[c] : cell_text(cells, c), width[c], t.right_aligned[c]);
-            if (!is_header && t.color) {
-                const std::string esc = t.color(row, c);
-                if (!esc.empty()) cell = esc + cell + "\033[0m";
-            }
-            line += (c ? "  " : "") + cell;
-        }
-        while (!line.empty() && line.back() == ' ') line.pop_back();
-        out += line + "\n";
-    };
-    // Header lines bottom-aligned, so each column's last line sits on the rule.
-    for (std::size_t l = 0; l < head_lines; ++l) {
-        std::vector<std::string> cells(ncol);
-        for (std::size_t c = 0; c < ncol; ++c) {
-            const std::size_t skip = head_lines - head[c].size();
-            if (l >= skip) cells[c] = head[c][l - skip];
-        }
-        emit(cells, 0, true);
-    }
-    for (std::size_t r = 0; r < t.rows.size(); ++r) emit(t.rows[r], r, false);
-    return out;
-}
-
-namespace {
-
 std::string text_seq_table(const Report& rep, const Group& g, bool write)
 {
-    TextTable t;
+    cli::TextTable t;
     t.header.push_back("Card");
     t.right_aligned.push_back(false);
     for (const auto& h : g.hosts) {
@@ -195,12 +61,12 @@ std::string text_seq_table(const Report& rep, const Group& g, bool write)
         }
         t.rows.push_back(std::move(row));
     }
-    return render_table(t);
+    return cli::render_table(t);
 }
 
 std::string text_random_table(const Report& rep, const Group& g)
 {
-    TextTable t;
+    cli::TextTable t;
     t.header = {"Card @ host", "1K w", "1K r", "4K w", "4K r", "16K w", "16K r", "seq w MB/s", "seq r MB/s"};
     t.right_aligned = {false, true, true, true, true, true, true, true, true};
     for (std::size_t m = 0; m < g.members.size(); ++m) {
@@ -214,12 +80,12 @@ std::string text_random_table(const Report& rep, const Group& g)
         row.push_back(mb_s_text(b.results.seq_read_mb_s));
         t.rows.push_back(std::move(row));
     }
-    return render_table(t, 2, 6);
+    return cli::render_table(t, 2, 6);
 }
 
 std::string text_verdict_table(const Report& rep, const Group& g, bool color)
 {
-    TextTable t;
+    cli::TextTable t;
     t.header = {"Card @ host", "Claim", "Required", "Measured", "Bus ceiling", "Result"};
     t.right_aligned = {false, false, true, true, true, false};
     std::vector<std::string> results;
@@ -234,13 +100,13 @@ std::string text_verdict_table(const Report& rep, const Group& g, bool color)
     }
     if (color)
         t.color = [results](std::size_t row, std::size_t col) { return col == 5 ? std::string(result_color(results[row])) : std::string(); };
-    return render_table(t);
+    return cli::render_table(t);
 }
 
 // mmc-probe's answers, one row per card@host that has them.
 std::string text_probe_table(const Report& rep, const Group& g)
 {
-    TextTable t;
+    cli::TextTable t;
     t.header = {"Card @ host", "Page", "AU", "Open AUs", "Confidence", "Capacity"};
     t.right_aligned = {false, true, true, true, false, false};
     for (std::size_t m = 0; m < g.members.size(); ++m) {
@@ -251,14 +117,14 @@ std::string text_probe_table(const Report& rep, const Group& g)
                           geo ? count_text(geo->open_aus) : missing_text,
                           geo && !geo->confidence.empty() ? geo->confidence : missing_text, capacity_text(b.capacity)});
     }
-    return render_table(t, 2, 10);
+    return cli::render_table(t, 2, 10);
 }
 
 // mmc-health's verdicts: one row per card, its latest reading, and where
 // the card was read more than once its life used over time, oldest first.
 std::string text_health_table(const Report& rep, const Group& g)
 {
-    TextTable t;
+    cli::TextTable t;
     t.header = {"Card", "Verdict", "Life used", "From", "Read", "Life used over time"};
     t.right_aligned = {false, false, true, false, false, false};
     for (const auto& card : health_histories(rep, g)) {
@@ -272,7 +138,7 @@ std::string text_health_table(const Report& rep, const Group& g)
                           last.health->life_source.empty() ? missing_text : last.health->life_source,
                           last.date.empty() ? missing_text : last.date, history});
     }
-    return render_table(t, 2, 10);
+    return cli::render_table(t, 2, 10);
 }
 
 // What erasing bought, in the state suite's own line.

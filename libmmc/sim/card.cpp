@@ -18,7 +18,7 @@ const Params& validated(const Params& p)
 } // namespace
 
 Card::Card(const Params& p)
-    : p_(validated(p)), fakes_(p), ftl_(p, real_size(p)), store_(p.page_bytes, p.erased_byte, p.seed, p.state != StartState::clean)
+    : p_(validated(p)), fakes_(p), flash_(p, real_size(p)), store_(p.page_bytes, p.erased_byte, p.seed, p.state != StartState::clean)
 {
     if (p_.bridge_cache_bytes) bridge_.emplace(p_.bridge_cache_bytes);
 }
@@ -54,11 +54,16 @@ template <class F> void Card::storage_runs(uint64_t offset, uint64_t length, F f
     if (run_len) f(run, run_len);
 }
 
-uint64_t Card::write_flash(Ftl& ftl, Counters& c, uint64_t offset, uint64_t length) const
+FlashWrites::Work Card::write_flash(FlashWrites& flash, Counters& c, uint64_t start, uint64_t offset,
+                                     uint64_t length) const
 {
-    uint64_t ns = 0;
-    storage_runs(offset, length, [&](uint64_t phys, uint64_t n) { ns += ftl.write(phys, n, c); });
-    return ns;
+    return flash.write([&](auto f) { storage_runs(offset, length, f); }, c, {start, offset, c.writes.bytes, 0});
+}
+
+void Card::fold_idle(uint64_t start)
+{
+    const uint64_t busy_until = std::max(host_free_, flash_free_);
+    if (start > busy_until) flash_.idle(start - busy_until, counters_);
 }
 
 // Retires the cached writes the flash has finished by `at`.
@@ -89,6 +94,7 @@ uint64_t Card::read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns
         return host_free_;
     }
     const uint64_t start = continues ? host_free_ : std::max(arrival_ns, host_free_);
+    fold_idle(start);
     uint64_t service = read_service_ns(p_, offset, out.size());
     const bool same_page = continues && offset % p_.page_bytes != 0;
     if (continues) {
@@ -105,7 +111,7 @@ uint64_t Card::read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns
             return;
         }
         const uint64_t page = *phys / p_.page_bytes;
-        store_.read(page, static_cast<uint32_t>(*phys % p_.page_bytes), dst, ftl_.valid(page));
+        store_.read(page, static_cast<uint32_t>(*phys % p_.page_bytes), dst, flash_.ftl().valid(page));
     });
     if (!out.empty()) {
         const uint64_t last = offset + out.size() - 1;
@@ -125,6 +131,7 @@ uint64_t Card::write(uint64_t offset, std::span<const uint8_t> data, uint64_t ar
 {
     check_range("write", offset, data.size());
     const uint64_t start = std::max(arrival_ns, host_free_);
+    fold_idle(start);
     // The data first, while the FTL still knows which pages held data before.
     pieces(offset, data.size(), [&](uint64_t logical, std::optional<uint64_t> phys, uint64_t n) {
         const auto src = data.subspan(logical - offset, n);
@@ -134,10 +141,11 @@ uint64_t Card::write(uint64_t offset, std::span<const uint8_t> data, uint64_t ar
             return;
         }
         const uint64_t page = *phys / p_.page_bytes;
-        store_.write(page, static_cast<uint32_t>(*phys % p_.page_bytes), src, ftl_.valid(page));
+        store_.write(page, static_cast<uint32_t>(*phys % p_.page_bytes), src, flash_.ftl().valid(page));
     });
     if (bridge_) bridge_->remember(offset, data);
-    const uint64_t flash = write_flash(ftl_, counters_, offset, data.size());
+    const FlashWrites::Work work = write_flash(flash_, counters_, start, offset, data.size());
+    const uint64_t flash = work.ns + work.stall_ns;
     const uint64_t transfer = transfer_ns(p_.timing, data.size());
 
     uint64_t end;
@@ -166,9 +174,10 @@ uint64_t Card::discard(uint64_t offset, uint64_t length, uint64_t arrival_ns)
     check_range("discard", offset, length);
     if (bridge_) bridge_->forget(offset, length);
     const uint64_t start = std::max(arrival_ns, host_free_);
+    fold_idle(start);
     uint64_t flash = 0;
     storage_runs(offset, length, [&](uint64_t phys, uint64_t n) {
-        flash += ftl_.discard(phys, n, counters_, [&](uint64_t page) { store_.drop(page); });
+        flash += flash_.ftl().discard(phys, n, counters_, [&](uint64_t page) { store_.drop(page); });
     });
     const uint64_t end = std::max(start, flash_free_) + p_.timing.command_ns + flash;
     ++counters_.discards.requests;
@@ -182,6 +191,7 @@ uint64_t Card::discard(uint64_t offset, uint64_t length, uint64_t arrival_ns)
 uint64_t Card::flush(uint64_t arrival_ns)
 {
     const uint64_t start = std::max(arrival_ns, host_free_);
+    fold_idle(start);
     const uint64_t end = std::max(start, flash_free_) + p_.timing.command_ns;
     ++counters_.flushes.requests;
     counters_.flushes.busy_ns += end - start;
@@ -192,7 +202,7 @@ uint64_t Card::flush(uint64_t arrival_ns)
 
 const Counters& Card::counters() const
 {
-    ftl_.summarize(counters_.aus);
+    flash_.ftl().summarize(counters_.aus);
     counters_.pages_stored = store_.pages_stored();
     return counters_;
 }
@@ -213,9 +223,10 @@ uint64_t Card::predict_read(uint64_t offset, uint64_t length) const
 uint64_t Card::predict_write(uint64_t offset, uint64_t length) const
 {
     check_range("write", offset, length);
-    Ftl scratch = ftl_;
+    FlashWrites scratch = flash_;
     Counters ignored;
-    return transfer_ns(p_.timing, length) + write_flash(scratch, ignored, offset, length);
+    const FlashWrites::Work work = write_flash(scratch, ignored, host_free_, offset, length);
+    return transfer_ns(p_.timing, length) + work.ns + work.stall_ns;
 }
 
 } // namespace mmc::sim

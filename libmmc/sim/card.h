@@ -12,6 +12,11 @@
 //            time, and a write waits for room when the cache is full. A
 //            write larger than the cache waits for it to drain and is
 //            served directly.
+//            The flash time is flash_writes.h's: the FTL's, its page
+//            programs timed by the SLC cache's model (slc_cache.h), plus
+//            the garbage-collection stalls the FTL's state sets off, each
+//            recorded in the counters. Idle time before any request folds
+//            the SLC cache.
 // - discard: waits for the drain; command + block_erase per whole AU whose
 //            block was not already erased.
 // - flush:   waits for the drain; command.
@@ -26,7 +31,7 @@
 #include "sim/bridge_cache.h"
 #include "sim/counters.h"
 #include "sim/fakes.h"
-#include "sim/ftl.h"
+#include "sim/flash_writes.h"
 #include "sim/params.h"
 #include "sim/store.h"
 
@@ -83,13 +88,15 @@ private:
     // Calls f(physical offset, length) for runs of physically contiguous
     // storage inside one AU: the units the FTL works on.
     template <class F> void storage_runs(uint64_t offset, uint64_t length, F f) const;
-    // The flash time of a write, applied to `ftl` (a copy for a prediction).
-    uint64_t write_flash(Ftl&, Counters&, uint64_t offset, uint64_t length) const;
+    // The flash work of a write, applied to `flash` (a copy for a prediction).
+    FlashWrites::Work write_flash(FlashWrites&, Counters&, uint64_t start, uint64_t offset, uint64_t length) const;
+    // The card was idle until `start`: the SLC cache folds.
+    void fold_idle(uint64_t start);
     uint64_t drained(uint64_t at);
 
     Params p_;
     FakeMap fakes_;
-    Ftl ftl_;
+    FlashWrites flash_;
     PageStore store_;
     mutable Counters counters_;
     uint64_t host_free_ = 0;  // end of the previous request

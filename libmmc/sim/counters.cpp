@@ -7,7 +7,20 @@ nlohmann::json to_json(const RequestCounters& r)
 {
     return {{"requests", r.requests}, {"bytes", r.bytes}, {"busy_ns", r.busy_ns}};
 }
+
+nlohmann::json to_json(const GcStall& s)
+{
+    return {{"at_ns", s.at_ns}, {"offset", s.offset}, {"bytes_before", s.bytes_before}, {"ns", s.ns}};
+}
 } // namespace
+
+void GcStalls::record(const GcStall& s)
+{
+    ++count;
+    total_ns += s.ns;
+    if (s.ns > longest.ns) longest = s;
+    if (first.size() < kept) first.push_back(s);
+}
 
 nlohmann::json to_json(const Counters& c)
 {
@@ -26,6 +39,19 @@ nlohmann::json to_json(const Counters& c)
     j["cache_wait_ns"] = c.cache_wait_ns;
     j["limbo_bytes_written"] = c.limbo_bytes_written;
     j["limbo_bytes_read"] = c.limbo_bytes_read;
+    j["blocks_made_free"] = c.blocks_made_free;
+    j["slc_cache"] = {{"bytes_cached", c.slc.bytes_cached},
+                      {"bytes_native", c.slc.bytes_native},
+                      {"bytes_folded", c.slc.bytes_folded},
+                      {"used_bytes", c.slc.used_bytes},
+                      {"first_full_at_bytes", c.slc.first_full_at_bytes ? nlohmann::json(c.slc.first_full_at_bytes) : nlohmann::json(nullptr)}};
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& s : c.gc_stalls.first) list.push_back(to_json(s));
+    j["gc_stalls"] = {{"count", c.gc_stalls.count},
+                      {"total_ns", c.gc_stalls.total_ns},
+                      {"longest", c.gc_stalls.count ? to_json(c.gc_stalls.longest) : nlohmann::json(nullptr)},
+                      {"kept", GcStalls::kept},
+                      {"first", std::move(list)}};
     j["aus"] = {{"total", c.aus.total},
                 {"open", c.aus.open},
                 {"erased", c.aus.erased},

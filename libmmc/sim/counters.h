@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 namespace mmc::sim {
 
@@ -21,6 +22,32 @@ struct AuSummary {            // the state of every AU of the real storage, now
     uint64_t valid_pages = 0; // pages holding data (written, or there from the start)
 };
 
+struct SlcCounters {               // the SLC cache (slc_cache.h)
+    uint64_t bytes_cached = 0;       // written into it
+    uint64_t bytes_native = 0;       // written past it, into the native flash (it was full)
+    uint64_t bytes_folded = 0;       // folded into the native flash by idle time
+    uint64_t used_bytes = 0;         // holding data now
+    uint64_t first_full_at_bytes = 0; // bytes written when it first filled: the knee (0 = never)
+};
+
+// One garbage-collection stall (Params::Sustained): a request that had to
+// wait while the FTL made free blocks.
+struct GcStall {
+    uint64_t at_ns = 0;        // the virtual time the stalled request started
+    uint64_t offset = 0;       // its byte offset
+    uint64_t bytes_before = 0; // bytes written since the start, before it
+    uint64_t ns = 0;           // the stall's length (gc_stall for each stall it took)
+};
+
+struct GcStalls {
+    static constexpr std::size_t kept = 10000; // the list keeps the first ones; count and longest all
+    uint64_t count = 0;    // stalled requests
+    uint64_t total_ns = 0;
+    GcStall longest;
+    std::vector<GcStall> first;
+    void record(const GcStall&);
+};
+
 struct Counters {
     RequestCounters reads, writes, discards, flushes;
     uint64_t busy_ns = 0;          // total service time
@@ -33,6 +60,10 @@ struct Counters {
     uint64_t cache_wait_ns = 0;    // time writes waited for room in the write cache
     uint64_t limbo_bytes_written = 0; // fakes: bytes written where no storage is
     uint64_t limbo_bytes_read = 0;
+    uint64_t blocks_made_free = 0; // by writes: the erases they needed, and AUs opened below the
+                                   // reserve (ftl.h); what garbage-collection stalls count
+    SlcCounters slc;
+    GcStalls gc_stalls;
     AuSummary aus;
     uint64_t pages_stored = 0;     // memory the simulator holds for data, in pages
 };

@@ -1,11 +1,12 @@
 #include "sim/figures.h"
 
-#include "sim/ftl.h"
+#include "sim/flash_writes.h"
 #include "sim/timing.h"
 
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <vector>
 #include <stdexcept>
 
 namespace mmc::sim {
@@ -35,28 +36,36 @@ uint64_t area(const Params& p, uint64_t block)
 double mb_s(uint64_t bytes, uint64_t ns) { return static_cast<double>(bytes) / (static_cast<double>(ns) / 1e9) / 1e6; }
 double per_second(uint64_t count, uint64_t ns) { return static_cast<double>(count) / (static_cast<double>(ns) / 1e9); }
 
-// Writes go straight to an FTL: the flash time a Card charges, without
-// holding the data (a steady state over open AUs writes gigabytes).
+// Writes go straight to the flash (flash_writes.h): the time a Card
+// charges, back to back, without holding the data (a steady state over
+// open AUs writes gigabytes).
 class Writer {
 public:
-    Writer(const Params& p, StartState s) : p_(with_state(p, s)), ftl_(p_, usable(p_)) {}
+    Writer(const Params& p, StartState s) : p_(with_state(p, s)), flash_(p_, usable(p_)) {}
     uint64_t write(uint64_t offset, uint64_t length)
     {
-        uint64_t ns = transfer_ns(p_.timing, length);
-        for (uint64_t at = offset; at < offset + length;) { // the FTL works inside one AU
-            const uint64_t n = std::min(offset + length - at, (at / p_.au_bytes + 1) * p_.au_bytes - at);
-            ns += ftl_.write(at, n, counters_);
-            at += n;
-        }
+        const auto work = flash_.write(
+            [&](auto f) {
+                for (uint64_t at = offset; at < offset + length;) { // the FTL works inside one AU
+                    const uint64_t n = std::min(offset + length - at, (at / p_.au_bytes + 1) * p_.au_bytes - at);
+                    f(at, n);
+                    at += n;
+                }
+            },
+            counters_, {now_, offset, counters_.writes.bytes, 0});
+        const uint64_t ns = transfer_ns(p_.timing, length) + work.ns + work.stall_ns;
+        counters_.writes.bytes += length;
+        now_ += ns;
         return ns;
     }
+    const Counters& counters() const { return counters_; }
     // A discard of whole pages (partial pages are left): the FTL's cost.
     uint64_t discard(uint64_t offset, uint64_t length)
     {
         uint64_t ns = 0;
         for (uint64_t at = offset; at < offset + length;) {
             const uint64_t n = std::min(offset + length - at, (at / p_.au_bytes + 1) * p_.au_bytes - at);
-            ns += ftl_.discard(at, n, counters_, [](uint64_t) {});
+            ns += flash_.ftl().discard(at, n, counters_, [](uint64_t) {});
             at += n;
         }
         return ns;
@@ -69,8 +78,9 @@ private:
         return p;
     }
     Params p_;
-    Ftl ftl_;
+    FlashWrites flash_;
     Counters counters_;
+    uint64_t now_ = 0; // virtual time: the writes back to back
 };
 
 uint64_t random_offset(std::mt19937_64& rng, uint64_t first, uint64_t span, uint64_t block)
@@ -181,6 +191,77 @@ Figures modelled_figures(const Params& p)
         q.rand_write_iops_first_fragmented = random_write_iops_first(p, StartState::fragmented, 4096, premise_random_writes);
     }
     return f;
+}
+
+uint64_t knee_bytes(const Params& p, uint64_t request, uint64_t gap_ns)
+{
+    const uint64_t cache = p.sustained.slc_cache_bytes;
+    if (cache == 0 || request == 0) return 0;
+    // As SlcCache::idle folds: whole bytes.
+    const uint64_t folding = gap_ns > p.sustained.slc_fold_after_ns ? gap_ns - p.sustained.slc_fold_after_ns : 0;
+    const uint64_t f = static_cast<uint64_t>(std::floor(static_cast<double>(folding) * slc_fold_rate(p) / 1e9));
+    if (f >= request) return cache <= request ? cache : 0;
+    // After k requests (k - 1 gaps) the cache holds k * request - (k - 1) * f
+    // until it is full; the k-th fills it, and the knee is the bytes written then.
+    const uint64_t k = cache <= request ? 1 : (cache - f + (request - f) - 1) / (request - f);
+    return cache + (k - 1) * f;
+}
+
+SustainedFigures sustained_figures(const Params& p)
+{
+    validate(p);
+    SustainedFigures f;
+    const uint64_t rq = host_request_bytes;
+    const uint64_t pages = (rq + p.page_bytes - 1) / p.page_bytes;
+    const bool cache = p.sustained.slc_cache_bytes != 0;
+    f.knee_bytes = knee_bytes(p, rq, 0);
+    f.post_cache_mb_s = mb_s(rq, transfer_ns(p.timing, rq) + program_ns(p, 0, rq, pages));
+    f.burst_mb_s = cache ? mb_s(rq, transfer_ns(p.timing, rq) + program_ns(p, rq, 0, pages)) : f.post_cache_mb_s;
+    f.recovery_bytes_per_s = cache ? slc_fold_rate(p) : 0;
+    const uint64_t length = usable(p) / rq * rq;
+    if (length == 0) return f;
+    for (StartState s : {StartState::clean, StartState::full, StartState::fragmented}) {
+        Writer w(p, s);
+        std::vector<uint64_t> au_ns(length / p.au_bytes + 1, 0);
+        for (uint64_t at = 0; at < length; at += rq) au_ns[at / p.au_bytes] += w.write(at, rq);
+        const GcStalls& g = w.counters().gc_stalls;
+        auto& out = s == StartState::clean ? f.clean : s == StartState::full ? f.full : f.fragmented;
+        out.count = g.count;
+        out.longest_ns = g.longest.ns;
+        if (g.count) out.first_at_bytes = g.first.front().bytes_before;
+        if (g.first.size() >= 2) // over the stalls the counters kept
+            out.every_bytes = (g.first.back().bytes_before - g.first.front().bytes_before) / (g.first.size() - 1);
+        if (s != StartState::clean) continue;
+        f.worst_au_mb_s = -1;
+        for (uint64_t au = 0; au < length / p.au_bytes; ++au) { // whole AUs only
+            const double v = mb_s(p.au_bytes, au_ns[au]);
+            if (f.worst_au_mb_s < 0 || v < f.worst_au_mb_s) {
+                f.worst_au_mb_s = v;
+                f.worst_au_offset = au * p.au_bytes;
+            }
+        }
+        if (f.worst_au_mb_s < 0) f.worst_au_mb_s = 0;
+    }
+    return f;
+}
+
+nlohmann::json to_json(const SustainedFigures& f)
+{
+    auto r = [](double v) { return std::round(v * 100) / 100; };
+    auto stalls = [](const SustainedFigures::Stalls& s) {
+        return nlohmann::json{{"count", s.count},
+                              {"first_at_bytes", s.count ? nlohmann::json(s.first_at_bytes) : nlohmann::json(nullptr)},
+                              {"every_bytes", s.every_bytes ? nlohmann::json(s.every_bytes) : nlohmann::json(nullptr)},
+                              {"longest_ns", s.longest_ns}};
+    };
+    return {{"request_bytes", host_request_bytes},
+            {"knee_bytes", f.knee_bytes ? nlohmann::json(f.knee_bytes) : nlohmann::json(nullptr)},
+            {"burst_mb_s", r(f.burst_mb_s)},
+            {"post_cache_mb_s", r(f.post_cache_mb_s)},
+            {"recovery_bytes_per_s", r(f.recovery_bytes_per_s)},
+            {"gc_stalls", {{"clean", stalls(f.clean)}, {"full", stalls(f.full)}, {"fragmented", stalls(f.fragmented)}}},
+            {"worst_au_mb_s", r(f.worst_au_mb_s)},
+            {"worst_au_offset", f.worst_au_offset}};
 }
 
 nlohmann::json to_json(const Figures& f)

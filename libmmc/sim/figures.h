@@ -60,4 +60,34 @@ Figures modelled_figures(const Params&);
 
 nlohmann::json to_json(const Figures&);
 
+// Sustained writing (issue 27; Params::Sustained): what a benchmark writing
+// host_request_bytes requests back to back, sequentially over the whole
+// storage, should find. The formulas are the card's own (timing.h,
+// flash_writes.h); the stall pattern and the per-AU figures come from
+// running the flash model over the whole storage from each state.
+struct SustainedFigures {
+    uint64_t knee_bytes = 0;          // written from an empty SLC cache until it is full (0: no cache)
+    double burst_mb_s = 0;            // a request while the cache has room, clean card (no merges)
+    double post_cache_mb_s = 0;       // once it is full (= burst without a cache)
+    double recovery_bytes_per_s = 0;  // cache freed per second of idle time (0: no cache),
+                                      // once the card has been idle for slc_fold_after
+    struct Stalls {                   // over one write of the whole storage from a starting state
+        uint64_t count = 0;           // stalled requests
+        uint64_t first_at_bytes = 0;  // bytes written before the first
+        uint64_t every_bytes = 0;     // mean bytes written from one to the next (0 with fewer than two)
+        uint64_t longest_ns = 0;
+    } clean, full, fragmented;
+    double worst_au_mb_s = 0;         // clean: the slowest AU, its bytes over the time its requests took
+    uint64_t worst_au_offset = 0;     // where that AU starts
+};
+SustainedFigures sustained_figures(const Params&);
+
+// The knee when `gap_ns` of idle time passes before each request (a host's
+// own cost per request): each gap longer than slc_fold_after folds part of
+// what the last request put in. 0 without a cache or when the gaps fold as
+// much as the requests fill.
+uint64_t knee_bytes(const Params&, uint64_t request, uint64_t gap_ns);
+
+nlohmann::json to_json(const SustainedFigures&);
+
 } // namespace mmc::sim

@@ -8,7 +8,7 @@ namespace mmc::sim {
 Ftl::Ftl(const Params& p, uint64_t physical_bytes)
     : t_(p.timing), page_bytes_(p.page_bytes), au_bytes_(p.au_bytes), pages_per_au_(p.au_bytes / p.page_bytes),
       pages_(physical_bytes / p.page_bytes), aus_((pages_ + pages_per_au_ - 1) / pages_per_au_),
-      open_limit_(p.open_aus)
+      open_limit_(p.open_aus), reserve_aus_((p.sustained.gc_reserve_bytes + p.au_bytes - 1) / p.au_bytes)
 {
     const bool all_valid = p.state != StartState::clean;
     valid_.assign((pages_ + 63) / 64, all_valid ? ~uint64_t{0} : 0);
@@ -17,6 +17,7 @@ Ftl::Ftl(const Params& p, uint64_t physical_bytes)
     if (p.state == StartState::clean) start = erased_flag;
     if (p.state == StartState::fragmented) start = fragmented_flag;
     flags_.assign(aus_, start);
+    if (start == erased_flag) erased_aus_ = aus_;
 }
 
 uint64_t Ftl::au_pages(uint64_t au) const { return std::min(pages_per_au_, pages_ - au * pages_per_au_); }
@@ -69,8 +70,12 @@ uint64_t Ftl::open(uint64_t au, Counters& c)
 {
     uint64_t ns = 0;
     if (open_.size() >= open_limit_) ns += close(0, c);
-    if (flags_[au] & erased_flag) flags_[au] &= ~erased_flag;
-    else ns += erase(c);
+    if (flags_[au] & erased_flag) {
+        flags_[au] &= ~erased_flag;
+        --erased_aus_;
+        if (erased_aus_ < reserve_aus_) ++c.blocks_made_free; // below the reserve: one made up
+    } else
+        ns += erase(c);
     open_.push_back({au, 0, true});
     return ns;
 }
@@ -88,6 +93,7 @@ uint64_t Ftl::write(uint64_t offset, uint64_t length, Counters& c)
     const uint64_t first = offset / page_bytes_;
     const uint64_t last = (offset + length - 1) / page_bytes_;
     const uint64_t n = last - first + 1;
+    const uint64_t erases_before = c.erases;
     uint64_t ns = 0;
 
     if (flags_[au] & fragmented_flag) { // consolidate the scattered data first
@@ -128,6 +134,7 @@ uint64_t Ftl::write(uint64_t offset, uint64_t length, Counters& c)
     // Written in order to its very end: closed with nothing to copy. (A write
     // ending inside the last page leaves it open for the rest of that page.)
     if (w->in_order && w->used == au_pages(au) && (offset + length) % page_bytes_ == 0) open_.pop_back();
+    c.blocks_made_free += c.erases - erases_before;
     return ns;
 }
 
@@ -149,6 +156,7 @@ uint64_t Ftl::discard_done(uint64_t au, uint64_t first, uint64_t end, Counters& 
         }
     const bool was_erased = flags_[au] & erased_flag;
     flags_[au] = erased_flag;
+    if (!was_erased) ++erased_aus_;
     return was_erased ? 0 : erase(c);
 }
 

@@ -36,6 +36,13 @@
 //   (block_erase, counted, unless already erased; an open AU is dropped);
 //   a partial discard invalidates only the pages it wholly covers, so later
 //   merges copy fewer pages, and nothing else.
+// - Blocks made free (Counters::blocks_made_free, what garbage-collection
+//   stalls count, card.h): every erase a write needs (opening an AU whose
+//   block is not erased, a full merge, a full log), and opening an erased AU
+//   that leaves fewer erased AUs than the controller's reserve
+//   (gc_reserve): it makes one up by collecting garbage. So a clean card
+//   makes none until it has used up all but its reserve, a full one one per
+//   AU opened, a fragmented one two (the merge and the opening).
 // An erase is counted where a fresh block is needed; the blocks merges
 // release are erased then. Writing into pages that hold valid data (a full
 // card) therefore costs copies and erases that a discarded card does not.
@@ -78,6 +85,7 @@ public:
     }
 
     void summarize(AuSummary&) const;
+    uint64_t erased_aus() const { return erased_aus_; }
 
 private:
     struct OpenAu {
@@ -107,6 +115,8 @@ private:
     uint64_t pages_;
     uint64_t aus_;
     unsigned open_limit_;
+    uint64_t reserve_aus_;     // gc_reserve in AUs, rounded up
+    uint64_t erased_aus_ = 0;  // AUs with erased_flag
     std::vector<uint64_t> valid_;  // one bit per page
     std::vector<uint8_t> flags_;   // per AU
     std::vector<OpenAu> open_;     // least recently written first

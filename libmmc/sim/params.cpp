@@ -173,6 +173,17 @@ void set_option(Params& p, std::string_view name, std::string_view value)
     else if (name == "block-erase") p.timing.block_erase_ns = time_value(name, value);
     else if (name == "au-cross") p.timing.au_cross_ns = time_value(name, value);
     else if (name == "bus-rate") p.timing.bus_bytes_per_s = rate_value(name, value);
+    else if (name == "slc-cache") p.sustained.slc_cache_bytes = size_value(name, value);
+    else if (name == "slc-rate") p.sustained.slc_rate = rate_value(name, value);
+    else if (name == "native-rate") p.sustained.native_rate = rate_value(name, value);
+    else if (name == "slc-fold-rate") p.sustained.slc_fold_rate = rate_value(name, value);
+    else if (name == "slc-fold-after") p.sustained.slc_fold_after_ns = time_value(name, value);
+    else if (name == "gc-stall") p.sustained.gc_stall_ns = time_value(name, value);
+    else if (name == "gc-every") {
+        const uint64_t v = integer_value(name, value);
+        if (v < 1 || v > 1'000'000) bad(name, value, "expected 1 (a stall for every block made free) to 1000000");
+        p.sustained.gc_every = static_cast<unsigned>(v);
+    } else if (name == "gc-reserve") p.sustained.gc_reserve_bytes = size_value(name, value);
     else if (name == "seed") p.seed = integer_value(name, value);
     else throw std::invalid_argument(fmt::format("unknown card option '{}'", name));
 }
@@ -184,6 +195,17 @@ uint64_t real_size(const Params& p)
 }
 
 uint64_t wrap_module(const Params& p) { return p.module_bytes ? p.module_bytes : real_size(p); }
+
+namespace {
+double page_program_rate(const Params& p)
+{
+    return p.timing.page_program_ns ? p.page_bytes * 1e9 / static_cast<double>(p.timing.page_program_ns) : 0;
+}
+} // namespace
+
+double slc_rate(const Params& p) { return p.sustained.slc_rate ? p.sustained.slc_rate : page_program_rate(p); }
+double native_rate(const Params& p) { return p.sustained.native_rate ? p.sustained.native_rate : page_program_rate(p); }
+double slc_fold_rate(const Params& p) { return p.sustained.slc_fold_rate ? p.sustained.slc_fold_rate : native_rate(p); }
 
 void validate(const Params& p)
 {
@@ -212,6 +234,16 @@ void validate(const Params& p)
     for (uint64_t ns : {t.command_ns, t.page_read_ns, t.page_program_ns, t.block_erase_ns, t.au_cross_ns})
         if (ns > hour) fail("a flash time longer than an hour");
     const uint64_t real = real_size(p);
+    const Sustained& s = p.sustained;
+    for (const auto& [name, rate] : {std::pair{"slc-rate", s.slc_rate}, {"native-rate", s.native_rate}, {"slc-fold-rate", s.slc_fold_rate}})
+        if (rate != 0 && !(rate >= 1e3 && rate <= 1e11 && std::isfinite(rate)))
+            fail(fmt::format("{}: {} bytes/s is not a flash's rate (1e3 to 1e11, or 0 for page-program's)", name, rate));
+    if (s.slc_cache_bytes % 512) fail(fmt::format("slc-cache: {} bytes is not a whole number of sectors", s.slc_cache_bytes));
+    if (s.slc_cache_bytes > real) fail(fmt::format("slc-cache: {} bytes is larger than the card's {} bytes of flash", s.slc_cache_bytes, real));
+    // A reserve as large as the card or larger: every AU opened makes a block free (presets keep it at small --size).
+    if (s.gc_reserve_bytes > (uint64_t{1} << 44)) fail("gc-reserve: larger than 16 TiB");
+    if (s.gc_stall_ns > hour) fail("gc-stall: longer than an hour");
+    if (s.gc_every < 1) fail("gc-every: at least 1");
     if (p.fake == Fake::none) {
         if (p.real_size_bytes && p.real_size_bytes != p.size_bytes)
             fail("real-size: only a fake card has less storage than it announces");
@@ -264,6 +296,14 @@ nlohmann::json to_json(const Params& p)
     j["block_erase"] = p.timing.block_erase_ns;
     j["au_cross"] = p.timing.au_cross_ns;
     j["bus_rate"] = p.timing.bus_bytes_per_s;
+    j["slc_cache"] = p.sustained.slc_cache_bytes;
+    j["slc_rate"] = p.sustained.slc_rate;
+    j["native_rate"] = p.sustained.native_rate;
+    j["slc_fold_rate"] = p.sustained.slc_fold_rate;
+    j["slc_fold_after"] = p.sustained.slc_fold_after_ns;
+    j["gc_stall"] = p.sustained.gc_stall_ns;
+    j["gc_every"] = p.sustained.gc_every;
+    j["gc_reserve"] = p.sustained.gc_reserve_bytes;
     j["seed"] = p.seed;
     return j;
 }
@@ -287,9 +327,9 @@ Params params_from_json(const nlohmann::json& j, Params base)
             text = std::to_string(value.get<uint64_t>());
             // Numbers are ns for times: give the option its unit.
             if (name == "command" || name == "page-read" || name == "page-program" || name == "block-erase" ||
-                name == "au-cross")
+                name == "au-cross" || name == "gc-stall" || name == "slc-fold-after")
                 text += "ns";
-        } else if (value.is_number_float() && name == "bus-rate") text = fmt::format("{}", value.get<double>());
+        } else if (value.is_number_float() && name.ends_with("rate")) text = fmt::format("{}", value.get<double>());
         else throw std::invalid_argument(fmt::format("{}: {} is not a value this key takes", key, value.dump()));
         set_option(p, name, text);
         if (name == "real-size") real_given = true;

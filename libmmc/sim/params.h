@@ -28,13 +28,36 @@ struct Timing {
     double bus_bytes_per_s = 0;   // the data's transfer time on the bus (25e6 for SD high speed)
 };
 
+// What makes sustained writing different from a short benchmark (issue 27):
+// an SLC cache (part of the flash run as SLC: writes land there fast until
+// it is full, then go at the native TLC/QLC rate; idle time folds it back
+// into the native flash) and garbage-collection stalls driven by the FTL's
+// state. All zero: none of it, and the card times exactly as without.
+// Rates are bytes/s; 0 for slc_rate or native_rate: the rate page_program
+// gives (pages * page_program), so a card without these times as before.
+struct Sustained {
+    uint64_t slc_cache_bytes = 0;   // the SLC cache (0 = none)
+    double slc_rate = 0;            // the cache's program rate: writes while it has room
+    double native_rate = 0;         // the native flash's sequential write rate: writes once it is full
+    double slc_fold_rate = 0;       // how fast idle time empties the cache (0 = native_rate's)
+    uint64_t slc_fold_after_ns = 0; // idle time before folding starts: controllers wait for the
+                                    // host to go quiet, so a host's own gap between requests
+                                    // (0.1-1 ms through mmc-sim's chain) does not move the knee
+    uint64_t gc_stall_ns = 0;       // one garbage-collection stall (0 = none)
+    unsigned gc_every = 1;          // blocks the FTL makes free per stall (a stall every n-th)
+    uint64_t gc_reserve_bytes = 0;  // erased flash the controller keeps: opening an AU that
+                                    // leaves fewer erased AUs than this is a block made free
+                                    // (as large as the card or larger: every opening is)
+};
+
 struct Params {
     uint64_t size_bytes = 0;  // announced capacity
     uint32_t page_bytes = 0;  // flash page, 4-64 KiB, a power of two
     uint64_t au_bytes = 0;    // allocation unit = erase block: 2^n or 3*2^n (TLC: 12 MiB)
     unsigned open_aus = 0;    // AUs the controller keeps open for writing
-    uint64_t cache_bytes = 0; // write cache in front of the flash (0 = none); with a limbo or
-                              // chain fake it also sizes the cache that catches writes beyond real_size
+    uint64_t cache_bytes = 0; // the controller's RAM write-back buffer in front of the flash (0 =
+                              // none; not the SLC cache below); with a limbo or chain fake it also
+                              // sizes the cache that catches writes beyond real_size
     StartState state = StartState::clean;
     Fake fake = Fake::none;
     uint64_t real_size_bytes = 0; // fakes: the storage really there (0 with fake none = size_bytes)
@@ -43,6 +66,7 @@ struct Params {
     uint64_t bridge_cache_bytes = 0; // a USB reader's read cache in front of the card (0 = none; bridge_cache.h)
     uint8_t erased_byte = 0;      // what reads of discarded ranges return (0x00 or 0xff)
     Timing timing;
+    Sustained sustained;
     uint64_t seed = 0;
 };
 
@@ -55,11 +79,12 @@ const char* to_string(Fake);
 // One card option by its long name without dashes: "size", "page", "au",
 // "open-aus", "cache", "state", "fake", "real-size", "module", "strict-cache",
 // "bridge-cache", "erased-byte", "command", "page-read", "page-program", "block-erase",
-// "au-cross", "bus-rate", "seed". Sizes take cli::parse_size ("4k", "12M");
-// times take cli::parse_duration ("800ns", "100us", "1.5ms", "2s"; a bare
-// number is seconds); bus-rate takes bytes
-// per second as a number ("25e6") or a size ("25M" = 25 MiB/s);
-// strict-cache takes "" (the bare flag), yes/no, true/false, 1/0.
+// "au-cross", "bus-rate", "slc-cache", "slc-rate", "native-rate",
+// "slc-fold-rate", "slc-fold-after", "gc-stall", "gc-every", "gc-reserve", "seed". Sizes take
+// cli::parse_size ("4k", "12M"); times take cli::parse_duration ("800ns",
+// "100us", "1.5ms", "2s"; a bare number is seconds); bus-rate and the other
+// rates take bytes per second as a number ("25e6") or a size ("25M" = 25
+// MiB/s); strict-cache takes "" (the bare flag), yes/no, true/false, 1/0.
 // Throws std::invalid_argument naming the option.
 void set_option(Params&, std::string_view name, std::string_view value);
 
@@ -81,5 +106,11 @@ Params params_from_json(const nlohmann::json&, Params base = default_params());
 // Resolved values: what the model actually uses.
 uint64_t real_size(const Params&);   // fake none: size_bytes
 uint64_t wrap_module(const Params&); // module_bytes or real_size
+// The sustained rates, 0 resolved: the bytes/s writes land at in the SLC
+// cache and in the native flash (page_program's rate when not set), and
+// idle time folds the cache at (native_rate's when not set).
+double slc_rate(const Params&);
+double native_rate(const Params&);
+double slc_fold_rate(const Params&);
 
 } // namespace mmc::sim

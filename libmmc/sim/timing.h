@@ -17,8 +17,24 @@ namespace mmc::sim {
 // --bs=1M; the SD lab's joined commands stop there (command_joiner.h).
 inline constexpr uint64_t host_request_bytes = 512 * 1024;
 
+// `bytes` at `bytes_per_s`, rounded to the nanosecond (0 at a rate of 0).
+uint64_t rate_ns(double bytes_per_s, uint64_t bytes);
+
 // The data's time on the bus.
 uint64_t bus_ns(const Timing&, uint64_t bytes);
+
+// The time a write's data takes to program (Params::Sustained): `cached`
+// bytes into the SLC cache at slc_rate and `native` bytes into the native
+// flash at native_rate. A card with neither an SLC cache nor a native rate
+// programs `pages` pages at page_program each, as it always has (its
+// timing does not move by a rounding).
+uint64_t program_ns(const Params&, uint64_t cached, uint64_t native, uint64_t pages);
+
+// Garbage-collection stalls: the FTL made `made_free` more blocks free
+// (ftl.h); with `pending` carried from before, a stall is due for every
+// gc_every of them. Returns how many (0 when gc_stall is 0) and keeps the
+// remainder in `pending`.
+uint64_t gc_stalls_due(const Sustained&, uint64_t& pending, uint64_t made_free);
 
 // command + bus: what a write costs before the flash does anything.
 uint64_t transfer_ns(const Timing&, uint64_t bytes);

@@ -20,7 +20,8 @@ const std::vector<std::string_view>& card_option_names()
     static const std::vector<std::string_view> names = {
         "size",    "page",      "au",           "open-aus",    "cache",   "state",    "fake",
         "real-size", "module",  "strict-cache", "bridge-cache", "erased-byte", "command", "page-read", "page-program",
-        "block-erase", "au-cross", "bus-rate",  "seed",
+        "block-erase", "au-cross", "bus-rate",  "slc-cache", "slc-rate", "native-rate", "slc-fold-rate",
+        "slc-fold-after", "gc-stall", "gc-every", "gc-reserve", "seed",
     };
     return names;
 }
@@ -100,6 +101,7 @@ nlohmann::ordered_json describe_json(const sim::Params& params)
     doc["version"] = mmc::version;
     doc["card"] = sim::to_json(params);
     doc["modelled"] = sim::to_json(sim::modelled_figures(params));
+    doc["modelled"]["sustained"] = sim::to_json(sim::sustained_figures(params));
     return doc;
 }
 
@@ -114,15 +116,51 @@ std::string format_ns(uint64_t ns)
 
 std::string format_value(std::string_view key, const nlohmann::json& v)
 {
-    static const std::set<std::string_view> sizes = {"size", "page", "au", "cache", "real_size", "module"};
-    static const std::set<std::string_view> times = {"command", "page_read", "page_program", "block_erase", "au_cross"};
+    static const std::set<std::string_view> sizes = {"size", "page", "au", "cache", "real_size", "module", "slc_cache", "gc_reserve"};
+    static const std::set<std::string_view> times = {"command", "page_read", "page_program", "block_erase", "au_cross", "gc_stall", "slc_fold_after"};
+    static const std::set<std::string_view> rates = {"slc_rate", "native_rate", "slc_fold_rate"};
     if (v.is_string()) return v.get<std::string>();
     if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
     if (v.is_number_unsigned() && sizes.count(key)) return cli::format_bytes(v.get<uint64_t>());
     if (v.is_number_unsigned() && times.count(key)) return format_ns(v.get<uint64_t>());
     if (v.is_number() && key == "bus_rate") return fmt::format("{:g} MB/s", v.get<double>() / 1e6);
+    if (v.is_number() && rates.count(key)) {
+        if (v.get<double>() == 0) return key == "slc_fold_rate" ? "0 (native_rate's)" : "0 (page_program's)";
+        return fmt::format("{:g} MB/s", v.get<double>() / 1e6);
+    }
     if (key == "erased_byte" && v.is_number_unsigned()) return fmt::format("0x{:02x}", v.get<unsigned>());
     return v.dump();
+}
+
+std::string stalls_text(const sim::SustainedFigures::Stalls& s)
+{
+    if (s.count == 0) return "none";
+    std::string out = fmt::format("{} stalls, the longest {}, the first after {}", s.count, format_ns(s.longest_ns),
+                                  cli::format_bytes(s.first_at_bytes));
+    if (s.every_bytes) out += fmt::format(", then one every {}", cli::format_bytes(s.every_bytes));
+    return out;
+}
+
+// What a sustained sequential write should show (sim/figures.h sustained_figures).
+std::string sustained_text(const sim::SustainedFigures& f)
+{
+    std::string out = fmt::format("\nSustained (sequential {} writes back to back):\n", cli::format_bytes(sim::host_request_bytes));
+    if (f.knee_bytes)
+        out += fmt::format(" SLC cache knee                 {} written\n"
+                           " burst                          {:8.2f} MB/s\n"
+                           " after the cache                {:8.2f} MB/s\n"
+                           " recovery                       {:8.2f} MB freed per second idle\n",
+                           cli::format_bytes(f.knee_bytes), f.burst_mb_s, f.post_cache_mb_s, f.recovery_bytes_per_s / 1e6);
+    else
+        out += fmt::format(" SLC cache                      none (no knee)\n"
+                           " sustained                      {:8.2f} MB/s\n",
+                           f.post_cache_mb_s);
+    out += fmt::format(" slowest AU, clean              {:8.2f} MB/s at {}\n", f.worst_au_mb_s, cli::format_bytes(f.worst_au_offset));
+    out += fmt::format(" GC stalls over the whole card, clean       {}\n"
+                       "                                full        {}\n"
+                       "                                fragmented  {}\n",
+                       stalls_text(f.clean), stalls_text(f.full), stalls_text(f.fragmented));
+    return out;
 }
 
 } // namespace
@@ -155,6 +193,7 @@ std::string describe_text(const sim::Params& params)
                        "              whole card        {:8.0f} IOPS\n",
                        f.seq_read_mb_s, f.seq_write_mb_s_clean, f.seq_write_mb_s_full, f.seq_write_mb_s_fragmented,
                        f.rand_read_iops, f.rand_write_iops_open_aus, f.rand_write_iops_card);
+    out += sustained_text(sim::sustained_figures(params));
     return out;
 }
 

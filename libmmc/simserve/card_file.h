@@ -20,7 +20,7 @@ const std::vector<std::string_view>& card_option_names();
 
 // A card file is either a subset of parameters (sim/presets/*.json) or a
 // describe document ({"tool": "mmc-sim", "card": {...}}), so that what
-// --describe -J printed can be handed back with --card. Applied over base.
+// --describe -J printed can be handed back with --card-file. Applied over base.
 // Throws std::invalid_argument naming the file.
 sim::Params load_card_file(const std::filesystem::path& file, const sim::Params& base);
 

@@ -35,14 +35,14 @@ if [ "$(id -u)" -ne 0 ] || [ ! -e /dev/fuse ] || ! command -v nbdkit >/dev/null 
 fi
 last_cpu=$(($(nproc) - 1))
 
-run 0 $bin/mmc-bus -J --ios tests/data/sysfs/sd-qemu/sys/kernel/debug/mmc0/ios --caps 0xc0000027 --card sd &&
+run 0 $bin/mmc-bus -J --ios tests/data/sysfs/sd-qemu/sys/kernel/debug/mmc0/ios --caps 0xc0000027 --family sd &&
     cp "$out" "$tmp/bus.json"
 
 # bench CARD SUITE SIZE: mmc-bench -J on a fresh simulated CARD, over a
 # region of SIZE, into $tmp/CARD-SUITE.json.
 bench() {
     # shellcheck disable=SC2016
-    run 0 taskset -c "$last_cpu" $bin/mmc-sim -p "$1" --size 256M -- sh -c '"$0" -J --suite "$1" --destructive --yes \
+    run 0 taskset -c "$last_cpu" $bin/mmc-sim -p "$1" --capacity 256M -- sh -c '"$0" -J --suite "$1" --destructive --yes \
         --any-device --size "$2" --runtime 2s --warmup 0 "$MMC_SIM_DEV"' "$bin/mmc-bench" "$2" "$3" &&
         cp "$out" "$tmp/$1-$2.json"
 }
@@ -70,7 +70,7 @@ json_eq "a1-fail-c10 fails A1 random write and random read (its model misses bot
 # No card measured faster than its model (mmc-sim --describe).
 cp "$out" "$tmp/report.json"
 for card in a1-pass-c10 a1-fail-c10; do
-    $bin/mmc-sim -p $card --size 256M --describe -J >"$tmp/$card-model.json" || fail "$card: mmc-sim --describe failed"
+    $bin/mmc-sim -p $card --capacity 256M --describe -J >"$tmp/$card-model.json" || fail "$card: mmc-sim --describe failed"
 done
 $PY - "$tmp" >"$err" 2>&1 <<'PY' && pass "no card measured faster than its model: sequential write, 4 KiB random read (+5%)" || fail "faster than the model: $(tail -n 1 "$err")"
 import json, sys

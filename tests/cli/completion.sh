@@ -20,13 +20,16 @@ for f in bash-completion/mmc-*; do
     echo "$tools" | grep -qx "${f##*/}" || fail "$f completes no tool in tools/"
 done
 
-# Options: the set --help lists (short and long) is the set completion offers.
+# Options: the set --help lists (short and long) is the set completion offers,
+# but for the deprecated spellings ("deprecated: use --new"), which it does not.
 help_options() { # the -x and --long names at the start of --help's option lines
     "$(bin_of "$1")" --help | $PY -c '
 import re, sys
 opts = set()
 for line in sys.stdin:
     m = re.match(r"^ {1,8}(-[A-Za-z0-9])?,? *(--[a-z0-9-]+)?", line)
+    if m and "deprecated: use --" in line:
+        continue
     if m and (m.group(1) or m.group(2)):
         opts.update(o for o in m.groups() if o)
 print(" ".join(sorted(opts)))'
@@ -61,18 +64,18 @@ check_values "mmc-bench --ioengine" "mmc-bench --ioengine " mmc-bench --ioengine
 check_values "mmc-bench --precondition" "mmc-bench --precondition " mmc-bench --precondition bogus
 check_values "mmc-erase --method" "mmc-erase --method " mmc-erase --method bogus
 check_values "mmc-erase --verify=" "mmc-erase --verify=" mmc-erase --verify=bogus
-check_values "mmc-info --card" "mmc-info --card " mmc-info --card bogus
+check_values "mmc-info --family" "mmc-info --family " mmc-info --family bogus
 check_values "mmc-info --decode KIND=" "mmc-info --decode " mmc-info --decode bogus=00
-check_values "mmc-health --card" "mmc-health --card " mmc-health --card bogus
+check_values "mmc-health --family" "mmc-health --family " mmc-health --family bogus
 check_values "mmc-health --decode KIND=" "mmc-health --decode " mmc-health --decode bogus=00
 check_values "mmc-health --layout" "mmc-health --layout " mmc-health --layout bogus
-check_values "mmc-bus --card" "mmc-bus --card " mmc-bus --card bogus /dev/null
+check_values "mmc-bus --family" "mmc-bus --family " mmc-bus --family bogus /dev/null
 check_values "mmc-qualify --erase" "mmc-qualify --erase " mmc-qualify --erase bogus
 suites=$(refused_values mmc-bench --suite bogus)
-got=$(comp "mmc-qualify --suites quick,")
+got=$(comp "mmc-qualify --suite quick,")
 want=$(for s in $suites; do printf 'quick,%s ' "$s"; done | sed 's/ $//')
-if [ "$got" = "$want" ]; then pass "mmc-qualify --suites completes a list of mmc-bench suites"
-else fail "mmc-qualify --suites quick,: got '$got', expected '$want'"; fi
+if [ "$got" = "$want" ]; then pass "mmc-qualify --suite completes a list of mmc-bench suites"
+else fail "mmc-qualify --suite quick,: got '$got', expected '$want'"; fi
 run 0 tests/cli/complete-words bash-completion "mmc-info --decode " && expect "--decode KIND= leaves no space" "$err" "compopt -o nospace"
 
 # Devices: MMC/SD block devices and hosts of the sysfs tree, nothing else.

@@ -6,7 +6,11 @@ tools/checkusage.sh is the model), checked from each tool's own getopt table:
 - an unknown option exits 2 with "Try 'TOOL --help'" on stderr;
 - a lost stdout (/dev/full) exits 1 with "write error";
 - every long option of the getopt table is in --help and in the man page;
-- a short letter means the same long option in every tool.
+- a short letter means the same long option in every tool;
+- every long option of every tool (and subcommand) means what README.md's
+  "One command-line language" table says, one meaning per option and one
+  spelling per meaning (language.py); a planted offender proves the check
+  catches each kind.
 
 Prints one "  ok"/"  FAIL" line per check and a summary line last."""
 import glob
@@ -16,13 +20,21 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import language  # noqa: E402
+
 top = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-results = {"passed": 0, "failed": 0}
+results = {"passed": 0, "failed": 0, "skipped": 0}
 
 
 def check(name, ok, detail=""):
     results["passed" if ok else "failed"] += 1
     print(f"  {'ok  ' if ok else 'FAIL'} {name}" + ("" if ok else f": {detail}"))
+
+
+def skip(name, why):
+    results["skipped"] += 1
+    print(f"  skip {name}: {why}")
 
 
 def getopt_table(source):
@@ -43,6 +55,7 @@ def run(cmd, stdout=subprocess.PIPE):
 
 
 letters = {}  # letter -> {long name: [tools]}
+helps = {}  # "tool" or "tool subcommand" -> its --help
 tools = sorted(f[:-4] for f in os.listdir(os.path.join(top, "tools")) if f.endswith(".cpp"))
 for tool in tools:
     exe = os.path.join(top, "build", "bin", tool)
@@ -54,6 +67,11 @@ for tool in tools:
     check(f"{tool} --help: Usage on stdout, exit 0",
           helped.returncode == 0 and helped.stdout.startswith("Usage:") and helped.stderr == "",
           f"exit {helped.returncode}")
+    helps[tool] = helped.stdout
+    # A tool with subcommands lists them under "Subcommands:"; each has its own --help.
+    sub = re.search(r"^Subcommands:\n((?: \S.*\n)+)", helped.stdout, re.M)
+    for name in re.findall(r"^ (\S+)", sub.group(1), re.M) if sub else []:
+        helps[f"{tool} {name}"] = run([exe, name, "--help"]).stdout
     version = run([exe, "-V"])
     check(f"{tool} -V: names mmckit", version.returncode == 0 and f"{tool} from mmckit" in version.stdout,
           version.stdout.strip())
@@ -91,6 +109,45 @@ for letter, names in sorted(letters.items()):
     check(f"-{letter} means one thing in every tool", len(names) == 1,
           "; ".join(f"--{n} in {', '.join(t)}" for n, t in sorted(names.items())))
 
+# One command-line language: each long option of each tool, with its meaning.
+readme = open(os.path.join(top, "README.md"), encoding="utf-8").read()
+lang = language.Language(readme)
+found, pending, listing = language.problems(helps, lang)
+for line in listing:
+    check(line, True)
+for problem in found:
+    check("one command-line language", False, problem)
+for line in pending:
+    skip(line.split(":")[0], "not yet in line (README): " + line.split(": ", 1)[1])
+
+# ... and the check catches what it is for: a planted tool whose --help
+# gives --family a second meaning, uses the deprecated --length and --card
+# as live options, brings an option nobody wrote down, and a README row
+# that spells --size's meaning a second time.
+planted_help = """Usage:
+ mmc-fake [options] DEVICE
+
+Options:
+     --family TEXT       only cards whose label has TEXT
+     --length SIZE       length of the region
+     --card FILE         a card file
+     --region-end SIZE   where the region ends
+     --destructive       destroy everything
+ -h, --help              display this help
+"""
+planted_readme = readme.replace("| `--sysfs-root` |", "| `--range-size` | `SIZE` | a region's length, from --offset | mmc-fake |\n| `--sysfs-root` |", 1)
+planted, _, _ = language.problems(dict(helps, **{"mmc-fake": planted_help}), language.Language(planted_readme))
+new = [p for p in planted if p not in found]
+for what, pattern in [("a second meaning (--family TEXT)", r"mmc-fake --family TEXT: .*a second meaning"),
+                      ("a deprecated spelling used live (--length)", r"mmc-fake --length: a deprecated spelling \(of --size\)"),
+                      ("a deprecated spelling used live (--card)", r"mmc-fake --card: a deprecated spelling"),
+                      ("an option nobody wrote down (--region-end)", r"mmc-fake --region-end: not in the README"),
+                      ("--destructive without --dry-run", r"mmc-fake: --destructive without -n/--dry-run"),
+                      ("one meaning, two spellings (--range-size)", r"--size and --range-size both mean"),
+                      ("a tool the README lists that lacks the option", r"--range-size: the README lists mmc-fake, whose --help has no --range-size")]:
+    check(f"planted: the language check catches {what}", any(re.search(pattern, p) for p in new),
+          "; ".join(new) or "nothing caught")
+
 # Every man page formats without a groff warning (lintian reports them as
 # groff-message: a line starting with "." or "'" is a request, for one).
 if shutil.which("groff"):
@@ -102,5 +159,5 @@ if shutil.which("groff"):
 else:
     check("groff is installed (make deps) to check the man pages", False)
 
-print(f"conventions: {results['passed']} passed, {results['failed']} failed, 0 skipped")
+print(f"conventions: {results['passed']} passed, {results['failed']} failed, {results['skipped']} skipped")
 sys.exit(1 if results["failed"] else 0)

@@ -14,7 +14,9 @@
 #    pasted command line.
 #
 # 2. Floors (direct #include lines, what the code needs today):
-#    - regs/ includes only regs/ (decoders are pure);
+#    - regs/ includes only regs/ (decoders are pure), and from cli/ only
+#      cli/size.h, the one byte formatter (a size reads the same decoded as
+#      measured);
 #    - cli/ includes only cli/ (any module may use it without a cycle);
 #    - bus/ includes only bus/ and regs/ (ios, caps and the doctor are pure
 #      over regs), so dev/'s card model may hold bus facts;
@@ -97,7 +99,18 @@ def lookups(rel, n, line):
         if pattern.search(line) and what not in allowed_lookups.get(rel, ()):
             print(f"{rel}:{n}: {what}")
 
-check = {"flags": flags, "lookups": lookups}[rule]
+# bytes: a literal that puts a unit after a formatted figure ("{} MiB",
+# "{:.1f} GiB") formats a byte count itself; cli/size.cpp is the one place.
+byte_unit = re.compile(r"\}\s?[KMGTPE]iB\b")
+
+def bytes_(rel, n, line):
+    if rel == "cli/size.cpp":
+        return
+    for lit in literal.findall(line):
+        if byte_unit.search(lit):
+            print(f"{rel}:{n}: a byte count formatted in {lit[:60]}")
+
+check = {"flags": flags, "lookups": lookups, "bytes": bytes_}[rule]
 for dirpath, _, files in os.walk(root):
     for name in sorted(files):
         if not name.endswith((".cpp", ".h")):
@@ -123,6 +136,7 @@ for dirpath, _, files in os.walk(root):
 EOF
 }
 flag_literals() { code_scan flags "$1"; }
+byte_formats() { code_scan bytes "$1"; }
 device_lookups() { code_scan lookups "$1"; }
 
 # include_breaks ROOT: "path: #include" for every include that crosses a floor.
@@ -138,7 +152,7 @@ may = {  # module: the modules it may include (itself always)
     "health": {"health", "regs", "cli", "dev"},
 }
 # A module's headers from a floor it may not include otherwise.
-may_headers = {"dev": {"cli/errors.h", "cli/remedy.h"}}
+may_headers = {"dev": {"cli/errors.h", "cli/remedy.h"}, "regs": {"cli/size.h"}}
 include = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/([^"]+)"')
 for dirpath, _, files in os.walk(root):
     for name in sorted(files):
@@ -208,6 +222,22 @@ expect "scanner: a dev/block literal is found" "$out" "^probe/planted.cpp:6: a /
 [ "$(wc -l <"$out")" -eq 5 ] && pass "scanner: the resolver's own, uevent's DEVNAME and comments are not second lookups" ||
     { fail "scanner: expected five hits, got $(wc -l <"$out")"; sed 's/^/    | /' "$out"; }
 
+# A second byte formatter planted: its units after a figure are found; the
+# one in cli/size.cpp, a size in prose and comments are not.
+mkdir -p "$work/bytes/out" "$work/bytes/cli"
+cat >"$work/bytes/out/planted.cpp" <<'EOF'
+// a comment may say {} MiB
+std::string a(uint64_t b) { return fmt::format("{:.1f} GiB", b / 1073741824.0); }
+std::string c(uint64_t b) { return fmt::format("{}MiB free", b >> 20) + "AU 4 MiB"; }
+EOF
+printf 'std::string f(double v) { return fmt::format("{:g} KiB", v); }\n' >"$work/bytes/cli/size.cpp"
+byte_formats "$work/bytes" >"$out" 2>"$err"
+[ -s "$err" ] && sed 's/^/    stderr: /' "$err" | head -5
+expect "scanner: a GiB after a figure is found" "$out" "^out/planted.cpp:2: a byte count formatted in "
+expect "scanner: a MiB right after a figure is found" "$out" "^out/planted.cpp:3: a byte count formatted in "
+[ "$(wc -l <"$out")" -eq 2 ] && pass "scanner: cli/size.cpp, prose sizes and comments are not second formatters" ||
+    { fail "scanner: expected two hits, got $(wc -l <"$out")"; sed 's/^/    | /' "$out"; }
+
 # The library itself.
 # finds_nothing NAME HINT SCANNER DIR: SCANNER ran on DIR and found nothing.
 finds_nothing() {
@@ -225,6 +255,9 @@ finds_nothing "library messages name no command-line flag" "use a cli::Remedy, o
 grep -q -- '"use --any-device to erase it anyway"' "$top/libmmc/cli/remedy.cpp" &&
     pass "the remedies are worded in cli/remedy.cpp" || fail "cli/remedy.cpp words no --any-device remedy"
 
+finds_nothing "one byte formatter (cli/size.cpp)" "use cli::format_bytes or cli::format_bytes_exact" byte_formats "$top/libmmc"
+grep -q '^std::string format_bytes_exact(' "$top/libmmc/cli/size.cpp" &&
+    pass "the byte formatter is in cli/size.cpp" || fail "cli/size.cpp has no format_bytes_exact: update this suite's rule"
 finds_nothing "every module keeps its floor (regs, cli, bus, dev, health; erase and bench)" "see the rule at the top" include_breaks "$top/libmmc"
 finds_nothing "one device resolver and one /sys/dev/block lookup (dev/resolver.cpp)" \
     "use dev::resolve_device or dev::block_syspath" device_lookups "$top/libmmc"

@@ -12,7 +12,7 @@ expect "--help lists fio's job options" "$out" "--rw MODE"
 run 0 $bench --version && expect "--version" "$out" "mmc-bench from mmckit [0-9]"
 
 run 2 $bench && expect "no target" "$err" "no DEVICE and no --file PATH given"
-run 2 $bench --suite fast /dev/null && expect "unknown suite lists them" "$err" "unknown suite \(expected quick, iozone, a1, a2, class, state\)"
+run 2 $bench --suite fast /dev/null && expect "unknown suite lists them" "$err" "unknown suite \(expected quick, iozone, a1, a2, class, state, sustained\)"
 run 2 $bench --rw randrw /dev/null && expect "bad --rw" "$err" "--rw randrw: expected read, write, randread or randwrite"
 run 2 $bench --rw read --bs 1000 /dev/null && expect "bad --bs" "$err" "--bs 1000: expected a multiple of 512 from 512 to 16M"
 run 2 $bench --rw read --bs 32M /dev/null && expect "--bs above 16M" "$err" "--bs 32M"
@@ -26,6 +26,9 @@ run 2 $bench --runtime 5d /dev/null && expect "--runtime: one duration syntax, i
 run 2 $bench --warmup -1 /dev/null && expect "--warmup -1 refused" "$err" "--warmup: '-1': a time cannot be negative"
 run 2 $bench --ci 101 /dev/null && expect "--ci 101 refused" "$err" "--ci 101: expected a percentage from 0 to 100"
 run 2 $bench --ci 2s /dev/null && expect "--ci is a percentage, not a time" "$err" "--ci 2s: expected a percentage"
+run 2 $bench --idle 5s /dev/null && expect "--idle needs the sustained suite" "$err" "--idle applies to the sustained suite"
+run 2 $bench --suite sustained --idle 0 /dev/null && expect "--idle 0 refused" "$err" "--idle: expected a time above zero"
+run 0 $bench --help && expect "--help lists the sustained suite" "$out" "sustained +the whole card"
 run 2 $bench --precondition trim /dev/null && expect "bad --precondition" "$err" "expected none, erase, fill or fragment"
 run 2 $bench --file /tmp /dev/null && expect "device and --file" "$err" "not both"
 run 2 $bench --file /tmp --precondition fill && expect "--precondition is for raw devices" "$err" "applies to a raw device"
@@ -82,7 +85,19 @@ if [ "$(id -u)" -eq 0 ] && loop=$(losetup -f --show "$(truncate -s 64M "$dir/dis
     run 1 $bench --destructive --yes --rw write --runtime 0.3s "$loop" && expect "not MMC needs --any-device" "$err" "not an MMC/SD device.*--any-device"
     run 1 $bench --destructive --any-device --rw write --runtime 0.3s "$loop" </dev/null &&
         expect "no terminal, no --yes: refused" "$err" "no terminal to ask on; add --yes"
-    [ -z "$(tr -d '\0' <"$dir/disk.img" | head -c 1)" ] && pass "nothing written by refused runs" || fail "a refused run wrote"
+    # -n beside --destructive (issue 28, point 6): the plan, placed as a run
+    # places it; nothing measured, written or asked; a refusal is the run's.
+    run 0 $bench -n -J --suite quick "$loop" &&
+        json_eq "dry run, read-only: the reads planned, the writes left out" \
+            "j['dry_run'], j['writes'], [x['name'] for x in j['jobs']], len(j['skipped'])" "True False ['seqread-4M', 'randread-4k'] 2"
+    run 0 $bench -n --destructive --any-device --suite quick --size 16M "$loop" </dev/null &&
+        expect "dry run with --destructive: says it writes, asks nothing" "$out" "^Plan for $loop \(suite quick, WRITES"
+    expect "  each job with its region" "$out" "^ seqwrite-4M +write +4 MiB QD1 +offset 0 B, 16 MiB"
+    expect "  and that nothing was done" "$out" "^Dry run: nothing was measured, written or created"
+    run 1 $bench -n --destructive --suite quick "$loop" && expect "dry run: a write the run would refuse is refused" "$err" "not an MMC/SD device.*--any-device"
+    run 0 $bench -n --file "$dir/planned" --size 8M && [ ! -e "$dir/planned" ] && pass "dry run on --file: no test file made" ||
+        fail "dry run on --file made $dir/planned"
+    [ -z "$(tr -d '\0' <"$dir/disk.img" | head -c 1)" ] && pass "nothing written by refused runs and dry runs" || fail "a refused or dry run wrote"
     run 0 $bench -J --destructive --any-device --yes --rw randwrite --bs 4k --runtime 0.3s --warmup 0.1 "$loop" &&
         json_eq "writes with --destructive --any-device --yes" "j['jobs'][0]['rw'], j['jobs'][0]['ios'] > 0" "randwrite True"
     run 0 $bench -J --suite quick --runtime 0.2s --warmup 0.05 "$loop" &&
@@ -117,7 +132,7 @@ fi
 sim=build/bin/mmc-sim
 if [ "$(id -u)" -eq 0 ] && command -v nbdfuse >/dev/null && command -v nbdkit >/dev/null && [ -e /dev/fuse ] && [ -e /dev/loop-control ]; then
     # 48 MiB: two halves of 6 AUs, one more than the 5 the card keeps open.
-    $sim -p class10-2015 --size 256M --state full --stats "$dir/stats.json" -- \
+    $sim -p class10-2015 --capacity 256M --state full --stats "$dir/stats.json" -- \
         sh -c "$bench -J -y --any-device --destructive --suite state --au 4M --size 48M --runtime 2s \"\$MMC_SIM_DEV\"" >"$out" 2>"$err"
     rc=$?
     [ $rc -eq 0 ] && pass "sim: state suite ran" || { fail "sim: state suite exit $rc"; sed 's/^/    | /' "$err" | head -5; }
@@ -172,6 +187,25 @@ print(f"    used {got['seqwrite-512k-used']} (model {pairs[0][2]}), erased {got[
 PY
     expect "sim, fragmented card: sequential write used and after erase, neither above the model's, erased faster" "$dir/held.txt" "^ok none$"
     grep '^    ' "$dir/held.txt"
+    # The sustained suite on a small card without an SLC cache: the whole
+    # card once, the JSON fields there, and no knee (the model has none).
+    # Smoke only: real time is noisy, so no figure is held to a value.
+    $sim -p class10-2015 --size 64M -- sh -c "$bench -J -y --any-device --destructive --suite sustained --au 4M --idle 1s \"\$MMC_SIM_DEV\"" >"$out" 2>"$err"
+    rc=$?
+    [ $rc -eq 0 ] && pass "sim: sustained suite ran" || { fail "sim: sustained suite exit $rc"; sed 's/^/    | /' "$err" | head -5; }
+    json_eq "sim: sustained figures, no knee without a cache, the whole card written, recovery after the idle time" \
+        "sorted(k for k in ('burst_mb_s', 'slc_cache_bytes', 'sustained_mb_s', 'worst_latency_ms', 'p999_latency_ms', 'verdicts') if k in j['sustained']) == sorted(['burst_mb_s', 'slc_cache_bytes', 'sustained_mb_s', 'worst_latency_ms', 'p999_latency_ms', 'verdicts']), j['sustained']['slc_cache_bytes'], j['sustained']['bytes_written'], j['sustained']['burst_mb_s'] > 0, j['sustained']['recovery']['idle_s'], 0 < len(j['sustained']['trace']) <= 200" \
+        "True None 67108864 True 1.0 True"
+    # A card with a 32 MiB SLC cache over 25 MB/s TLC flash: the knee is
+    # found. Only what noise cannot change is held: a knee between half and
+    # twice the cache (the host chain's pauses fold some of the cache back,
+    # moving the knee later), the burst above the speed after it.
+    $sim -p v30-slc-tlc --size 256M --slc-cache 32M -- sh -c "$bench -J -y --any-device --destructive --suite sustained --au 4M \"\$MMC_SIM_DEV\"" >"$out" 2>"$err"
+    rc=$?
+    [ $rc -eq 0 ] && pass "sim, SLC cache: sustained suite ran" || { fail "sim, SLC cache: sustained suite exit $rc"; sed 's/^/    | /' "$err" | head -5; }
+    json_eq "sim, SLC cache: the knee found near the 32 MiB cache, burst above the speed after it" \
+        "16 * 2**20 <= (j['sustained']['slc_cache_bytes'] or 0) <= 64 * 2**20, j['sustained']['burst_mb_s'] > 1.5 * j['sustained']['sustained_mb_s']" \
+        "True True"
 else
     skip "simulated card tests (need root, nbdkit, nbdfuse, /dev/fuse and loop)"
 fi

@@ -9,14 +9,16 @@ trap 'rm -rf "$tmp" "$out" "$err"' EXIT
 ios() { $PY -c "import json,sys; print(json.load(open('tests/data/ios.json'))[int(sys.argv[1])]['ios'], end='')" "$1" > "$tmp/$1.txt"; echo "$tmp/$1.txt"; }
 
 # Raspberry Pi 4 booted with sdhci.debug_quirks2=4 (no 1.8 V): high speed only.
-run 0 $bus -J --ios "$(ios 1)" --card sd &&
+run 0 $bus -J --ios "$(ios 1)" --family sd &&
     json_eq "Pi 4 quirk: HS, 25 MB/s" "j['hosts'][0]['ios']['mode'], j['hosts'][0]['ceiling_mb_s']" "HS 25.0"
 # The same card in the same Pi without the quirk: DDR50.
 run 0 $bus -J --ios "$(ios 0)" && json_eq "Pi 4: DDR50, 50 MB/s" "j['hosts'][0]['ios']['mode'], j['hosts'][0]['mode_ceiling_mb_s']" "DDR50 50.0"
 # Runtime-suspended card: nothing can be said.
 run 0 $bus -J --ios "$(ios 4)" && json_eq "powered-off snapshot" "j['hosts'][0]['limit'], j['hosts'][0]['ceiling_mb_s']" "powered off None"
 # SDIO Wi-Fi is not storage.
-run 0 $bus -J --ios "$(ios 2)" --card sdio && json_eq "SDIO host is not storage" "j['hosts'][0]['limit']" "not storage"
+run 0 $bus -J --ios "$(ios 2)" --family sdio && json_eq "SDIO host is not storage" "j['hosts'][0]['limit']" "not storage"
+run 0 $bus -J --ios "$(ios 2)" --card sdio && json_eq "deprecated --card: still the family" "j['hosts'][0]['limit']" "not storage"
+expect "deprecated --card: says so" "$err" "^mmc-bus: --card is deprecated: use --family$"
 # AM62x eMMC: caps without HS200, DDR52 is the best the host offers; caps
 # alone cannot tell the controller from the board's DT, and the verdict says so.
 run 0 $bus -J --ios "$(ios 12)" --caps 0x4000114b --caps2 0x00860000 --kernel 5.10 &&

@@ -83,14 +83,22 @@ run 1 $erase --any-device $loop </dev/null && expect "no --yes and no terminal: 
     "refusing to erase without confirmation: stdin is not a terminal; use --yes"
 run 2 $erase --any-device -y --offset 1G $loop && expect "offset beyond the end: usage error" "$err" \
     "offset 1073741824 is beyond the end of the device \(67108864 bytes\)"
-run 2 $erase --any-device -y --offset 60M --length 8M $loop && expect "range past the end: usage error" "$err" \
+run 2 $erase --any-device -y --offset 60M --size 8M $loop && expect "range past the end: usage error" "$err" \
     "runs past the end of the device"
-run 2 $erase --any-device -y --length 0 $loop && expect "zero length: usage error" "$err" "length is 0: nothing to erase"
-run 1 $erase --any-device -y --offset 100 --length 1000 --method discard $loop &&
+run 2 $erase --any-device -y --size 0 $loop && expect "zero length: usage error" "$err" "length is 0: nothing to erase"
+run 1 $erase --any-device -y --offset 100 --size 1000 --method discard $loop &&
     expect "range with no whole erase unit refused" "$err" "holds no whole erase unit \(4096 bytes"
-run 0 $erase --any-device --dry-run -J --offset 4M --length 8M $loop &&
+run 0 $erase --any-device --dry-run -J --offset 4M --size 8M $loop &&
     json_eq "dry run: plan, nothing erased" "j['dry_run'], j['plan']['method'], j['plan']['aligned_length'], j['erased']['length'], j['chunks']" \
         "True discard 8388608 0 []"
+# --size is the region's length in every tool; --length and -l, the old
+# spellings, still work and say so once.
+run 0 $erase --any-device --dry-run -J --offset 4M --length 8M $loop &&
+    json_eq "deprecated --length: still the length" "j['plan']['aligned_length']" "8388608"
+expect "deprecated --length: says so" "$err" "^mmc-erase: --length is deprecated: use --size$"
+run 0 $erase --any-device --dry-run -J --offset 4M -l 8M $loop &&
+    json_eq "deprecated -l: still the length" "j['plan']['aligned_length']" "8388608"
+expect "deprecated -l: says so" "$err" "^mmc-erase: -l is deprecated: use --size$"
 run 1 $erase --any-device -y --method secure $loop &&
     expect "secure: a clear error where loop has no secure discard" "$err" \
         "BLKSECDISCARD at offset 0 length 67108864 failed: Operation not supported: $name does not support secure discard"
@@ -98,13 +106,13 @@ check "refusals and dry runs left every byte alone" $loop 0 0 same
 
 # The question on a terminal (script(1) gives the tool a pty).
 if command -v script >/dev/null; then
-    printf 'no\n' | script -qec "$erase --any-device --offset 4M --length 4M $loop" /dev/null >"$out" 2>&1
+    printf 'no\n' | script -qec "$erase --any-device --offset 4M --size 4M $loop" /dev/null >"$out" 2>&1
     rc=$?
     [ "$rc" -eq 1 ] && pass "terminal: 'no' exits 1" || fail "terminal: 'no' exits $rc, expected 1"
     expect "terminal: the plan, then the question" "$out" 'Type "yes" to erase'
     expect "terminal: not confirmed, nothing erased" "$out" "not confirmed; nothing was erased"
     check "terminal: 'no' left every byte alone" $loop 0 0 same
-    printf 'yes\n' | script -qec "$erase --any-device --offset 4M --length 4M $loop" /dev/null >"$out" 2>&1
+    printf 'yes\n' | script -qec "$erase --any-device --offset 4M --size 4M $loop" /dev/null >"$out" 2>&1
     rc=$?
     [ "$rc" -eq 0 ] && pass "terminal: 'yes' erases" || fail "terminal: 'yes' exits $rc, expected 0"
     expect "terminal: progress on the terminal" "$out" "4 MiB of 4 MiB  100%"
@@ -113,16 +121,20 @@ else
     skip "terminal confirmation: script(1) not installed"
 fi
 
+# An optional argument given as a separate word: "--verify full DEV".
+run 0 $erase --any-device -y -J --offset 4M --size 8M --verify full $loop &&
+    json_eq "--verify full (separate word) is --verify=full" "j['verify']['mode'], j['verify']['result']" "full pass"
+
 # --- each block-layer method, aligned and unaligned -------------------------
 for method in discard zeroout; do
     fill "$loop"
-    run 0 $erase --any-device -y -J --method $method --offset 4M --length 8M $loop &&
+    run 0 $erase --any-device -y -J --method $method --offset 4M --size 8M $loop &&
         json_eq "$method 4M+8M: erased as planned" "j['plan']['method'], j['erased']['offset'], j['erased']['length'], j['interrupted']" \
             "$method 4194304 8388608 False"
     check "$method 4M+8M: inside zero, outside unchanged" $loop $((4 * MiB)) $((8 * MiB)) zero
 
     fill "$loop"
-    run 0 $erase --any-device -y -J --method $method --offset 1000000 --length 5000000 --verify $loop
+    run 0 $erase --any-device -y -J --method $method --offset 1000000 --size 5000000 --verify $loop
     ao=$(jget "j['plan']['aligned_offset']") al=$(jget "j['plan']['aligned_length']")
     unit=$(jget "j['plan']['erase_unit']")
     json_eq "$method unaligned: head and tail left alone" \
@@ -132,7 +144,7 @@ for method in discard zeroout; do
     check "$method unaligned: whole units zero (unit $unit), head/tail and outside unchanged" $loop "$ao" "$al" zero
 
     fill "$loop"
-    run 0 $erase --any-device -y -J --method $method --offset 1000000 --length 5000000 --zero-unaligned --verify=full $loop &&
+    run 0 $erase --any-device -y -J --method $method --offset 1000000 --size 5000000 --zero-unaligned --verify=full $loop &&
         json_eq "$method --zero-unaligned: the whole range erased, verified in full" \
             "j['erased']['offset'], j['erased']['length'], j['verify']['result'], j['verify']['bytes_checked'], [c.get('what', 'chunk') for c in j['chunks']][-2:]" \
             "1000000 5000000 pass 5000000 ['head', 'tail']"
@@ -189,7 +201,7 @@ EOF
         sum=$(md5sum <"$ploop")
         run 1 $erase --any-device -y $ploop && expect "disk with a mounted partition refused" "$err" \
             "^mmc-erase: $ploop: in use: ${ploop#/dev/} holds ${ploop#/dev/}p2, which is mounted on $work/mnt; unmount or release it first$"
-        run 1 $erase --any-device -y --offset 1M --length 4M $ploop && expect "any range of that disk refused too" "$err" \
+        run 1 $erase --any-device -y --offset 1M --size 4M $ploop && expect "any range of that disk refused too" "$err" \
             "which is mounted on $work/mnt"
         [ "$(md5sum <"$ploop")" = "$sum" ] && pass "partitioned disk unchanged" || fail "partitioned disk changed"
         umount "$work/mnt"
@@ -198,7 +210,7 @@ EOF
         run 0 $erase --any-device --dry-run $ploop &&
             expect "the plan names the table and the labelled filesystem" "$out" \
                 "^Contents: +dos partition table; ${pname}p1: no filesystem signature; ${pname}p2: ext4 \"rootfs\"$"
-        run 0 $erase --any-device --dry-run -J --offset 1M --length 4M $ploop &&
+        run 0 $erase --any-device --dry-run -J --offset 1M --size 4M $ploop &&
             json_eq "a range inside p1: p1 alone, no table (the range misses sector 0)" \
                 "[(c['device'], c['type'], c['start'], c['size']) for c in j['contents']]" "[('${pname}p1', '', 1048576, 8388608)]"
         run 0 $erase --any-device --dry-run -J "${ploop}p2" &&
@@ -261,8 +273,8 @@ sim=build/bin/mmc-sim
 if command -v nbdfuse >/dev/null && command -v nbdkit >/dev/null && [ -e /dev/fuse ]; then
     for case in "aligned 4M 16M 16777216 4 0" "misaligned 2M 16M 12582912 3 2"; do
         set -- $case
-        $sim -p class10-2015 --size 64M --state full --stats "$work/sim-$1.json" -- \
-            sh -c "$erase -J -y --any-device --au 4M --offset $2 --length $3 \"\$MMC_SIM_DEV\"" >"$out" 2>"$err"
+        $sim -p class10-2015 --capacity 64M --state full --stats "$work/sim-$1.json" -- \
+            sh -c "$erase -J -y --any-device --au 4M --offset $2 --size $3 \"\$MMC_SIM_DEV\"" >"$out" 2>"$err"
         rc=$?
         [ $rc -eq 0 ] && pass "sim $1: erased" || { fail "sim $1: exit $rc"; sed 's/^/    | /' "$err" | head -5; }
         json_eq "sim $1: aligned to the --au AU, $6 partial AUs" \
@@ -273,8 +285,8 @@ if command -v nbdfuse >/dev/null && command -v nbdkit >/dev/null && [ -e /dev/fu
     done
     # --au measure: a card whose registers give no AU (a loop device over
     # the simulator) is erased aligned to the AU its read ladder shows.
-    $sim --size 128M --page 16k --au 2M --state full --stats "$work/sim-measure.json" -- \
-        sh -c "$erase -J -y --any-device --au measure --offset 1M --length 16M \"\$MMC_SIM_DEV\"" >"$out" 2>"$err"
+    $sim --capacity 128M --page 16k --au 2M --state full --stats "$work/sim-measure.json" -- \
+        sh -c "$erase -J -y --any-device --au measure --offset 1M --size 16M \"\$MMC_SIM_DEV\"" >"$out" 2>"$err"
     rc=$?
     [ $rc -eq 0 ] && pass "--au measure: erased" || { fail "--au measure: exit $rc"; sed 's/^/    | /' "$err" | head -5; }
     json_eq "--au measure: aligned to the 2 MiB AU of the read ladder, 2 partial AUs" \
@@ -282,7 +294,7 @@ if command -v nbdfuse >/dev/null && command -v nbdkit >/dev/null && [ -e /dev/fu
         "2097152 True True 2"
     $PY -c "import json; c = json.load(open('$work/sim-measure.json'))['counters']; print(c['discard']['bytes'], c['aus']['erased'])" >"$out" 2>&1
     expect "--au measure: the card discarded 14 MiB, 7 AUs now clean" "$out" "^14680064 7\$"
-    $erase -J -y --any-device --au 4M --offset 2M --length 16M --dry-run "$loop" >"$out" 2>"$err"
+    $erase -J -y --any-device --au 4M --offset 2M --size 16M --dry-run "$loop" >"$out" 2>"$err"
     json_eq "misaligned by half an AU: the warning says what it costs" \
         "[w for w in j['warnings'] if 'partial AU' in w][0].split(':')[0]" "the range leaves 2 partial AUs at its edges"
     expect "  and names the bytes left unclean" "$out" "4 MiB of it \(2 MiB before the first whole 4 MiB AU, 2 MiB after the last\) are left alone"

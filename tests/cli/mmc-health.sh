@@ -43,6 +43,12 @@ case $first in
 *) fail "first line: $first" ;;
 esac
 expect "the remedy is given" "$out" "what to do: slide the lock switch"
+# A text field the block leaves blank is said to be blank, never an empty
+# value (issue 28, point 7): "Product" and "Manufactured" here.
+expect "a blank field says so" "$out" "^      Product +none \(blank in the block\)$"
+# (a field line is six spaces, the label padded to 26, a space, the value)
+if grep -qE '^      .{26} ?$' "$out"; then fail "a value left blank: '$(grep -E '^      .{26} ?$' "$out" | head -n1)'"
+else pass "no value left blank"; fi
 run 5 $health -J --from $data/sd-switch-on.json &&
     json_eq "the switch is a host_switch reason of the whole card, not permanent" \
         "*[j['cards'][0]['writability']['reasons'][0][k] for k in ('cause', 'scope', 'permanent')], j['cards'][0]['writability']['writable']" \
@@ -58,6 +64,10 @@ json_eq "the raw file keeps the CID" "json.load(open('$work/raw.json'))['cards']
 ext=$(python3 -c "import json; print(json.load(open('$data/emmc-cm4.json'))['cards'][0]['registers']['ext_csd'])")
 run 0 $health -J --decode "ext_csd=$ext" && json_eq "--decode ext_csd: an MMC card, life used 10%" \
     "j['cards'][0]['wear'][0]['source'], j['cards'][0]['wear'][0]['life_used_percent']" "ext_csd 10.0"
+run 0 $health -J --family mmc --decode "ext_csd=$ext" && json_eq "--family mmc: the same card" "j['cards'][0]['wear'][0]['life_used_percent']" "10.0"
+run 0 $health -J --card mmc --decode "ext_csd=$ext" && json_eq "deprecated --card: still the family" "j['cards'][0]['wear'][0]['life_used_percent']" "10.0"
+expect "deprecated --card: says so" "$err" "^mmc-health: --card is deprecated: use --family$"
+run 2 $health --family xd --decode "ext_csd=$ext" && expect "a bad --family is named" "$err" "--family xd: expected sd or mmc"
 sandisk_block=$(python3 -c "import json; print(json.load(open('$data/sandisk-worn.json'))['cards'][0]['cmd56'][0]['blocks'][0]['hex'])")
 printf '%s\n' "$sandisk_block" >"$work/block.hex"
 run 3 $health --decode cid=035344534336344780ffffffff0172a3 --decode "cmd56=@$work/block.hex" &&

@@ -27,42 +27,47 @@ run 2 $info --decode csd=@/nonexistent/file && expect "unreadable @FILE" "$err" 
 run 2 $info --decode ext_csd=@/dev/zero && expect "@FILE is capped: /dev/zero fails at once" "$err" "/dev/zero: more than 1 MiB; no register dump is that large"
 # An EXT_CSD printed by a pre-2013 kernel (ext_csd[511] first): a real dump.
 rev=tests/data/ext_csd/reversed-emmc441-kylemanna.hex
-run 0 $info --card mmc -J --decode ext_csd=@$rev &&
+run 0 $info --family mmc -J --decode ext_csd=@$rev &&
     json_eq "reversed EXT_CSD recognised: rev 5, 7503872 sectors" "j['registers']['ext_csd']['fields']['ext_csd_rev'], j['registers']['ext_csd']['fields']['sec_count']" "5 7503872"
 json_eq "and a warning says it was decoded reversed" "'bytes look reversed' in j['registers']['ext_csd']['warnings'][0]" "True"
-run 0 $info --card mmc -J --byte-order normal --decode ext_csd=@$rev &&
+run 0 $info --family mmc -J --byte-order normal --decode ext_csd=@$rev &&
     json_eq "--byte-order normal decodes it as given" "j['registers']['ext_csd']['fields']['ext_csd_rev']" "0"
 run 2 $info --byte-order big --decode csd=00 && expect "bad --byte-order" "$err" "--byte-order big: expected normal, reversed or auto"
-run 2 $info --card xd --decode csd=00 && expect "bad --card" "$err" "--card xd: expected sd or mmc"
+run 2 $info --family xd --decode csd=00 && expect "bad --family" "$err" "--family xd: expected sd or mmc"
 
 # Pasted registers say which family they are where they can (issue 28,
 # point 4): a Samsung eMMC's CSD (CSD_STRUCTURE 3) and CID (CBX in byte 1)
-# decode as MMC without --card, exactly as with --card mmc, and say why.
+# decode as MMC without --family, exactly as with --family mmc, and say why.
 emmc_csd=d02701320f5903fff6dbffef8e404000
 emmc_cid=1501004d384731474303dc0db061506f
 for reg in csd=$emmc_csd cid=$emmc_cid; do
     kind=${reg%%=*}
-    run 0 $info -J --card mmc --decode "$reg" && cp "$out" "$tmp.mmc.json"
+    run 0 $info -J --family mmc --decode "$reg" && cp "$out" "$tmp.mmc.json"
     run 0 $info -J --decode "$reg" &&
-        json_eq "eMMC $kind without --card: decoded as MMC, as with --card mmc" \
+        json_eq "eMMC $kind without --family: decoded as MMC, as with --family mmc" \
             "j['family'], j['registers'] == json.load(open('$tmp.mmc.json'))['registers'], j['warnings'] == json.load(open('$tmp.mmc.json'))['warnings']" \
             "mmc True True"
     run 0 $info --decode "$reg" &&
         expect "eMMC $kind text: the family, why, and the option for the other reading" "$out" \
-            "^Family: +MMC \(from the registers: .*; --card sd reads them as SD\)$"
+            "^Family: +MMC \(from the registers: .*; --family sd reads them as SD\)$"
     if grep -q "reserved for SD\|made 2021-00" "$out"; then fail "eMMC $kind: no SD reading's warning or date"; else pass "eMMC $kind: no SD reading's warning or date"; fi
 done
 rm -f "$tmp.mmc.json"
 run 0 $info -J --decode csd=$emmc_csd && json_eq "the CSD's reason is CSD_STRUCTURE 3" "j['family_basis']" \
-    "from the registers: CSD_STRUCTURE 3 is MMC-only (reserved on SD); --card sd reads them as SD"
+    "from the registers: CSD_STRUCTURE 3 is MMC-only (reserved on SD); --family sd reads them as SD"
 run 0 $info --decode csd=400e00325b5900001fff7f800a400000 && expect "an SDHC CSD: SD, from the register" "$out" \
-    "^Family: +SD \(from the registers: CSD_STRUCTURE 1 .*; --card mmc reads them as MMC\)$"
+    "^Family: +SD \(from the registers: CSD_STRUCTURE 1 .*; --family mmc reads them as MMC\)$"
 # An SD CSD 1.0 looks like an MMC 1.x CSD; an OCR can be either: assumed SD, and said so.
 run 0 $info --decode csd=00260032575981e9f6da7f800a40008f --decode ocr=80ff8000 &&
-    expect "cannot tell: SD assumed, --card mmc named" "$out" "^Family: +SD \(assumed: the registers given do not say; --card mmc reads them as MMC\)$"
+    expect "cannot tell: SD assumed, --family mmc named" "$out" "^Family: +SD \(assumed: the registers given do not say; --family mmc reads them as MMC\)$"
 run 0 $info --decode cid=035344534e3531328053e8f3b1015500 --decode csd=$emmc_csd &&
-    expect "registers that disagree: SD assumed, both reasons and --card mmc" "$out" "^Family: +SD \(assumed: the registers disagree: .*OID.*CSD_STRUCTURE 3.*; --card mmc reads them as MMC\)$"
-run 0 $info --card sd --decode csd=$emmc_csd && expect "--card is obeyed and named" "$out" "^Family: +SD \(given: --card sd\)$"
+    expect "registers that disagree: SD assumed, both reasons and --family mmc" "$out" "^Family: +SD \(assumed: the registers disagree: .*OID.*CSD_STRUCTURE 3.*; --family mmc reads them as MMC\)$"
+run 0 $info --family sd --decode csd=$emmc_csd && expect "--family is obeyed and named" "$out" "^Family: +SD \(given: --family sd\)$"
+# --card was the family here, a card file in mmc-sim, a filter in mmc-report
+# (issue 28, point 6): the old spelling still works, with one warning line.
+run 0 $info --card mmc --card mmc --decode csd=$emmc_csd && expect "deprecated --card: still the family" "$out" "^Family: +MMC \(given: --family mmc\)$"
+want_err="mmc-info: --card is deprecated: use --family"
+[ "$(cat "$err")" = "$want_err" ] && pass "deprecated --card: one warning line, however often given" || fail "deprecated --card: stderr '$(cat "$err")'"
 run 1 $info --sysfs-root /nonexistent && expect "a --sysfs-root that does not exist is an error, not 'no cards'" "$err" "mmc-info: /nonexistent: no such directory"
 empty=$(mktemp -d)
 run 0 $info --sysfs-root "$empty" && expect "no arguments lists cards (none in an empty tree)" "$out" "No MMC/SD cards found"

@@ -49,7 +49,7 @@ SH
 # probe_fake NAME WANT_VERDICT WANT_USABLE WANT_STATUS STORAGE_BYTES CARD-OPTIONS
 probe_fake() {
     name=$1 verdict=$2 usable=$3 status=$4 storage=$5; shift 5
-    in_sim "$name" --size 64M --state full "$@" -- "
+    in_sim "$name" --capacity 64M --state full "$@" -- "
         sh $work/sum.sh \"\$MMC_SIM_DEV\" $storage >$work/$name.before
         $probe capacity --yes --any-device -J \"\$MMC_SIM_DEV\" >$work/$name.json 2>$work/$name.err
         echo \$? >$work/$name.rc
@@ -89,7 +89,7 @@ cp "$work/limbo-cache.json" "$out"
 json_eq "JSON: the cache is seen (an upper bound)" "524288 <= j['cache_bytes'] <= 524288 * 17 // 16 + 32768" "True"
 
 # --- Refusals: nothing written ---
-in_sim refuse --size 64M -- "
+in_sim refuse --capacity 64M -- "
     $probe capacity \"\$MMC_SIM_DEV\" >$work/refuse-mmc.out 2>$work/refuse-mmc.err </dev/null; echo \$? >$work/refuse-mmc.rc
     $probe capacity --any-device \"\$MMC_SIM_DEV\" >$work/refuse-yes.out 2>$work/refuse-yes.err </dev/null; echo \$? >$work/refuse-yes.rc"
 [ "$(cat "$work/refuse-mmc.rc" 2>/dev/null)" = 1 ] && pass "a loop device without --any-device: exit 1" || fail "non-MMC refusal: exit $(cat "$work/refuse-mmc.rc" 2>/dev/null)"
@@ -100,7 +100,7 @@ cp "$work/refuse.stats" "$out"
 json_eq "refused: the card was given no write" "j['counters']['write']['bytes']" "0"
 
 # --- Ctrl-C: a slow card, interrupted during the cache check ---
-in_sim ctrlc --size 64M --state full --bus-rate 2M -- "
+in_sim ctrlc --capacity 64M --state full --bus-rate 2M -- "
     sh $work/sum.sh \"\$MMC_SIM_DEV\" $((64 * M)) >$work/ctrlc.before
     $probe capacity --yes --any-device -J \"\$MMC_SIM_DEV\" >$work/ctrlc.json 2>$work/ctrlc.err &
     pid=\$!

@@ -105,7 +105,7 @@ read_steps="--page-read 400us --au-cross 1ms"
 # the ladder stays inside it, the open-AU test ran and says it restored
 # every block, and the card reads as before, byte for byte.
 # shellcheck disable=SC2016,SC2086
-$sim --page 8k --au 2M --open-aus 2 --cache 256k --state full --size 64M $read_steps -- sh -c '
+$sim --page 8k --au 2M --open-aus 2 --cache 256k --state full --capacity 64M $read_steps -- sh -c '
     dev=$MMC_SIM_DEV
     echo "$dev" >"$0/dev"
     dd if=$dev bs=1M iflag=direct status=none | sha256sum >"$0/before"
@@ -123,7 +123,7 @@ if cmp -s "$work/before" "$work/after"; then pass "  the card reads as before"; 
 # non-card without --any-device and without --yes when stdin is no
 # terminal, before the ladder is read.
 # shellcheck disable=SC2016,SC2086
-$sim -p tlc-12m-au --size 128M $read_steps -- sh -c '
+$sim -p tlc-12m-au --capacity 128M $read_steps -- sh -c '
     dd if=$MMC_SIM_DEV bs=1M iflag=direct status=none | sha256sum >"$0/ro-before"
     "$1" geometry -J "$MMC_SIM_DEV" >"$0/ro.json" 2>"$0/ro.err"; echo $? >"$0/ro.status"
     "$1" geometry -n --any-device "$MMC_SIM_DEV" </dev/null >"$0/dry.txt" 2>"$0/dry.err"; echo $? >"$0/dry.status"
@@ -148,7 +148,7 @@ if cmp -s "$work/ro-before" "$work/ro-after"; then pass "  it wrote nothing (nor
 # open-AU test's trials write) have changed, not after a fixed time, so the
 # check cannot pass on a probe that had not yet written anything.
 # shellcheck disable=SC2016,SC2086
-$sim --page 16k --au 1M --open-aus 4 --state full --size 64M $read_steps -- sh -c '
+$sim --page 16k --au 1M --open-aus 4 --state full --capacity 64M $read_steps -- sh -c '
     dev=$MMC_SIM_DEV
     dd if=$dev bs=1M iflag=direct status=none | sha256sum >"$0/before"
     dd if=$dev bs=1M skip=16 count=16 iflag=direct status=none | sha256sum >"$0/start"

@@ -22,11 +22,39 @@ want() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: got '$2', expected '
 run 0 $q --help && expect "--help on stdout" "$out" "^ mmc-qualify \\[options\\] DEVICE"
 run 0 $q -V && expect "-V" "$out" "mmc-qualify from mmckit [0-9]"
 run 2 $q && expect "no DEVICE: usage error" "$err" "no DEVICE given"
-run 2 $q --suites quick,bogus mmcblk0 && expect "unknown suite: usage error" "$err" "unknown suite 'bogus'"
+run 2 $q --suite quick,bogus mmcblk0 && expect "unknown suite: usage error" "$err" "unknown suite 'bogus'"
+run 2 $q --suites quick,bogus mmcblk0 && expect "deprecated --suites: still --suite, and says so" "$err" "^mmc-qualify: --suites is deprecated: use --suite$"
 run 2 $q --erase half mmcblk0 && expect "--erase: card or region" "$err" "expected card or region"
 run 2 $q --size 0 mmcblk0 && expect "--size 0 refused" "$err" "--size 0"
 run 2 $q --runtime -3s mmcblk0 && expect "--runtime must be a time above zero" "$err" "--runtime"
 run 2 $q --bogus mmcblk0 && expect "unknown option: hint" "$err" "Try 'mmc-qualify --help'"
+
+run 2 $q --erase region mmcblk0 && expect "--erase without --destructive: usage error naming --destructive" "$err" "--erase .*add --destructive"
+run 2 $q -n --erase card $fixture mmcblk0 && expect "--erase card without --destructive: usage error in a dry run too" "$err" "add --destructive"
+
+# --- The device is checked before any step: nothing runs, no bundle ---
+# (each in a directory of its own: the default ./mmc-results must not appear)
+mkdir -p "$work/cwd"
+(cd "$work/cwd" && exec "$OLDPWD/$q" /dev/mmcblk9) >"$out" 2>"$err"; rc=$?
+want "a missing device: exit 1" "$rc" "1"
+expect "a missing device: the resolver's one message, the path as typed" "$err" "^mmc-qualify: /dev/mmcblk9: no such device$"
+if grep -q " \.\.\. " "$err"; then fail "a missing device: a step was run"; else pass "a missing device: no step was run"; fi
+[ ! -e "$work/cwd/mmc-results" ] && pass "a missing device: no bundle, no directory" || fail "a missing device: wrote $work/cwd/mmc-results"
+not_devices "mmc-qualify" "" $q --out "$work/none"
+[ ! -e "$work/none" ] && pass "not a device: no bundle, no directory" || fail "not a device: wrote $work/none"
+if grep -q -- "--file" "$err"; then fail "mmc-qualify advises --file, which it has not"; else pass "mmc-qualify does not advise --file"; fi
+run 1 $q -n /dev/mmcblk9 && expect "dry run on a missing device: the same refusal" "$err" "^mmc-qualify: /dev/mmcblk9: no such device$"
+# A block device that is not a card (the usb-reader tree's /dev/sda): a dry
+# run prints the plan and says the run would be refused, and why.
+reader="--no-ioctl --sysfs-root tests/data/sysfs/usb-reader/sys"
+run 1 $q -n $reader sda && expect "dry run on a device that is no card: the plan" "$out" "^Plan for sda"
+expect "  and the refusal, on stdout" "$out" "^A run would be refused before its first step: sda: not an MMC/SD device: sda is on USB"
+expect "  and on stderr with the remedy" "$err" "^mmc-qualify: sda: not an MMC/SD device: .*; use --any-device to measure it anyway$"
+run 1 $q -n -J $reader sda && json_eq "dry run -J: the refusal" "j['refused'].startswith('sda: not an MMC/SD device')" "True"
+run 0 $q -n -J $fixture mmcblk0 && json_eq "dry run -J on a card: not refused" "j['refused']" "None"
+run 1 $q --out "$work/reader" $reader sda && expect "a device that is no card: refused with the remedy" "$err" "use --any-device to measure it anyway$"
+[ ! -e "$work/reader" ] && pass "a device that is no card: no bundle" || fail "a device that is no card: wrote $work/reader"
+run 0 $q -n --any-device $reader sda && expect "--any-device: the plan, no refusal" "$out" "^Dry run: no step was run"
 
 # --- The plan: printed, nothing done ---
 run 0 $q -n --destructive --out "$work/dry" $fixture mmcblk0 &&
@@ -40,11 +68,11 @@ want "dry run: the order of the steps" "$(sed -n 's/^ [0-9]*\. \([a-z0-9-]*\) .*
     "info bus health geometry erase capacity bench-quick bench-iozone bench-a1 bench-state "
 expect "dry run: says nothing was done" "$out" "no step was run"
 [ ! -e "$work/dry" ] && pass "dry run wrote no bundle" || fail "dry run created $work/dry"
-run 0 $q -n -J --suites quick,a1 $fixture mmcblk0 &&
+run 0 $q -n -J --suite quick,a1 $fixture mmcblk0 &&
     json_eq "dry run -J: read-only plan, erase left out" "[s['name'] for s in j['plan']['steps']], j['plan']['left_out'], j['dry_run']" \
         "['info', 'bus', 'health', 'geometry', 'bench-quick', 'bench-a1'] ['erase', 'capacity', 'bench-state'] True"
-run 0 $q -n -J --suites state,quick $fixture mmcblk0 &&
-    json_eq "dry run -J: --suites state is the state step, left out without --destructive" \
+run 0 $q -n -J --suite state,quick $fixture mmcblk0 &&
+    json_eq "dry run -J: --suite state is the state step, left out without --destructive" \
         "[s['name'] for s in j['plan']['steps']], j['plan']['left_out']" "['info', 'bus', 'health', 'geometry', 'bench-quick'] ['erase', 'capacity', 'bench-state']"
 
 # --- Refusal: --destructive with no --yes and no terminal ---
@@ -115,8 +143,8 @@ export PATH="$PWD/build/bin:$PATH"
 
 # A destructive run on a non-MMC device: identify and bus fail (exit 1),
 # erase and benchmark work; everything lands in one bundle.
-run 1 $sim -p class10-2015 --size 256M --stats "$work/stats.json" -- sh -c \
-    'mmc-qualify -J --destructive --yes --any-device --erase region --size 16M --runtime 1s --suites quick \
+run 1 $sim -p class10-2015 --capacity 256M --stats "$work/stats.json" -- sh -c \
+    'mmc-qualify -J --destructive --yes --any-device --erase region --size 16M --runtime 1s --suite quick \
         --card-label sim --host-label host --out "$0" "$MMC_SIM_DEV"' "$work/sim" && cp "$out" "$work/sim.json"
 want "sim: steps and exit statuses" "$(pyjson "$work/sim.json" "[(s['name'], s['exit_status']) for s in j['steps']]")" \
     "[('info', 1), ('bus', 1), ('health', 1), ('geometry', 0), ('erase', 0), ('capacity', 0), ('bench-quick', 0), ('bench-state', 0)]"
@@ -157,8 +185,8 @@ fi
 want "sim: the card was written (the benchmark ran)" "$(pyjson "$work/stats.json" "j['counters']['write']['requests'] > 0, j['counters']['discard']['requests'] > 0")" "True True"
 
 # A usage error inside a step is its real exit status (2), not "failed".
-run 1 $sim -p class10-2015 --size 256M -- sh -c \
-    'mmc-qualify -J --destructive --yes --any-device --erase region --size 1G --runtime 1s --suites quick \
+run 1 $sim -p class10-2015 --capacity 256M -- sh -c \
+    'mmc-qualify -J --destructive --yes --any-device --erase region --size 1G --runtime 1s --suite quick \
         --out "$0" "$MMC_SIM_DEV"' "$work/big" && cp "$out" "$work/big.json"
 want "a region past the card's end: the erase step exits 2, the rest still runs" \
     "$(pyjson "$work/big.json" "[(s['name'], s['exit_status']) for s in j['steps'][4:]], 'runs past the end' in j['steps'][4]['message']")" \
@@ -166,8 +194,8 @@ want "a region past the card's end: the erase step exits 2, the rest still runs"
 
 # A fake card (limbo: 64 MiB of 256 MiB store data): the capacity step's
 # exit 10 is its answer, not a failure; the bundle and the report name it.
-run 1 $sim -p class10-2015 --size 256M --fake limbo --real-size 64M -- sh -c \
-    'mmc-qualify -J --destructive --yes --any-device --erase region --size 16M --runtime 0.5s --suites quick \
+run 1 $sim -p class10-2015 --capacity 256M --fake limbo --real-size 64M -- sh -c \
+    'mmc-qualify -J --destructive --yes --any-device --erase region --size 16M --runtime 0.5s --suite quick \
         --card-label fake --host-label host --out "$0" "$MMC_SIM_DEV"' "$work/fake" && cp "$out" "$work/fake.json"
 want "fake: the capacity step is ok with its verdict's exit status" \
     "$(pyjson "$work/fake.json" "[(s['state'], s['exit_status'], s['message']) for s in j['steps'] if s['name'] == 'capacity']")" \
@@ -185,8 +213,8 @@ fi
 # Ctrl-C during the erase (a full card whose blocks take 10 ms to erase:
 # about 2.5 s for each 1 GiB chunk the erase stops between): exit 130, the
 # erase records it, no benchmark starts, and the card saw no write at all.
-$sim -p class10-2015 --size 2G --state full --block-erase 10ms --stats "$work/int-stats.json" -- sh -c '
-    mmc-qualify -J --destructive --yes --any-device --runtime 1s --suites quick,a1 --out "$0/int" "$MMC_SIM_DEV" \
+$sim -p class10-2015 --capacity 2G --state full --block-erase 10ms --stats "$work/int-stats.json" -- sh -c '
+    mmc-qualify -J --destructive --yes --any-device --runtime 1s --suite quick,a1 --out "$0/int" "$MMC_SIM_DEV" \
         > "$0/int.json" 2> "$0/int.err" &
     pid=$!
     i=0

@@ -27,13 +27,13 @@ cp tests/data/report/bundle-unversioned.json "$tmp/unversioned.json"
 # Measured bundles as mmc-qualify makes them (registers, bus, erase, bench),
 # from the tools' fixtures: the demo's kind of bundle without booting the lab.
 d=tests/data/report
-$rep --make-bundle --out "$tmp/measured" --info $d/sd-info.json --bus $d/sd-bus.json --erase $d/erase.json \
+$rep --make-bundle --out "$tmp/measured" --info $d/sd-info.json --bus $d/sd-bus.json --erase-json $d/erase.json \
     --bench $d/bench-iozone.json --bench $d/bench-a1.json --step erase:ok: --host-label "Lab PC, HS" >/dev/null &&
     $rep --make-bundle --out "$tmp/measured" --info $d/emmc-info.json --bench $d/bench-a1.json \
         --step "bench:fail:exit 1" >/dev/null || fail "making measured bundles"
 head -c 700 examples/2-sf-lug/01-kingston-2g-microsd--usb-reader-mmcblk-laptop.json > "$tmp/corrupt.json"
 
-# How many examples --card kodak should find, counted from the files.
+# How many examples --label kodak should find, counted from the files.
 kodak=$($PY -c "
 import json,glob
 cards=[json.load(open(f))['card'] for f in glob.glob('examples/*/*.json')]
@@ -63,9 +63,9 @@ on_backend() {
         if run 0 $rep $opt --db "$db"; then same "$name: $view report from the database = from examples/" "$tmp/dir.$view" "$out"; fi
     done
     # SQLite: a database of their own, every bundle compared. PostgreSQL:
-    # one database for all, so --card picks the SanDisk one out.
+    # one database for all, so --label picks the SanDisk one out.
     mdb=$tmp/measured-$name.sqlite filter="" files=$tmp/measured
-    case $db in postgres*) mdb=$db filter="--card SL16G --host Lab" files=$(ls "$tmp"/measured/sandisk-*) ;; esac
+    case $db in postgres*) mdb=$db filter="--label SL16G --host Lab" files=$(ls "$tmp"/measured/sandisk-*) ;; esac
     run 0 $rep --db "$mdb" --import "$tmp/measured" && expect "$name: measured bundles import" "$out" ": 2 stored,"
     for view in csv json html; do
         case $view in csv) opt=--csv ;; json) opt=-J ;; html) opt="--html -" ;; esac
@@ -88,14 +88,16 @@ print(sum(j['rw'] == 'randread' for f in sys.argv[1:] for j in json.load(open(f)
 
     # Filters.
     run 0 $rep -J --db "$db" --host odroid && json_eq "$name: --host odroid" "len(j['bundles'])" 9
-    run 0 $rep -J --db "$db" --card KODAK && json_eq "$name: --card is a substring, any case" \
+    run 0 $rep -J --db "$db" --label KODAK && json_eq "$name: --label is a substring, any case" \
         "len(j['bundles']), sorted(set(b['card'] for b in j['bundles']))[0]" "$kodak Kodak SD 2 Gb"
-    run 0 $rep -J --db "$db" --card kodak --host litebsd && json_eq "$name: --card and --host together" "len(j['bundles'])" 3
+    run 0 $rep -J --db "$db" --label kodak --host litebsd && json_eq "$name: --label and --host together" "len(j['bundles'])" 3
+    run 0 $rep -J --db "$db" --card kodak --host litebsd && json_eq "$name: deprecated --card: still --label" "len(j['bundles'])" 3
+    expect "$name: deprecated --card: says so" "$err" "^mmc-report: --card is deprecated: use --label$"
     run 1 $rep --db "$db" --since 2027-01-01 && expect "$name: nothing since: exit 1" "$err" "no bundles in .* match the filters"
 
     # A bundle of the earlier format still imports; a corrupt one is refused.
     run 0 $rep --db "$db" --import "$tmp/unversioned.json" && expect "$name: earlier format imports" "$out" ": 1 stored,"
-    run 0 $rep --db "$db" --card 0x00c0ffee && expect "$name: ... and reports" "$out" "^  Unversioned card +9\.8$"
+    run 0 $rep --db "$db" --label 0x00c0ffee && expect "$name: ... and reports" "$out" "^  Unversioned card +9\.8$"
     run 1 $rep -J --db "$db" --import "$tmp/corrupt.json" examples/2-sf-lug && {
         expect "$name: corrupt bundle: said with its reason" "$err" "corrupt.json: rejected: not JSON \(.*parse error"
         json_eq "$name: ... and the rest still imported" "j['stored'], j['duplicates'], j['rejected']" "0 2 1"
@@ -181,7 +183,7 @@ run 1 $rep --db "postgresql://mmc@/mmc?host=$tmp/no-server" &&
 
 # Usage.
 run 2 $rep --import examples && expect "--import needs --db" "$err" "need --db URL"
-run 2 $rep --card x examples && expect "--card needs --db" "$err" "need --db URL"
+run 2 $rep --label x examples && expect "--label needs --db" "$err" "need --db URL"
 run 2 $rep --db "$tmp/x.sqlite" examples && expect "--db with paths" "$err" "unexpected argument 'examples' with --db"
 run 2 $rep --db "$tmp/x.sqlite" --since yesterday && expect "bad --since" "$err" "expected YYYY-MM-DD"
 run 2 $rep --db "$tmp/x.sqlite" --since 2026-13-45 && expect "--since not in the calendar: usage error, not 'no match'" "$err" "--since '2026-13-45': expected YYYY-MM-DD"

@@ -54,7 +54,7 @@ run 0 $rep -J examples/ && {
 }
 
 # --make-bundle from the tools' JSON, then a report of it.
-run 0 $rep --make-bundle --out "$tmp/results" --info $data/sd-info.json --bus $data/sd-bus.json --erase $data/erase.json \
+run 0 $rep --make-bundle --out "$tmp/results" --info $data/sd-info.json --bus $data/sd-bus.json --erase-json $data/erase.json \
     --bench $data/bench-iozone.json --bench $data/bench-a1.json --step "erase:ok:discarded" --step "bench:fail:exit 1: A1 write" \
     --host-label "Lab PC, HS" && {
     bundle=$(cat "$out")
@@ -84,6 +84,12 @@ run 0 $rep "$tmp/results" && {
     expect "failed step shown" "$out" "step bench failed: exit 1: A1 write"
 }
 [ -s "$err" ] && fail "a tool output in a directory is ignored quietly: $(cat "$err")" || pass "a tool output in a directory is ignored quietly"
+
+# --erase, the old spelling of --erase-json (mmc-qualify's --erase says what
+# to erase): still taken for one release, with one warning line.
+run 0 $rep --make-bundle --out "$tmp/old-erase" --erase $data/erase.json --card-label old --host-label old &&
+    expect "deprecated --erase: says so" "$err" "^mmc-report: --erase is deprecated: use --erase-json$"
+cp "$(cat "$out")" "$out" 2>/dev/null && json_eq "deprecated --erase: still the erase document" "j['erase']['tool']" "mmc-erase"
 
 # mmc-probe's documents and the state suite (issues 14, 15): kept, shown, and
 # the state suite's writes are not the card's sequential figure.

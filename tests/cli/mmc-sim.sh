@@ -9,30 +9,63 @@ work=$(mktemp -d)
 trap 'rm -rf "$work" "$out" "$err"' EXIT
 
 # --- Options and --describe (no device) ---
-run 2 $sim --size 1x --describe && expect "bad size names the option" "$err" "--size 1x: .*unknown unit"
+run 2 $sim --capacity 1x --describe && expect "bad size names the option" "$err" "--capacity 1x: .*unknown unit"
 run 2 $sim --state sideways --describe && expect "bad state" "$err" "--state sideways"
 # One duration syntax: a bare number is seconds here too (issue 28, point 6).
 run 0 $sim --command 0.0015 --page-read 40us --describe -J &&
     json_eq "--command 0.0015 is 1.5 ms, --page-read 40us" "j['card']['command'], j['card']['page_read']" "1500000 40000" 
 run 2 $sim --command 2h --describe && expect "a time beyond an hour refused" "$err" "longer than an hour"
 run 2 $sim --command 5d --describe && expect "a bad unit: the one parser's message" "$err" "unknown unit 'd' \(use ns, us, ms, s, m or h; seconds without one\)"
-run 2 $sim --size 1G && expect "no COMMAND" "$err" "no COMMAND"
+run 2 $sim --capacity 1G && expect "no COMMAND" "$err" "no COMMAND"
 run 2 $sim --bogus -- true && expect "unknown option" "$err" "unknown option '--bogus'"
 run 2 $sim -J -- true && expect "-J only with --describe" "$err" "-J goes with --describe"
 run 2 $sim --preset no-such-card --describe && expect "unknown preset lists the others" "$err" "no such preset"
-run 2 $sim --card /nonexistent.json --describe && expect "unreadable card file" "$err" "/nonexistent.json: cannot read"
+run 2 $sim --card-file /nonexistent.json --describe && expect "unreadable card file" "$err" "/nonexistent.json: cannot read"
 run 2 $sim --page 64k --au 32k --describe && expect "a card that cannot exist" "$err" "not a card that can exist"
 run 0 $sim --help && expect "--help shows the synopsis" "$out" "-- COMMAND \[ARG...\]"
 run 0 $sim -V && expect "-V" "$out" "mmc-sim from mmckit [0-9]"
 
-run 0 $sim --size 1G --au 12M --page 32k --open-aus 2 --state full --command 1ms --describe -J &&
+run 0 $sim --capacity 1G --au 12M --page 32k --open-aus 2 --state full --command 1ms --describe -J &&
     json_eq "describe -J resolves the options" "j['tool'], j['card']['size'], j['card']['au'], j['card']['page'], j['card']['open_aus'], j['card']['state'], j['card']['command']" \
         "mmc-sim 1073741824 12582912 32768 2 full 1000000"
 cp "$out" "$work/card.json"
-run 0 $sim --card "$work/card.json" --open-aus 3 --describe -J &&
-    json_eq "--card takes describe output; later options win" "j['card']['au'], j['card']['open_aus'], j['card']['command']" "12582912 3 1000000"
-run 0 $sim --fake wraparound --size 64M --real-size 16M --describe &&
+run 0 $sim --card-file "$work/card.json" --open-aus 3 --describe -J &&
+    json_eq "--card-file takes describe output; later options win" "j['card']['au'], j['card']['open_aus'], j['card']['command']" "12582912 3 1000000"
+# --card and -c, the old spellings (--card meant four things across the
+# tools): still the card file, with one warning line each.
+run 0 $sim --card "$work/card.json" --describe -J && json_eq "deprecated --card: still the card file" "j['card']['au']" "12582912"
+[ "$(cat "$err")" = "mmc-sim: --card is deprecated: use --card-file" ] && pass "deprecated --card: one warning line" || fail "deprecated --card: stderr '$(cat "$err")'"
+run 0 $sim -c "$work/card.json" --describe -J && json_eq "deprecated -c: still the card file" "j['card']['au']" "12582912"
+[ "$(cat "$err")" = "mmc-sim: -c is deprecated: use --card-file" ] && pass "deprecated -c: one warning line" || fail "deprecated -c: stderr '$(cat "$err")'"
+run 2 $sim --preset a1 --card-file "$work/card.json" --describe && expect "--preset and --card-file: one of them" "$err" "give one --preset or --card-file"
+# --size, the old spelling (--size is a region's length in every other tool).
+run 0 $sim --size 1G --describe -J && json_eq "deprecated --size: still the capacity" "j['card']['size']" "1073741824"
+[ "$(cat "$err")" = "mmc-sim: --size is deprecated: use --capacity" ] && pass "deprecated --size: one warning line" || fail "deprecated --size: stderr '$(cat "$err")'"
+run 0 $sim --fake wraparound --capacity 64M --real-size 16M --describe &&
     expect "describe text: aligned names and units" "$out" "^real_size +16 MiB$"
+# --- Sustained writing (issue 27): the SLC cache and GC stalls ---
+run 2 $sim --native-rate fast --describe && expect "a bad rate names the option" "$err" "--native-rate fast: "
+run 2 $sim --slc-rate -5 --describe && expect "a negative rate refused" "$err" "slc-rate: .*not a flash's rate"
+run 2 $sim --size 1G --slc-cache 2G --describe && expect "a cache larger than the card refused" "$err" "slc-cache: .*larger than the card"
+run 2 $sim --gc-every 0 --describe && expect "gc-every 0 refused" "$err" "--gc-every 0: "
+run 0 $sim --preset v30-slc-tlc --size 1G --slc-cache 64M --describe -J &&
+    json_eq "describe -J predicts the knee at the cache size, the burst and the speed after it" \
+        "j['card']['slc_cache'], j['modelled']['sustained']['knee_bytes'], j['modelled']['sustained']['burst_mb_s'] > 85, j['modelled']['sustained']['post_cache_mb_s'] < 30" \
+        "67108864 67108864 True True"
+run 0 $sim --preset v30-slc-tlc --size 1G --slc-cache 64M --describe &&
+    expect "describe text names the knee" "$out" "^ SLC cache knee +64 MiB written$"
+run 0 $sim --preset v30-slc-tlc --size 1G --slc-cache 0 --describe -J &&
+    json_eq "no cache: no knee" "j['modelled']['sustained']['knee_bytes']" "None"
+run 0 $sim --preset v30-stalls --size 1G --describe -J &&
+    json_eq "the stall pattern: clean stalls, fragmented more, 500 ms each" \
+        "j['modelled']['sustained']['gc_stalls']['clean']['count'] > 0, j['modelled']['sustained']['gc_stalls']['fragmented']['count'] > j['modelled']['sustained']['gc_stalls']['clean']['count'], j['modelled']['sustained']['gc_stalls']['clean']['longest_ns']" \
+        "True True 500000000"
+run 0 $sim --preset v30-stalls --size 1G --describe &&
+    expect "describe text: the stalls on a fragmented card" "$out" "fragmented  [0-9]+ stalls, the longest 500 ms, the first after 4 MiB, then one every 8 MiB"
+run 0 $sim --size 1G --describe -J &&
+    json_eq "a card without the options: no cache, no stalls" \
+        "j['card']['slc_cache'], j['modelled']['sustained']['knee_bytes'], j['modelled']['sustained']['gc_stalls']['fragmented']['count']" "0 None 0"
+
 if [ -d sim/presets ]; then
     for p in sim/presets/*.json; do
         name=$(basename "$p" .json)
@@ -75,7 +108,7 @@ blkdiscard -o 8M -l 4M "$d"
 dd if="$d" bs=4k skip=2048 count=1 iflag=direct status=none >"$w/discarded"
 exit 7
 SCRIPT
-run 7 $sim $fast --size 64M --au 4M --erased-byte 0xff --stats "$work/stats.json" -- sh "$work/basic.sh" "$work" &&
+run 7 $sim $fast --capacity 64M --au 4M --erased-byte 0xff --stats "$work/stats.json" -- sh "$work/basic.sh" "$work" &&
     pass "COMMAND's exit status is mmc-sim's (7)"
 if [ "$(cat "$work/size" 2>/dev/null)" = 67108864 ]; then pass "device has the announced size"; else fail "device size: $(cat "$work/size" 2>/dev/null)"; fi
 if cmp -s "$work/data" "$work/back"; then pass "data written reads back"; else fail "data written does not read back"; fi
@@ -101,20 +134,20 @@ dd if="$d" bs=64k count=1 skip=256 iflag=direct status=none >"$w/at16m"    # at 
 dd if="$d" bs=64k count=1 skip=512 iflag=direct status=none >"$w/at32m"
 SCRIPT
 head -c 65536 "$work/data" >"$work/first"
-run 0 $sim $fast --size 64M --fake wraparound --real-size 16M -- sh "$work/fake.sh" "$work"
+run 0 $sim $fast --capacity 64M --fake wraparound --real-size 16M -- sh "$work/fake.sh" "$work"
 if cmp -s "$work/first" "$work/at16m"; then pass "wraparound: offset real_size reads what was written at 0"; else fail "wraparound: 16 MiB does not read what 0 holds"; fi
-run 0 $sim $fast --size 64M --fake limbo --real-size 16M -- sh "$work/fake.sh" "$work"
+run 0 $sim $fast --capacity 64M --fake limbo --real-size 16M -- sh "$work/fake.sh" "$work"
 if [ -s "$work/at32m" ] && [ "$(od -An -tx1 -v "$work/at32m" | tr -d ' \n0')" = "" ]; then
     pass "limbo: a write beyond the real size reads back as zeros"
 else fail "limbo: beyond the real size did not read zeros"; fi
 no_leftovers "after the fakes"
 
-run 127 $sim $fast --size 16M -- /nonexistent/command && expect "a missing COMMAND is 127" "$err" "/nonexistent/command"
+run 127 $sim $fast --capacity 16M -- /nonexistent/command && expect "a missing COMMAND is 127" "$err" "/nonexistent/command"
 
 # Signals: sent to mmc-sim alone (as a service manager or kill does); it passes
 # them on, tears down, and exits as the shell would (130, 143).
 for sig in INT TERM; do
-    $sim $fast --size 16M -- sh -c 'touch "$1/started"; sleep 30' sh "$work" >/dev/null 2>&1 &
+    $sim $fast --capacity 16M -- sh -c 'touch "$1/started"; sleep 30' sh "$work" >/dev/null 2>&1 &
     pid=$!
     i=0; while [ ! -e "$work/started" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
     kill -$sig $pid

@@ -23,7 +23,7 @@ for fixture in sd-qemu:mmcblk0 emmc-cm4:mmcblk1; do
     mkdir -p "$tmp/$name"
     run 0 $bin/mmc-info -J --no-ioctl --sysfs-root "$tree" "$dev" && cp "$out" "$tmp/$name/info.json" || continue
     run 0 $bin/mmc-erase -n -J --no-ioctl --sysfs-root "$tree" "$dev" && cp "$out" "$tmp/$name/erase.json" || continue
-    run 0 $bin/mmc-report --make-bundle --out "$tmp/$name/bundles" --info "$tmp/$name/info.json" --erase "$tmp/$name/erase.json" ||
+    run 0 $bin/mmc-report --make-bundle --out "$tmp/$name/bundles" --info "$tmp/$name/info.json" --erase-json "$tmp/$name/erase.json" ||
         { fail "$name: --make-bundle from today's mmc-info and mmc-erase: $(head -3 "$err")"; continue; }
     run 0 $bin/mmc-report -J "$tmp/$name/bundles" && cp "$out" "$tmp/$name/report.json"
     $PY - "$tmp/$name" >"$out" 2>&1 <<'PY'
@@ -40,7 +40,7 @@ PY
         { fail "$name: the card's product is not in the report: $(cat "$out")"; sed 's/^/    | /' "$tmp/$name/report.json" | head -5; }
 done
 
-run 0 $bin/mmc-bus -J --ios "$tmp/ios.txt" --caps 0xc0000027 --card sd && cp "$out" "$tmp/bus.json"
+run 0 $bin/mmc-bus -J --ios "$tmp/ios.txt" --caps 0xc0000027 --family sd && cp "$out" "$tmp/bus.json"
 
 # mmc-bench's JSON needs a card it can write: a simulated one.
 if [ "$(id -u)" -ne 0 ] || [ ! -e /dev/fuse ] || ! command -v nbdkit >/dev/null; then
@@ -48,10 +48,10 @@ if [ "$(id -u)" -ne 0 ] || [ ! -e /dev/fuse ] || ! command -v nbdkit >/dev/null;
     finish; exit $?
 fi
 # shellcheck disable=SC2016
-run 0 $bin/mmc-sim -p a1 --size 256M -- sh -c '"$0" -J --suite quick --destructive --yes --any-device --size 32M \
+run 0 $bin/mmc-sim -p a1 --capacity 256M -- sh -c '"$0" -J --suite quick --destructive --yes --any-device --size 32M \
     --runtime 1s --warmup 0 "$MMC_SIM_DEV"' "$bin/mmc-bench" && cp "$out" "$tmp/bench.json"
 run 0 $bin/mmc-report --make-bundle --out "$tmp/all" --info "$tmp/sd-qemu/info.json" --bus "$tmp/bus.json" \
-    --erase "$tmp/sd-qemu/erase.json" --bench "$tmp/bench.json" --step "erase:ok:discarded" ||
+    --erase-json "$tmp/sd-qemu/erase.json" --bench "$tmp/bench.json" --step "erase:ok:discarded" ||
     fail "--make-bundle from today's four tools: $(head -3 "$err")"
 run 0 $bin/mmc-report -J "$tmp/all" && cp "$out" "$tmp/all.json"
 $PY - "$tmp" >"$out" 2>&1 <<'PY'

@@ -9,9 +9,9 @@
 # read is filled by APP_READ_BLOCK, memset(sd->data, 0xec, len), and a write
 # is dropped (APP_WRITE_BLOCK does nothing); 9.1 replaced both with a
 # vendor_data buffer. The lab's QEMU is Debian 12's 7.2: 512 bytes of 0xec,
-# which mmc-health must call no health data. A CMD42 lock is not tested: no
-# tool in the guest sends CMD42 (mmc-health sends none), and whether the
-# 7.2 model honours one is unverified here.
+# which mmc-health must call no health data. A CMD42 password lock, set by
+# the lab-only tool mmc-lock (mmc-health sends no CMD42), is reported as
+# the reason the card is read-only.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
 . tests/lab/sd-lib.sh
@@ -71,6 +71,26 @@ check "force_ro is the reason, one that can be undone" force-ro.json \
     "read_only [('force_ro', 'card', False)]"
 rc "force_ro cleared: unknown again (no wear source), exit 6" rw-again 6
 check "force_ro cleared: writable" rw-again.json "c['writability']['writable']" "True"
+
+# The CMD42 password lock (tests/lab/tools/mmc-lock): QEMU 7.2's SD model
+# honours it (hw/sd/sd.c sd_lock_command) and reports CARD_IS_LOCKED in the
+# card status, which mmc-health reads with CMD13.
+rc "mmc-lock: the card takes a password and locks" lock 0
+expect "CMD13 shows CARD_IS_LOCKED (bit 25) after the lock" "$res/lock.out" "^status 0x02...... locked 1 failed 0$"
+rc "locked: read_only, exit 5" locked 5
+check "the password lock is the one reason, one that can be undone" locked.json \
+    "c['verdict'], [(r['cause'], r['scope'], r['permanent']) for r in c['writability']['reasons']]" \
+    "read_only [('card_locked', 'card', False)]"
+check "the remedy names CMD42 and what a forced erase costs" locked.json \
+    "c['writability']['reasons'][0]['remedy']" \
+    "unlock it with its password (CMD42); a forced erase also unlocks it but destroys all data"
+rc "QEMU refuses an unlock with the same password (PWD_LEN must exceed the stored one)" unlock 1
+expect "...with LOCK_UNLOCK_FAILED, still locked" "$res/unlock.out" "locked 1 failed 1$"
+rc "a forced erase unlocks it" force-erase 0
+expect "CMD13 shows the lock gone, no failure" "$res/force-erase.out" "locked 0 failed 0$"
+rc "unlocked: unknown again (no wear source), exit 6" unlocked 6
+check "unlocked: writable" unlocked.json "c['writability']['writable']" "True"
+rc "the card reads after the lock and the forced erase" read-unlocked 0
 
 # The write-protect switch: QEMU's SD model takes it from its drive
 # (!blk_is_writable), but 7.2 refuses a read-only drive outright, so the

@@ -92,6 +92,10 @@ json_file "  and the run's JSON records it" "$res/broken.json" "[(s['name'], s['
 b=$(ls "$res"/broken/*.json 2>/dev/null | head -n1)
 json_file "  and the bundle records it" "$b" "[(s['exit_status'], s['message'].startswith('exit 1: ')) for s in j['steps'] if s['name'] == 'info']" "[(1, True)]"
 
+rc "a device that is no card, without --any-device: exit 1" nocard 1
+expect "  refused before any step, with the remedy" "$res/nocard.err" "^mmc-qualify: /dev/loop7: not an MMC/SD device: .*use --any-device to measure it anyway$"
+[ -z "$(ls "$res/nocard" 2>/dev/null)" ] && pass "  and no bundle" || fail "  the refused run wrote a bundle"
+
 rc "a region past the card's end: exit 1" toobig 1
 json_file "  the erase step's real exit status is 2 (usage), the benchmark still ran" "$res/toobig.json" \
     "[(s['name'], s['exit_status']) for s in j['steps']]" "[('info', 0), ('bus', 0), ('health', 6), ('geometry', 0), ('erase', 2), ('capacity', 0), ('bench-quick', 0), ('bench-state', 2)]"

@@ -71,7 +71,7 @@ json_eq "dd's sequential read is the modelled one (-10%/+5%)" "0.90 <= j['read_r
 json_eq "dd's sequential write is the modelled one (-10%/+5%)" "0.90 <= j['write_ratio'] <= 1.05" "True"
 
 # shellcheck disable=SC2016
-scripts/sdlab --sim "--size 1G --page 16k --au 4M --command 1ms --page-read 3ms --au-cross 3ms" --out "$res/geo" -- sh -c '
+scripts/sdlab --sim "--capacity 1G --page 16k --au 4M --command 1ms --page-read 3ms --au-cross 3ms" --out "$res/geo" -- sh -c '
     mmc-probe geometry -J /dev/mmcblk0 >$SDLAB_OUT/geo.json 2>$SDLAB_OUT/geo.err; echo $? >$SDLAB_OUT/geo.rc' ||
     { fail "lab run (geometry) failed"; finish; exit 1; }
 cp "$res/geo/geo.json" "$out"
@@ -81,7 +81,7 @@ json_eq "mmc-probe geometry in the guest: 16 KiB page, 4 MiB AU, high confidence
 # A limbo fake (1 GiB announced, 256 MiB real) behind the lab's SD host:
 # mmc-probe capacity names it through the kernel stack, exit 10.
 # shellcheck disable=SC2016
-scripts/sdlab --sim "--preset fake-limbo-64g-8g --size 1G --real-size 256M" --out "$res/cap" -- sh -c '
+scripts/sdlab --sim "--preset fake-limbo-64g-8g --capacity 1G --real-size 256M" --out "$res/cap" -- sh -c '
     mmc-probe capacity -J --yes /dev/mmcblk0 >$SDLAB_OUT/cap.json 2>$SDLAB_OUT/cap.err; echo $? >$SDLAB_OUT/cap.rc' ||
     { fail "lab run (capacity) failed"; finish; exit 1; }
 cp "$res/cap/cap.json" "$out"

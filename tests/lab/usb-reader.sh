@@ -64,9 +64,9 @@ fi
 # 1 KiB read the bridge answered took 5.2 ms through EHCI, against 10.2 ms
 # for one with 5 ms of card time: under TCG, that is too close to the
 # probes' threshold of half, so the limbo card behind EHCI takes 10 ms).
-limbo="--preset fake-limbo-64g-8g --size 1G --real-size 256M --command 4ms --page-read 6ms --bridge-cache 4M"
-plain="--size 1G --command 2ms --page-read 3ms --bridge-cache 4M"
-geometry="--size 1G --page 16k --au 4M --command 1ms --page-read 3ms --au-cross 3ms --bridge-cache 1M"
+limbo="--preset fake-limbo-64g-8g --capacity 1G --real-size 256M --command 4ms --page-read 6ms --bridge-cache 4M"
+plain="--capacity 1G --command 2ms --page-read 3ms --bridge-cache 4M"
+geometry="--capacity 1G --page 16k --au 4M --command 1ms --page-read 3ms --au-cross 3ms --bridge-cache 1M"
 
 resolver_knows_readers() { grep -q usb_storage libmmc/dev/resolver.h libmmc/dev/resolver.cpp 2>/dev/null; }
 

@@ -29,10 +29,10 @@ TEST(BenchPresetA2Verdicts, A2PassesA2ByItsMargin)
     EXPECT_NEAR(f.read_iops / 4000, 1.37, 0.03);
     EXPECT_NEAR(f.write_iops / 2000, 1.16, 0.03);
     EXPECT_GT(f.seq_mb_s / 10, 5);
-    EXPECT_EQ(bench::judge_iops("A2 random read", 4000, 4096, m(f.read_iops), sdr104).result, "pass");
-    EXPECT_EQ(bench::judge_iops("A2 random write", 2000, 4096, m(f.write_iops), sdr104).result, "pass");
+    EXPECT_EQ(bench::judge_iops("A2 random read", 4000, 4096, m(f.read_iops), sdr104).result, mmc::bench::VerdictResult::pass);
+    EXPECT_EQ(bench::judge_iops("A2 random write", 2000, 4096, m(f.write_iops), sdr104).result, mmc::bench::VerdictResult::pass);
     const auto sustained = bench::judge_mb_s("A2 sustained sequential write", 10, m(f.seq_mb_s), sdr104);
-    EXPECT_EQ(sustained.result, "pass") << sustained.why; // 80 MB/s: below 85% of the 104 MB/s ceiling
+    EXPECT_EQ(sustained.result, mmc::bench::VerdictResult::pass) << sustained.why; // 80 MB/s: below 85% of the 104 MB/s ceiling
 }
 
 TEST(BenchPresetA2Verdicts, A2FailFailsA2ByItsMarginAndPassesA1)
@@ -41,13 +41,13 @@ TEST(BenchPresetA2Verdicts, A2FailFailsA2ByItsMarginAndPassesA1)
     EXPECT_NEAR(f.read_iops / 4000, 0.75, 0.02);
     EXPECT_NEAR(f.write_iops / 2000, 0.49, 0.03);
     const auto read = bench::judge_iops("A2 random read", 4000, 4096, m(f.read_iops), sdr104);
-    EXPECT_EQ(read.result, "fail");
+    EXPECT_EQ(read.result, mmc::bench::VerdictResult::fail);
     EXPECT_NE(read.why.find("is not the limit"), std::string::npos) << read.why; // 12 MB/s on a 104 MB/s bus
-    EXPECT_EQ(bench::judge_iops("A2 random write", 2000, 4096, m(f.write_iops), sdr104).result, "fail");
-    EXPECT_EQ(bench::judge_mb_s("A2 sustained sequential write", 10, m(f.seq_mb_s), sdr104).result, "pass");
+    EXPECT_EQ(bench::judge_iops("A2 random write", 2000, 4096, m(f.write_iops), sdr104).result, mmc::bench::VerdictResult::fail);
+    EXPECT_EQ(bench::judge_mb_s("A2 sustained sequential write", 10, m(f.seq_mb_s), sdr104).result, mmc::bench::VerdictResult::pass);
     // The same card meets every A1 figure: only the A2 verdicts fail it.
-    EXPECT_EQ(bench::judge_iops("A1 random read", 1500, 4096, m(f.read_iops), sdr104).result, "pass");
-    EXPECT_EQ(bench::judge_iops("A1 random write", 500, 4096, m(f.write_iops), sdr104).result, "pass");
+    EXPECT_EQ(bench::judge_iops("A1 random read", 1500, 4096, m(f.read_iops), sdr104).result, mmc::bench::VerdictResult::pass);
+    EXPECT_EQ(bench::judge_iops("A1 random write", 500, 4096, m(f.write_iops), sdr104).result, mmc::bench::VerdictResult::pass);
 }
 
 TEST(BenchPresetA2Verdicts, TheHostMustEnableCacheAndQueueForA2)
@@ -69,8 +69,8 @@ TEST(BenchPresetA2Verdicts, ABusBelowTheRequirementIsNotTheCardsFault)
     // sequential figure reaches 85% of that ceiling is bus-limited, not failed.
     const bench::BusCeiling hs{"HS", 25, 50'000'000, "sdhci-pci (PCI 1217:8620)"};
     const auto f = figures(preset("a2"));
-    EXPECT_EQ(bench::judge_iops("A2 random read", 4000, 4096, m(f.read_iops), hs).result, "pass");
+    EXPECT_EQ(bench::judge_iops("A2 random read", 4000, 4096, m(f.read_iops), hs).result, mmc::bench::VerdictResult::pass);
     const auto seq = bench::judge_mb_s("A2 sustained sequential write", 30, m(22), hs);
-    EXPECT_EQ(seq.result, "not-applicable");
+    EXPECT_EQ(seq.result, mmc::bench::VerdictResult::not_applicable);
     EXPECT_EQ(seq.why.rfind("bus-limited", 0), 0u) << seq.why;
 }

@@ -27,9 +27,9 @@ TEST(BenchPresetVerdicts, A1PassPassesA1AndC10ByItsMargin)
     EXPECT_NEAR(f.read_iops / 1500, 2.0, 0.03);
     EXPECT_NEAR(f.write_iops / 500, 1.49, 0.05);
     EXPECT_NEAR(f.seq_mb_s / 10, 1.5, 0.05);
-    EXPECT_EQ(bench::judge_iops("A1 random read", 1500, 4096, m(f.read_iops), hs).result, "pass");
-    EXPECT_EQ(bench::judge_iops("A1 random write", 500, 4096, m(f.write_iops), hs).result, "pass");
-    EXPECT_EQ(bench::judge_mb_s("speed class C10", 10, m(f.seq_mb_s), hs).result, "pass");
+    EXPECT_EQ(bench::judge_iops("A1 random read", 1500, 4096, m(f.read_iops), hs).result, mmc::bench::VerdictResult::pass);
+    EXPECT_EQ(bench::judge_iops("A1 random write", 500, 4096, m(f.write_iops), hs).result, mmc::bench::VerdictResult::pass);
+    EXPECT_EQ(bench::judge_mb_s("speed class C10", 10, m(f.seq_mb_s), hs).result, mmc::bench::VerdictResult::pass);
 }
 
 TEST(BenchPresetVerdicts, A1FailFailsA1ByItsMarginAndPassesC10)
@@ -38,10 +38,10 @@ TEST(BenchPresetVerdicts, A1FailFailsA1ByItsMarginAndPassesC10)
     EXPECT_NEAR(f.read_iops / 1500, 0.80, 0.02);
     EXPECT_LT(f.write_iops / 500, 0.3);
     auto v = bench::judge_iops("A1 random read", 1500, 4096, m(f.read_iops), hs);
-    EXPECT_EQ(v.result, "fail");
+    EXPECT_EQ(v.result, mmc::bench::VerdictResult::fail);
     EXPECT_NE(v.why.find("is not the limit"), std::string::npos) << v.why; // 4.9 MB/s on a 25 MB/s bus
-    EXPECT_EQ(bench::judge_iops("A1 random write", 500, 4096, m(f.write_iops), hs).result, "fail");
-    EXPECT_EQ(bench::judge_mb_s("speed class C10", 10, m(f.seq_mb_s), hs).result, "pass");
+    EXPECT_EQ(bench::judge_iops("A1 random write", 500, 4096, m(f.write_iops), hs).result, mmc::bench::VerdictResult::fail);
+    EXPECT_EQ(bench::judge_mb_s("speed class C10", 10, m(f.seq_mb_s), hs).result, mmc::bench::VerdictResult::pass);
 }
 
 TEST(BenchPresetVerdicts, EqualSequentialSpeedToldApartOnlyByA1)
@@ -56,6 +56,6 @@ TEST(BenchPresetVerdicts, C10FailFailsC10ByTwentyPercentAndPassesC6)
 {
     const auto f = figures(preset("c10-fail"));
     EXPECT_NEAR(f.seq_mb_s / 10, 0.80, 0.02);
-    EXPECT_EQ(bench::judge_mb_s("speed class C10", 10, m(f.seq_mb_s), hs).result, "fail");
-    EXPECT_EQ(bench::judge_mb_s("speed class C6", 6, m(f.seq_mb_s), hs).result, "pass");
+    EXPECT_EQ(bench::judge_mb_s("speed class C10", 10, m(f.seq_mb_s), hs).result, mmc::bench::VerdictResult::fail);
+    EXPECT_EQ(bench::judge_mb_s("speed class C6", 6, m(f.seq_mb_s), hs).result, mmc::bench::VerdictResult::pass);
 }

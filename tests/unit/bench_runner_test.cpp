@@ -61,7 +61,7 @@ TEST(BenchRunner, SequentialReadAtAKnownRate)
     dev.access_ns = 0;
     SimEngine e(clock, dev, 1, MiB);
     const auto r = run_job(e, job("read", MiB, 5), Region{0, 64 * MiB}, control(clock));
-    EXPECT_EQ(r.stop_reason, "runtime");
+    EXPECT_EQ(r.stop_reason, mmc::bench::StopReason::runtime);
     EXPECT_FALSE(r.partial);
     EXPECT_NEAR(r.mb_s, 20.0, 1e-6);
     EXPECT_NEAR(r.iops, 20e6 / MiB, 1e-6);
@@ -111,7 +111,7 @@ TEST(BenchRunner, IoCountLimit)
     j.ios = 123;
     const auto r = run_job(e, j, Region{0, 64 * MiB}, control(clock));
     EXPECT_EQ(r.ios, 123u);
-    EXPECT_EQ(r.stop_reason, "ios");
+    EXPECT_EQ(r.stop_reason, mmc::bench::StopReason::ios);
     EXPECT_EQ(e.bytes_written(), 123u * 4096);
 }
 
@@ -123,7 +123,7 @@ TEST(BenchRunner, StopsWhenTheIntervalIsNarrow)
     j.ci_target_pct = 2;
     const auto r = run_job(e, j, Region{0, 64 * MiB}, control(clock));
     EXPECT_TRUE(r.converged);
-    EXPECT_EQ(r.stop_reason, "converged");
+    EXPECT_EQ(r.stop_reason, mmc::bench::StopReason::converged);
     EXPECT_EQ(r.round_mb_s.size(), static_cast<std::size_t>(min_rounds));
     EXPECT_NEAR(r.seconds, min_rounds * round_seconds(100), 0.05); // not the whole 100 s
 }
@@ -230,7 +230,7 @@ TEST(BenchRunner, AnIoErrorStopsTheJobWithPartialResults)
     SimEngine e(clock, dev, 1, 4096);
     const auto r = run_job(e, job("randread", 4096), Region{0, 64 * MiB}, control(clock));
     EXPECT_TRUE(r.partial);
-    EXPECT_EQ(r.stop_reason, "error");
+    EXPECT_EQ(r.stop_reason, mmc::bench::StopReason::error);
     EXPECT_EQ(r.error_errno, 5);
     EXPECT_NE(r.error.find("Input/output error"), std::string::npos) << r.error;
     EXPECT_EQ(r.ios, 100u);
@@ -260,7 +260,7 @@ TEST(BenchRunner, CtrlCStopsCleanly)
     c.stop = &stop;
     const auto r = run_job(e, job("randread", 4096, 100), Region{0, 64 * MiB}, c);
     EXPECT_TRUE(r.partial);
-    EXPECT_EQ(r.stop_reason, "interrupted");
+    EXPECT_EQ(r.stop_reason, mmc::bench::StopReason::interrupted);
     EXPECT_LT(r.seconds, 0.3);
 }
 
@@ -276,7 +276,7 @@ TEST(BenchRunner, ARemovedCardStopsCleanly)
     };
     const auto r = run_job(e, job("randread", 4096, 100), Region{0, 64 * MiB}, c);
     EXPECT_TRUE(r.partial);
-    EXPECT_EQ(r.stop_reason, "removed");
+    EXPECT_EQ(r.stop_reason, mmc::bench::StopReason::removed);
     EXPECT_EQ(r.error, "card removed");
     EXPECT_GT(r.ios, 0u);
 }

@@ -346,7 +346,7 @@ TEST(BenchSessionPhases, StopDuringAJobNamesTheJob)
     hooks.progress = [&](std::size_t, std::size_t, const Progress&) { stop = true; };
     run_jobs(pl, w.device(), w.clock, hooks, rep);
     ASSERT_EQ(rep.jobs.size(), 1u);
-    EXPECT_EQ(rep.jobs[0].stop_reason, "interrupted");
+    EXPECT_EQ(rep.jobs[0].stop_reason, mmc::bench::StopReason::interrupted);
     EXPECT_EQ(rep.partial_why, "interrupted during seqread-4k");
 }
 
@@ -359,7 +359,7 @@ TEST(BenchSessionPhases, AnIoErrorIsAFailingCardUnlessTheCardWasRemoved)
         RunReport rep;
         run_jobs(placed({job("read", 4096), job("write", 4096)}), w.device(), w.clock, {}, rep);
         ASSERT_EQ(rep.jobs.size(), 1u) << "no job after the error";
-        EXPECT_EQ(rep.jobs[0].stop_reason, "error");
+        EXPECT_EQ(rep.jobs[0].stop_reason, mmc::bench::StopReason::error);
         EXPECT_TRUE(rep.partial);
         const std::string& why = rep.partial_why;
         if (removed)

@@ -18,22 +18,22 @@ Measured m(double v) { return {v, {}}; }
 TEST(BenchVerdicts, PassAndFail)
 {
     auto v = judge_mb_s("speed class C10", 10, m(12.3), sdr104);
-    EXPECT_EQ(v.result, "pass");
+    EXPECT_EQ(v.result, mmc::bench::VerdictResult::pass);
     EXPECT_EQ(v.unit, "MB/s");
     EXPECT_EQ(*v.required, 10);
     EXPECT_EQ(*v.measured, 12.3);
     v = judge_mb_s("speed class C10", 10, m(6.1), sdr104);
-    EXPECT_EQ(v.result, "fail");
+    EXPECT_EQ(v.result, mmc::bench::VerdictResult::fail);
     EXPECT_NE(v.why.find("below the required 10.0 MB/s"), std::string::npos) << v.why;
     EXPECT_NE(v.why.find("is not the limit"), std::string::npos) << v.why;
-    EXPECT_EQ(judge_mb_s("x", 10, m(10), unknown_bus).result, "pass"); // at the line passes
-    EXPECT_EQ(judge_mb_s("x", 10, m(9.99), unknown_bus).result, "fail");
+    EXPECT_EQ(judge_mb_s("x", 10, m(10), unknown_bus).result, mmc::bench::VerdictResult::pass); // at the line passes
+    EXPECT_EQ(judge_mb_s("x", 10, m(9.99), unknown_bus).result, mmc::bench::VerdictResult::fail);
 }
 
 TEST(BenchVerdicts, AShortfallIsNeverPrintedAsEqual)
 {
     auto v = judge_mb_s("speed class C10", 10, m(9.996), unknown_bus);
-    EXPECT_EQ(v.result, "fail");
+    EXPECT_EQ(v.result, mmc::bench::VerdictResult::fail);
     EXPECT_NE(v.why.find("measured 9.996 MB/s is below the required 10.0 MB/s"), std::string::npos) << v.why;
     v = judge_iops("A1 random read", 1500, 4096, m(1499.6), unknown_bus);
     EXPECT_NE(v.why.find("measured 1499.60 IOPS is below the required 1500 IOPS"), std::string::npos) << v.why;
@@ -44,7 +44,7 @@ TEST(BenchVerdicts, AShortfallIsNeverPrintedAsEqual)
 TEST(BenchVerdicts, NotMeasuredIsNotApplicable)
 {
     const auto v = judge_iops("A1 random write", 500, 4096, {std::nullopt, "write test skipped: read-only run"}, hs);
-    EXPECT_EQ(v.result, "not-applicable");
+    EXPECT_EQ(v.result, mmc::bench::VerdictResult::not_applicable);
     EXPECT_EQ(v.why, "write test skipped: read-only run");
     EXPECT_FALSE(v.measured);
 }
@@ -53,7 +53,7 @@ TEST(BenchVerdicts, RequirementAboveTheBusCeilingIsBusLimited)
 {
     // U3 needs 30 MB/s; a card in HS mode (25 MB/s) cannot show it.
     const auto v = judge_mb_s("UHS speed grade U3", 30, m(21), hs);
-    EXPECT_EQ(v.result, "not-applicable");
+    EXPECT_EQ(v.result, mmc::bench::VerdictResult::not_applicable);
     EXPECT_NE(v.why.find("bus-limited"), std::string::npos) << v.why;
     EXPECT_NE(v.why.find("HS bus ceiling 25 MB/s"), std::string::npos) << v.why;
     EXPECT_EQ(*v.bus_ceiling_mb_s, 25);
@@ -64,21 +64,21 @@ TEST(BenchVerdicts, MeasuredAtTheCeilingIsBusLimited)
     // 44 MB/s of a 50 MB/s DDR50 bus (88%) against a 48 MB/s requirement:
     // the protocol's overhead, not the card, keeps it short.
     const auto v = judge_mb_s("a 48 MB/s claim", 48, m(44), BusCeiling{"DDR50", 50, {}, {}});
-    EXPECT_EQ(v.result, "not-applicable");
+    EXPECT_EQ(v.result, mmc::bench::VerdictResult::not_applicable);
     EXPECT_NE(v.why.find("the bus, not the card"), std::string::npos) << v.why;
     // Far below the ceiling the card is to blame.
-    EXPECT_EQ(judge_mb_s("speed class C10", 10, m(4), BusCeiling{"DDR50", 50, {}, {}}).result, "fail");
+    EXPECT_EQ(judge_mb_s("speed class C10", 10, m(4), BusCeiling{"DDR50", 50, {}, {}}).result, mmc::bench::VerdictResult::fail);
     // Passing near the ceiling is still a pass.
-    EXPECT_EQ(judge_mb_s("speed class C10", 10, m(24), hs).result, "pass");
+    EXPECT_EQ(judge_mb_s("speed class C10", 10, m(24), hs).result, mmc::bench::VerdictResult::pass);
 }
 
 TEST(BenchVerdicts, IopsConvertToBytesForTheBusCheck)
 {
     // 4000 x 4 KiB = 16.4 MB/s fits in HS: a slow card fails.
-    EXPECT_EQ(judge_iops("A2 random read", 4000, 4096, m(1200), hs).result, "fail");
+    EXPECT_EQ(judge_iops("A2 random read", 4000, 4096, m(1200), hs).result, mmc::bench::VerdictResult::fail);
     // On a 12.5 MB/s legacy bus the same requirement cannot be met.
     const auto v = judge_iops("A2 random read", 4000, 4096, m(2900), BusCeiling{"legacy", 12.5, {}, {}});
-    EXPECT_EQ(v.result, "not-applicable");
+    EXPECT_EQ(v.result, mmc::bench::VerdictResult::not_applicable);
     EXPECT_EQ(v.unit, "IOPS");
 }
 
@@ -146,13 +146,13 @@ TEST(BenchVerdicts, A1Suite)
     const auto v = suite_verdicts("a1", o, sd_facts());
     ASSERT_EQ(v.size(), 3u);
     EXPECT_EQ(v[0].claim, "A1 random read 4 KiB QD1");
-    EXPECT_EQ(v[0].result, "pass");
+    EXPECT_EQ(v[0].result, mmc::bench::VerdictResult::pass);
     EXPECT_EQ(*v[0].required, 1500);
-    EXPECT_EQ(v[1].result, "fail");
+    EXPECT_EQ(v[1].result, mmc::bench::VerdictResult::fail);
     EXPECT_EQ(*v[1].required, 500);
     EXPECT_NE(v[1].why.find("the card claims: A2"), std::string::npos) << v[1].why;
     EXPECT_EQ(v[2].claim, "A1 sustained sequential write");
-    EXPECT_EQ(v[2].result, "pass");
+    EXPECT_EQ(v[2].result, mmc::bench::VerdictResult::pass);
 }
 
 TEST(BenchVerdicts, A2WithoutHostQueueingIsNotApplicableNotFailed)
@@ -164,13 +164,13 @@ TEST(BenchVerdicts, A2WithoutHostQueueingIsNotApplicableNotFailed)
     const auto v = suite_verdicts("a2", o, sd_facts());
     ASSERT_EQ(v.size(), 3u);
     for (int i : {0, 1}) {
-        EXPECT_EQ(v[i].result, "not-applicable");
+        EXPECT_EQ(v[i].result, mmc::bench::VerdictResult::not_applicable);
         EXPECT_NE(v[i].why.find("cannot show A2 speed"), std::string::npos);
         EXPECT_TRUE(v[i].measured); // the QD1 figure is still shown
     }
     EXPECT_EQ(*v[0].required, 4000);
     EXPECT_EQ(*v[1].required, 2000);
-    EXPECT_EQ(v[2].result, "fail"); // sustained write does not need the queue
+    EXPECT_EQ(v[2].result, mmc::bench::VerdictResult::fail); // sustained write does not need the queue
 }
 
 TEST(BenchVerdicts, A2WithHostQueueingUsesTheQueuedJobs)
@@ -185,9 +185,9 @@ TEST(BenchVerdicts, A2WithHostQueueingUsesTheQueuedJobs)
     const auto v = suite_verdicts("a2", o, f);
     ASSERT_EQ(v.size(), 3u);
     EXPECT_EQ(v[0].claim, "A2 random read 4 KiB QD32");
-    EXPECT_EQ(v[0].result, "pass");
+    EXPECT_EQ(v[0].result, mmc::bench::VerdictResult::pass);
     EXPECT_EQ(*v[0].measured, 4500);
-    EXPECT_EQ(v[1].result, "pass");
+    EXPECT_EQ(v[1].result, mmc::bench::VerdictResult::pass);
 }
 
 TEST(BenchVerdicts, ClassSuiteJudgesTheSlowestAu)
@@ -200,12 +200,12 @@ TEST(BenchVerdicts, ClassSuiteJudgesTheSlowestAu)
     const auto v = suite_verdicts("class", o, sd_facts());
     ASSERT_EQ(v.size(), 3u);
     EXPECT_EQ(v[0].claim, "speed class C10 (slowest AU)");
-    EXPECT_EQ(v[0].result, "pass");
+    EXPECT_EQ(v[0].result, mmc::bench::VerdictResult::pass);
     EXPECT_EQ(*v[0].measured, 22);
     EXPECT_EQ(v[1].claim, "UHS speed grade U3 (slowest AU)");
-    EXPECT_EQ(v[1].result, "fail");
+    EXPECT_EQ(v[1].result, mmc::bench::VerdictResult::fail);
     EXPECT_EQ(v[2].claim, "video speed class V30 (slowest AU)");
-    EXPECT_EQ(v[2].result, "fail");
+    EXPECT_EQ(v[2].result, mmc::bench::VerdictResult::fail);
 }
 
 TEST(BenchVerdicts, ClassSuiteOnAHighSpeedBus)
@@ -218,8 +218,8 @@ TEST(BenchVerdicts, ClassSuiteOnAHighSpeedBus)
     auto f = sd_facts();
     f.bus = hs;
     const auto v = suite_verdicts("class", o, f);
-    EXPECT_EQ(v[0].result, "pass");           // C10 fits in 25 MB/s
-    EXPECT_EQ(v[1].result, "not-applicable"); // U3 (30) does not
+    EXPECT_EQ(v[0].result, mmc::bench::VerdictResult::pass);           // C10 fits in 25 MB/s
+    EXPECT_EQ(v[1].result, mmc::bench::VerdictResult::not_applicable); // U3 (30) does not
     EXPECT_NE(v[1].why.find("bus-limited"), std::string::npos);
 }
 
@@ -235,7 +235,7 @@ TEST(BenchVerdicts, UnknownOrAbsentClaims)
     f.claims_missing_why = "the SD status (SSR) could not be read";
     auto v = suite_verdicts("class", o, f);
     ASSERT_EQ(v.size(), 1u);
-    EXPECT_EQ(v[0].result, "not-applicable");
+    EXPECT_EQ(v[0].result, mmc::bench::VerdictResult::not_applicable);
     EXPECT_NE(v[0].why.find("SSR"), std::string::npos);
     f.claims.known = true; // read, but Class 0, U0, no video class
     v = suite_verdicts("class", o, f);
@@ -255,10 +255,10 @@ TEST(BenchVerdicts, SkippedAndPartialJobs)
     o.ran = {{"randread-4k", &rd}, {"seqwrite-512k-sustained", &broken}};
     o.skipped = {{"randwrite-4k", "write test skipped: read-only run (destructive runs only)"}};
     const auto v = suite_verdicts("a1", o, sd_facts());
-    EXPECT_EQ(v[0].result, "pass");
-    EXPECT_EQ(v[1].result, "not-applicable");
+    EXPECT_EQ(v[0].result, mmc::bench::VerdictResult::pass);
+    EXPECT_EQ(v[1].result, mmc::bench::VerdictResult::not_applicable);
     EXPECT_NE(v[1].why.find("destructive runs only"), std::string::npos);
-    EXPECT_EQ(v[2].result, "not-applicable");
+    EXPECT_EQ(v[2].result, mmc::bench::VerdictResult::not_applicable);
     EXPECT_NE(v[2].why.find("stopped early"), std::string::npos);
 }
 
@@ -275,9 +275,9 @@ TEST(BenchVerdicts, QuickSuiteJudgesOnlyWhatTheCardClaims)
     const auto v = suite_verdicts("quick", o, f);
     ASSERT_EQ(v.size(), 3u);
     EXPECT_NE(v[0].claim.find("speed class C10"), std::string::npos);
-    EXPECT_EQ(v[0].result, "pass");
+    EXPECT_EQ(v[0].result, mmc::bench::VerdictResult::pass);
     EXPECT_EQ(v[1].claim, "A1 random read 4 KiB QD1");
-    EXPECT_EQ(v[2].result, "pass");
+    EXPECT_EQ(v[2].result, mmc::bench::VerdictResult::pass);
     EXPECT_TRUE(suite_verdicts("iozone", o, f).empty());
 }
 
@@ -286,18 +286,18 @@ TEST(BenchVerdicts, AFigureAboveTheBusCeilingIsNeverTheBusLimit)
     // The lab's emulated card: 15.68 MB/s measured on HS at an actual 26 MHz.
     BusCeiling lab{"HS", 13, 26'000'000, "sdhci-pci (PCI 1b36:0007 at 0000:00:04.0)"};
     auto v = judge_mb_s("speed class C10", 10, m(15.68), lab);
-    EXPECT_EQ(v.result, "not-applicable");
+    EXPECT_EQ(v.result, mmc::bench::VerdictResult::not_applicable);
     EXPECT_EQ(v.why.find("the bus is the limit"), std::string::npos) << v.why;
     EXPECT_NE(v.why.find("121% of the HS bus ceiling (13 MB/s at 26 MHz)"), std::string::npos) << v.why;
     EXPECT_NE(v.why.find("emulated"), std::string::npos) << v.why;
     // A real controller: the clock or the measurement is suspect, said as such.
     BusCeiling real{"HS", 25, 50'000'000, "sdhci-pci (PCI 1217:8620 at 0000:03:00.0)"};
     v = judge_iops("A1 random read 4 KiB QD1", 1500, 4096, m(7000), real); // 28.7 MB/s on a 25 MB/s bus
-    EXPECT_EQ(v.result, "not-applicable");
+    EXPECT_EQ(v.result, mmc::bench::VerdictResult::not_applicable);
     EXPECT_NE(v.why.find("reported clock is not the one the data moves at"), std::string::npos) << v.why;
     EXPECT_NE(v.why.find("measurement is wrong"), std::string::npos) << v.why;
     // At the ceiling or below it, the old verdicts stand.
-    EXPECT_EQ(judge_mb_s("x", 10, m(12.9), lab).result, "pass");
+    EXPECT_EQ(judge_mb_s("x", 10, m(12.9), lab).result, mmc::bench::VerdictResult::pass);
     EXPECT_FALSE(above_ceiling(13, lab));
     EXPECT_TRUE(above_ceiling(13.01, lab));
     EXPECT_FALSE(above_ceiling(1e6, unknown_bus));

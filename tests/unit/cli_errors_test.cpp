@@ -81,7 +81,7 @@ TEST(CliErrors, ARemedyIsWordedByCliAndAToolsHintComesInstead)
     EXPECT_EQ(error_text(both), "refusing; say yes");
     EXPECT_EQ(error_text(Error(ErrorKind::failure, "refusing", Remedy::none)), "refusing");
     // Every remedy has words, and each names the flag that gives it.
-    for (Remedy r : {Remedy::any_device_erase, Remedy::any_device_write, Remedy::any_device_probe, Remedy::zero_unaligned,
+    for (Remedy r : {Remedy::any_device_erase, Remedy::any_device_write, Remedy::any_device_probe, Remedy::any_device_measure, Remedy::zero_unaligned,
                      Remedy::destructive, Remedy::confirm, Remedy::use_file})
         EXPECT_NE(remedy_text(r).find(" --"), std::string_view::npos) << static_cast<int>(r);
     EXPECT_FALSE(remedy_text(Remedy::release_device).empty());

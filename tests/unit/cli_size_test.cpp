@@ -69,3 +69,16 @@ TEST(CliSize, FormatsBytes)
     EXPECT_EQ(format_bytes(uint64_t{64} << 30), "64 GiB");
     EXPECT_EQ(format_bytes(1000000000), "954 MiB");
 }
+
+TEST(CliSize, FormatsBytesExactly)
+{
+    using mmc::cli::ExactCount;
+    using mmc::cli::format_bytes_exact;
+    EXPECT_EQ(format_bytes_exact(512), "512 bytes");
+    EXPECT_EQ(format_bytes_exact(4u << 20), "4 MiB") << "a whole number of units says its count";
+    EXPECT_EQ(format_bytes_exact(3520), "3.44 KiB (3520 bytes)") << "a rounded size keeps the count";
+    EXPECT_EQ(format_bytes_exact(uint64_t{4} << 30), "4 GiB (4294967296 bytes)") << "a capacity keeps the count";
+    EXPECT_EQ(format_bytes_exact(3963617280), "3.69 GiB (3963617280 bytes)");
+    EXPECT_EQ(format_bytes_exact(4u << 20, ExactCount::always), "4 MiB (4194304 bytes)");
+    EXPECT_EQ(format_bytes_exact(512, ExactCount::always), "512 bytes") << "no count twice";
+}

@@ -129,6 +129,7 @@ TEST(RegisterSources, SdCardFromSysfsWhenIoctlIsOff)
     // failed): one rule for every tool, it is not used and a note says so.
     EXPECT_FALSE(kinds.count(mmc::regs::RegKind::ssr));
     EXPECT_NE(std::find(g.notes.begin(), g.notes.end(), "ssr: the sysfs copy is all zeros; not used"), g.notes.end());
+    EXPECT_EQ(g.zero_copies, (std::vector<std::string>{"ssr from sysfs"})) << "the fact, typed, beside the note";
     EXPECT_TRUE(kinds.count(mmc::regs::RegKind::ocr));
     EXPECT_TRUE(kinds.count(mmc::regs::RegKind::status));
     EXPECT_FALSE(kinds.count(mmc::regs::RegKind::switch_status)); // only by ioctl

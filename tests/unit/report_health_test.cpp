@@ -2,6 +2,7 @@
 // and highest life used read out, and mmc-report's table of the latest
 // reading per card with its life used over time.
 #include "report/bundle.h"
+#include "report/export.h"
 #include "report/html.h"
 #include "report/tables.h"
 #include "report/text.h"
@@ -99,4 +100,34 @@ TEST(ReportHealth, HtmlTableAndLifeOverTimeChart)
     EXPECT_LT(html.find("2026-11-03: life used 20%"), html.find("2026-12-03: life used 80%")) << "oldest first";
     EXPECT_EQ(html.find("SD on 2026-11-04"), std::string::npos) << "a card without a figure has no bar";
     EXPECT_NE(html.find("<table class=\"health\">"), std::string::npos);
+}
+
+TEST(ReportHealth, JsonAndCsvCarryTheReading)
+{
+    std::vector<Bundle> v;
+    v.push_back(card_read("eMMC", "2026-12-03T10:00:00Z", health_doc("worn", 10, 80)));
+    Bundle plain;
+    plain.card.label = "SD";
+    plain.host.label = "pi";
+    plain.results.seq_read_mb_s = 10;
+    v.push_back(plain);
+    const Report rep = build_report(std::move(v));
+    const json doc = json_report(rep, {});
+    json by_card;
+    for (const auto& g : doc["groups"])
+        for (const auto& r : g["results"]) by_card[r["card"].get<std::string>()] = r["health"];
+    EXPECT_EQ(by_card["eMMC"], (json{{"verdict", "worn"}, {"life_used_percent", 80}, {"life_source", "cmd56:micron_emmc"}}));
+    EXPECT_TRUE(by_card["SD"].is_null()) << "no reading: null, not an empty object";
+
+    const std::string csv = csv_report(rep);
+    EXPECT_NE(csv.find(",state_summary,health_verdict,life_used_percent,life_source\r\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",worn,80,cmd56:micron_emmc\r\n"), std::string::npos) << csv;
+    // Every row has as many fields as the header (none of them quoted here).
+    std::size_t start = 0;
+    while (start < csv.size()) {
+        const auto end = csv.find("\r\n", start);
+        const std::string line = csv.substr(start, end - start);
+        EXPECT_EQ(std::count(line.begin(), line.end(), ','), static_cast<long>(csv_columns.size() - 1)) << line;
+        start = end + 2;
+    }
 }

@@ -89,43 +89,6 @@ TEST(ReportViews, Numbers)
     EXPECT_EQ(classes_text({"Class 10", "U3", "V30", "A2"}), "C10 U3 V30 A2");
 }
 
-TEST(ReportViews, TextTableAlignsAndWraps)
-{
-    TextTable t;
-    t.header = {"Card", "RetroBSD, Maximite Color, SPI 13.3 MHz", "B"};
-    t.right_aligned = {false, true, true};
-    t.rows = {{"Lexar", "1.22", "\u2013"}, {"WINTEC SDHC", "0.9708", "12"}};
-    const std::string out = render_table(t, 2, 14);
-    const auto lines = split(out, '\n');
-    ASSERT_GE(lines.size(), 5u);
-    // The wrapped host name is right-aligned over its column, bottom line beside "Card".
-    EXPECT_EQ(lines[0].size(), lines[1].size()) << out;
-    EXPECT_EQ(lines[1].size(), lines[2].size()) << out;
-    EXPECT_EQ(lines[3].find("Card"), 2u) << out;
-    // Decimal points line up; the dash is right-aligned.
-    const auto row1 = lines[lines.size() - 3], row2 = lines[lines.size() - 2];
-    EXPECT_EQ(row1.find('.'), row2.find('.')) << out;
-    EXPECT_EQ(display_width(row1), display_width(row2)) << out;
-    EXPECT_EQ(display_width("\u2013x"), 2u);
-    // One number of decimals per column: the largest figure's fourth digit.
-    EXPECT_NE(row1.find(" 1.220"), std::string::npos) << out;
-    EXPECT_NE(row2.find(" 0.971"), std::string::npos) << out;
-}
-
-// Issue 28, point 7: "18.2" above "10.24" does not line up its decimals.
-TEST(ReportViews, TextTableGivesAColumnOneNumberOfDecimals)
-{
-    TextTable t;
-    t.header = {"Card", "MB/s", "IOPS", "Mixed"};
-    t.right_aligned = {false, true, true, true};
-    t.rows = {{"A", "18.2", "1402", "9.8"}, {"B", "10.24", "12", "21.5"}, {"C", "8.756", "\u2013", "error"}};
-    const auto lines = split(render_table(t), '\n');
-    ASSERT_EQ(lines.size(), 5u);
-    EXPECT_EQ(lines[1], "  A     18.20  1402    9.8");
-    EXPECT_EQ(lines[2], "  B     10.24    12   21.5");
-    EXPECT_EQ(lines[3], "  C      8.76     \u2013  error");
-}
-
 TEST(ReportViews, TextShowsMissingAsDashAndProblems)
 {
     std::vector<Bundle> v;
@@ -156,12 +119,13 @@ TEST(ReportViews, CsvOneDocumentWithATableColumn)
     EXPECT_EQ(lines[0], "table,study,card,host,seq_write_mb_s,seq_read_mb_s,rand_write_iops_1k,rand_read_iops_1k,"
                         "rand_write_iops_4k,rand_read_iops_4k,rand_write_iops_16k,rand_read_iops_16k,error,claim,"
                         "required,measured,unit,result,why,bundle,bus_ceiling_mb_s,page_size,au_size,open_aus,"
-                        "probe_confidence,capacity_verdict,usable_bytes,state_summary\r");
+                        "probe_confidence,capacity_verdict,usable_bytes,state_summary,health_verdict,life_used_percent,"
+                        "life_source\r");
     // The first twenty columns as before the probe's and the ceiling's were added.
-    EXPECT_EQ(lines[1], "results,Measured with mmckit,\"Card, \"\"quoted\"\"\",Host,,12.5,,,,1650,,,,,,,,,,r/x.json,,,,,,,,\r");
-    EXPECT_EQ(lines[2], "verdicts,Measured with mmckit,\"Card, \"\"quoted\"\"\",Host,,,,,,,,,,A1 random read 4 KiB QD1,1500,1650,IOPS,pass,meets,r/x.json,,,,,,,,\r");
+    EXPECT_EQ(lines[1], "results,Measured with mmckit,\"Card, \"\"quoted\"\"\",Host,,12.5,,,,1650,,,,,,,,,,r/x.json,,,,,,,,,,,\r");
+    EXPECT_EQ(lines[2], "verdicts,Measured with mmckit,\"Card, \"\"quoted\"\"\",Host,,,,,,,,,,A1 random read 4 KiB QD1,1500,1650,IOPS,pass,meets,r/x.json,,,,,,,,,,,\r");
     EXPECT_EQ(csv_field("a\nb"), "\"a\nb\"");
-    EXPECT_EQ(csv_columns.size(), 28u);
+    EXPECT_EQ(csv_columns.size(), 31u);
 }
 
 TEST(ReportViews, JsonShape)

@@ -154,3 +154,58 @@ TEST(SimParams, JsonTakesOptionStringsAndRefusesUnknownKeys)
     EXPECT_THROW(params_from_json(nlohmann::json::parse(R"({"open_aus": -1})")), std::invalid_argument);
     EXPECT_THROW(params_from_json(nlohmann::json::parse(R"([1, 2])")), std::invalid_argument);
 }
+
+TEST(SimParams, SustainedOptionsParseAndRoundTrip)
+{
+    Params p = default_params();
+    set_option(p, "slc-cache", "6G");
+    set_option(p, "slc-rate", "1e9");
+    set_option(p, "native-rate", "20M"); // a size: 20 MiB/s, as --bus-rate takes it
+    set_option(p, "slc-fold-rate", "5e6");
+    set_option(p, "slc-fold-after", "100ms");
+    set_option(p, "gc-stall", "500ms");
+    set_option(p, "gc-every", "4");
+    set_option(p, "gc-reserve", "256M");
+    EXPECT_EQ(p.sustained.slc_cache_bytes, uint64_t{6} << 30);
+    EXPECT_EQ(p.sustained.slc_rate, 1e9);
+    EXPECT_EQ(p.sustained.native_rate, 20.0 * (1 << 20));
+    EXPECT_EQ(p.sustained.slc_fold_rate, 5e6);
+    EXPECT_EQ(p.sustained.slc_fold_after_ns, 100'000'000u);
+    EXPECT_EQ(p.sustained.gc_stall_ns, 500'000'000u);
+    EXPECT_EQ(p.sustained.gc_every, 4u);
+    EXPECT_EQ(p.sustained.gc_reserve_bytes, 256u << 20);
+    EXPECT_NO_THROW(validate(p));
+    const Params back = params_from_json(to_json(p));
+    EXPECT_EQ(to_json(back), to_json(p));
+    // 0 rates resolve: the cache and native flash at page_program's rate, folding at the native one.
+    const Params d = default_params();
+    EXPECT_DOUBLE_EQ(slc_rate(d), 16384 / 700e-6);
+    EXPECT_DOUBLE_EQ(native_rate(d), 16384 / 700e-6);
+    EXPECT_DOUBLE_EQ(slc_fold_rate(p), 5e6);
+    Params q = p;
+    q.sustained.slc_fold_rate = 0;
+    EXPECT_DOUBLE_EQ(slc_fold_rate(q), 20.0 * (1 << 20));
+}
+
+TEST(SimParams, SustainedOptionsRefuseWhatCannotBe)
+{
+    Params p = default_params();
+    EXPECT_THROW(set_option(p, "native-rate", "fast"), std::invalid_argument);
+    EXPECT_THROW(set_option(p, "gc-stall", "2h"), std::invalid_argument);
+    EXPECT_THROW(set_option(p, "gc-every", "0"), std::invalid_argument);
+    auto refused = [](Params q, const char* name, const char* value, const char* says) {
+        set_option(q, name, value);
+        try {
+            validate(q);
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+            return;
+        }
+        ADD_FAILURE() << name << " " << value << " was accepted";
+    };
+    refused(p, "native-rate", "-5", "native-rate");
+    refused(p, "slc-rate", "nan", "slc-rate");
+    refused(p, "slc-fold-rate", "10", "slc-fold-rate");
+    refused(p, "slc-cache", "64G", "larger than the card");
+    refused(p, "slc-cache", "1000", "whole number of sectors");
+}

@@ -69,3 +69,48 @@ TEST(SimPresets, ModelledFiguresShowTheModelsSignatures)
         EXPECT_GT(f.rand_read_iops, f.rand_write_iops_open_aus) << name;
     }
 }
+
+// Issue 27's video-speed-class presets: the model's figures put each on the
+// side of V30 (30 MB/s in every AU, sequential writes) it was built for.
+TEST(SimPresets, TheV30PresetsAreOnTheirSideOfTheClass)
+{
+    for (const char* name : {"v30-slc-tlc", "v30-honest", "v30-slc-ok", "v30-stalls"}) {
+        const auto j = load(name);
+        EXPECT_GT(j["comment"].get<std::string>().size(), 80u) << name;
+    }
+    const SustainedFigures tlc = sustained_figures(params_from_json(load("v30-slc-tlc")));
+    EXPECT_EQ(tlc.knee_bytes, uint64_t{6} << 30);
+    EXPECT_GT(tlc.burst_mb_s, 85);
+    EXPECT_LT(tlc.post_cache_mb_s, 30);
+    EXPECT_LT(tlc.worst_au_mb_s, 30);
+
+    const SustainedFigures honest = sustained_figures(params_from_json(load("v30-honest")));
+    EXPECT_EQ(honest.knee_bytes, 0u);
+    EXPECT_GE(honest.worst_au_mb_s, 30);
+    EXPECT_EQ(honest.fragmented.count, 0u);
+
+    const SustainedFigures ok = sustained_figures(params_from_json(load("v30-slc-ok")));
+    EXPECT_GT(ok.knee_bytes, 0u);
+    EXPECT_GT(ok.burst_mb_s, 85);
+    EXPECT_GE(ok.post_cache_mb_s, 30);
+    EXPECT_GE(ok.worst_au_mb_s, 30);
+
+    const SustainedFigures stalls = sustained_figures(params_from_json(load("v30-stalls")));
+    EXPECT_GE(stalls.post_cache_mb_s, 30); // the speed is there ...
+    EXPECT_LT(stalls.worst_au_mb_s, 30);   // ... the stalls break the AU
+    EXPECT_GT(stalls.clean.count, 0u);
+    EXPECT_GT(stalls.fragmented.count, stalls.clean.count);
+    EXPECT_EQ(stalls.clean.longest_ns, 500'000'000u);
+}
+
+TEST(SimPresets, TheV30PresetsWorkAtASmallSize)
+{
+    for (const char* name : {"v30-slc-tlc", "v30-honest", "v30-slc-ok", "v30-stalls"}) {
+        Params p = params_from_json(load(name));
+        set_option(p, "size", "1G");
+        if (p.sustained.slc_cache_bytes) set_option(p, "slc-cache", "64M");
+        ASSERT_NO_THROW(validate(p)) << name;
+        const SustainedFigures f = sustained_figures(p);
+        EXPECT_EQ(f.knee_bytes, p.sustained.slc_cache_bytes ? uint64_t{64} << 20 : 0u) << name;
+    }
+}

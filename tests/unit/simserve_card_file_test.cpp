@@ -71,8 +71,9 @@ TEST(SimserveCardFile, DescribeTextListsEveryOptionInHelpOrderWithUnits)
     sim::set_option(p, "size", "1G");
     sim::set_option(p, "page-program", "700us");
     const auto text = simserve::describe_text(p);
-    EXPECT_NE(text.find("size          1 GiB\n"), std::string::npos) << text;
-    EXPECT_NE(text.find("page_program  700 us\n"), std::string::npos) << text;
+    // Aligned on the longest name, slc_fold_after.
+    EXPECT_NE(text.find("size            1 GiB\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("page_program    700 us\n"), std::string::npos) << text;
     EXPECT_LT(text.find("size "), text.find("open_aus "));
     EXPECT_LT(text.find("open_aus "), text.find("seed "));
     EXPECT_NE(text.find("random read 4 KiB"), std::string::npos) << text;

@@ -2,6 +2,7 @@
 // trees of tests/data/sysfs/make-usb-readers.sh, and the reader table
 // (dev/usb_reader_table.h) against usb.ids.
 #include "dev/usb_storage.h"
+#include "out/reader_view.h"
 
 #include "sysfs_fixture.h"
 
@@ -125,6 +126,24 @@ TEST(UsbReaderRecognition, ModelWordsThatNameAReader)
         EXPECT_FALSE(names_a_reader(m)) << m;
 }
 
+TEST(UsbReaderRecognition, AnSdSlotIsNamedByTheWordSdNotItsLetters)
+{
+    UsbStorage u;
+    u.disk = "sdb";
+    u.reader = true;
+    u.driver = "usb-storage";
+    u.vid = "1234";
+    u.pid = "5678";
+    for (const char* m : {"SD/MMC", "microSD Reader", "SDXC"}) {
+        u.scsi_model = m;
+        EXPECT_EQ(describe_usb(u).rfind("sdb: SD card in", 0), 0u) << m;
+    }
+    for (const char* m : {"SSD Reader", "Multi-Card", "STORAGE DEVICE"}) {
+        u.scsi_model = m;
+        EXPECT_EQ(describe_usb(u).rfind("sdb: card in", 0), 0u) << m << ": " << describe_usb(u);
+    }
+}
+
 TEST(UsbReaderRecognition, UdevDatabaseLinesOnlyEKeyValue)
 {
     const auto p = parse_udev_properties("S:disk/by-id/usb-x\nE:ID_DRIVE_FLASH_SD=1\nE:ID_MODEL=SD_MMC\nE:=bad\nE:NOEQ\nI:123\nE:EMPTY=");
@@ -132,4 +151,22 @@ TEST(UsbReaderRecognition, UdevDatabaseLinesOnlyEKeyValue)
     EXPECT_EQ(p.at("ID_DRIVE_FLASH_SD"), "1");
     EXPECT_EQ(p.at("ID_MODEL"), "SD_MMC");
     EXPECT_EQ(p.at("EMPTY"), "");
+}
+
+TEST(UsbReaderRecognition, AnRtsxReaderOnUsbStorageIsToldWhatWouldShowTheRegisters)
+{
+    UsbStorage u;
+    u.disk = "sdb";
+    u.vid = "0bda";
+    u.pid = "0129";
+    u.driver = "usb-storage";
+    u.chip = find_reader_chip(u.vid, u.pid);
+    u.reader = true;
+    const std::string text = mmc::out::reader_text(u, 512);
+    EXPECT_NE(text.find("Try:         this reader (0bda:0129) is one the kernel's rtsx_usb driver serves: bound to rtsx_usb "
+                        "instead of usb-storage"),
+              std::string::npos)
+        << text;
+    u.chip = find_reader_chip("05e3", "0723");
+    EXPECT_EQ(mmc::out::reader_text(u, 512).find("Try:"), std::string::npos);
 }

@@ -64,23 +64,23 @@ fi
 
 mmc-erase -n -J $dev > $o/dry.json 2> $o/dry.err; echo $? > $o/dry.rc
 # Raw ERASE, aligned, two chunks (3.5 MiB + 512 KiB): 4M+4M.
-mmc-erase -y -J --method erase --offset 4M --length 4M --verify $dev > $o/erase.json 2> $o/erase.err
+mmc-erase -y -J --method erase --offset 4M --size 4M --verify $dev > $o/erase.json 2> $o/erase.err
 echo $? > $o/erase.rc
 # The first erase group of the user area, which follows the boot areas.
-mmc-erase -y -J --method erase --length 512K --verify=full mmcblk0 > $o/first.json 2> $o/first.err
+mmc-erase -y -J --method erase --size 512K --verify=full mmcblk0 > $o/first.json 2> $o/first.err
 echo $? > $o/first.rc
 # Unaligned: 9M+100K for 2M; the whole groups 9.5M-11M only.
-mmc-erase -y -J --method erase --offset $((9 * MiB + 100 * KiB)) --length 2M --verify=full mmc0:0001 \
+mmc-erase -y -J --method erase --offset $((9 * MiB + 100 * KiB)) --size 2M --verify=full mmc0:0001 \
     > $o/unaligned.json 2> $o/unaligned.err
 echo $? > $o/unaligned.rc
 # Ruled out by the registers (the emulator would erase for any argument).
 for m in trim secure-erase secure-trim secure sanitize emmc-discard sd-discard fule; do
-    mmc-erase -y -J --method $m --offset 12M --length 1M $dev > $o/refuse-$m.json 2> $o/refuse-$m.err
+    mmc-erase -y -J --method $m --offset 12M --size 1M $dev > $o/refuse-$m.json 2> $o/refuse-$m.err
     echo $? > $o/refuse-$m.rc
 done
 # Past 2 GiB (block addresses beyond 4194304): 3G+512K for 1M.
 if [ $big = 1 ]; then
-    mmc-erase -y -J --method erase --offset $((3072 * MiB + 512 * KiB)) --length 1M --verify $dev \
+    mmc-erase -y -J --method erase --offset $((3072 * MiB + 512 * KiB)) --size 1M --verify $dev \
         > $o/far.json 2> $o/far.err
     echo $? > $o/far.rc
 fi

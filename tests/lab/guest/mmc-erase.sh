@@ -12,13 +12,13 @@ dd if=/tmp/pat of=/dev/mmcblk1 bs=1M count=16 conv=fsync 2>/dev/null
 cp /tmp/pat $o/pat.bin
 
 # Raw erase, aligned: 4 MiB + 8 MiB, verified.
-mmc-erase -y -J --method erase --offset 4M --length 8M --verify /dev/mmcblk0 > $o/erase.json 2> $o/erase.err
+mmc-erase -y -J --method erase --offset 4M --size 8M --verify /dev/mmcblk0 > $o/erase.json 2> $o/erase.err
 echo $? > $o/erase.rc
 # Block-layer discard: 16 MiB + 4 MiB, verified.
-mmc-erase -y -J --method discard --offset 16M --length 4M --verify mmcblk0 > $o/discard.json 2> $o/discard.err
+mmc-erase -y -J --method discard --offset 16M --size 4M --verify mmcblk0 > $o/discard.json 2> $o/discard.err
 echo $? > $o/discard.rc
 # Raw erase of an unaligned range: 21 MiB + 512 for 7 MiB; whole AUs 24-28 MiB.
-mmc-erase -y -J --method erase --offset 22020608 --length 7M --verify=full mmc0 > $o/unaligned.json 2> $o/unaligned.err
+mmc-erase -y -J --method erase --offset 22020608 --size 7M --verify=full mmc0 > $o/unaligned.json 2> $o/unaligned.err
 echo $? > $o/unaligned.rc
 # Refused by the card's registers: nothing is sent.
 for m in sd-discard fule trim sanitize secure; do
@@ -32,6 +32,6 @@ echo $? > $o/dry.rc
 dd if=/dev/mmcblk0 of=$o/card0.bin bs=1M count=32 2>/dev/null
 
 # The 1 GiB SDSC card: byte addresses.
-mmc-erase -y -J --method erase --offset 4M --length 8M --verify mmcblk1 > $o/sdsc.json 2> $o/sdsc.err
+mmc-erase -y -J --method erase --offset 4M --size 8M --verify mmcblk1 > $o/sdsc.json 2> $o/sdsc.err
 echo $? > $o/sdsc.rc
 dd if=/dev/mmcblk1 of=$o/card1.bin bs=1M count=16 2>/dev/null

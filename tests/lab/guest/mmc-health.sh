@@ -18,3 +18,15 @@ echo 1 > /sys/block/mmcblk0/force_ro
 mmc-health -J mmcblk0 > $o/force-ro.json; echo $? > $o/force-ro.rc
 echo 0 > /sys/block/mmcblk0/force_ro
 mmc-health -J mmcblk0 > $o/rw-again.json; echo $? > $o/rw-again.rc
+# A CMD42 password lock (mmc-lock, a lab-only tool): read-only for the card
+# status's CARD_IS_LOCKED. Nothing reads the data area while it is locked
+# (a read then succeeded in this lab and left QEMU's card unlocked). QEMU
+# refuses an unlock with the same password (its PWD_LEN check wants a longer
+# one), so the lock is undone by a forced erase, which QEMU does not carry
+# out on the data.
+mmc-lock /dev/mmcblk0 lock 1234 > $o/lock.out 2>&1; echo $? > $o/lock.rc
+mmc-health -J mmcblk0 > $o/locked.json 2>/dev/null; echo $? > $o/locked.rc
+mmc-lock /dev/mmcblk0 unlock 1234 > $o/unlock.out 2>&1; echo $? > $o/unlock.rc
+mmc-lock /dev/mmcblk0 force-erase > $o/force-erase.out 2>&1; echo $? > $o/force-erase.rc
+mmc-health -J mmcblk0 > $o/unlocked.json 2>/dev/null; echo $? > $o/unlocked.rc
+dd if=/dev/mmcblk0 of=/dev/null bs=4096 count=16 iflag=direct 2>/dev/null; echo $? > $o/read-unlocked.rc

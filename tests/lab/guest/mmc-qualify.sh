@@ -1,6 +1,6 @@
 # Runs inside the lab (mmcblk0: 4 GiB SDHC, mmcblk1: 1 GiB SDSC).
 o=${o:-$SDLAB_OUT}
-mmc-qualify --destructive --yes --erase region --size 16M --runtime 2s --suites quick,a1 \
+mmc-qualify --destructive --yes --erase region --size 16M --runtime 2s --suite quick,a1 \
     --host-label "lab" --out $o/results /dev/mmcblk0 > $o/destructive.txt 2> $o/destructive.err
 echo $? > $o/destructive.rc
 # Read-only: no erase, no writes; the card's data must survive.
@@ -17,11 +17,14 @@ dd if=/dev/mmcblk1 bs=1M count=2 2>/dev/null | cmp -s - /tmp/pattern; echo $? > 
 mmc-qualify --destructive --out $o/refused /dev/mmcblk1 < /dev/null > /dev/null 2> $o/refused.err
 echo $? > $o/refused.rc
 # Failing steps keep their real exit statuses and the rest still runs: a
-# non-MMC device (identify and bus: 1), and a region past the card's end
-# (erase: 2, a usage error).
-mmc-qualify -J --out $o/broken /dev/loop7 > $o/broken.json 2> $o/broken.err
+# non-MMC device with --any-device (identify and bus: 1), and a region past
+# the card's end (erase: 2, a usage error).
+mmc-qualify -J --any-device --out $o/broken /dev/loop7 > $o/broken.json 2> $o/broken.err
 echo $? > $o/broken.rc
-mmc-qualify -J --destructive --yes --erase region --size 2G --runtime 1s --suites quick --out $o/toobig mmcblk1 \
+# Without --any-device a device that is no card is refused before any step.
+mmc-qualify --out $o/nocard /dev/loop7 > /dev/null 2> $o/nocard.err
+echo $? > $o/nocard.rc
+mmc-qualify -J --destructive --yes --erase region --size 2G --runtime 1s --suite quick --out $o/toobig mmcblk1 \
     > $o/toobig.json 2> $o/toobig.err
 echo $? > $o/toobig.rc
 # Ctrl-C during a whole-card erase (minutes under emulation): exit 130, no
@@ -29,7 +32,7 @@ echo $? > $o/toobig.rc
 # sectors written, field 7 of the stat file, does not move; erase is not a write).
 sync
 cat /sys/block/mmcblk0/stat > $o/int-stat-before
-mmc-qualify -J --destructive --yes --suites quick,a1 --runtime 2s --out $o/int /dev/mmcblk0 > $o/int.json 2> $o/int.err &
+mmc-qualify -J --destructive --yes --suite quick,a1 --runtime 2s --out $o/int /dev/mmcblk0 > $o/int.json 2> $o/int.err &
 pid=$!
 i=0
 # (the geometry step reads for a while first: up to 5 minutes under emulation)

@@ -18,9 +18,9 @@ for at in 48:/tmp/p1m 64:/tmp/p64k 127:/tmp/p64k 128:/tmp/p64k 191:/tmp/p64k 192
 done
 echo $fill > $o/fill.rc
 mmc-erase -n -J $dev > $o/dry.json 2> $o/dry.err; echo $? > $o/dry.rc
-mmc-erase -y -J --method erase --offset 4M --length 4M --verify $dev > $o/erase.json 2> $o/erase.err
+mmc-erase -y -J --method erase --offset 4M --size 4M --verify $dev > $o/erase.json 2> $o/erase.err
 echo $? > $o/erase.rc
-mmc-erase -y -J --method discard --offset 8M --length 4M --verify mmcblk0 > $o/discard.json 2> $o/discard.err
+mmc-erase -y -J --method discard --offset 8M --size 4M --verify mmcblk0 > $o/discard.json 2> $o/discard.err
 echo $? > $o/discard.rc
 dd if=$dev of=/tmp/card.bin bs=1M skip=3 count=10 2>/dev/null
 : > $o/regions
