@@ -55,6 +55,7 @@ Card:
      --real-size SIZE       the storage a fake really has
      --module SIZE          where a wraparound or chain fake's addresses wrap
      --strict-cache         a limbo fake's cache returns only exact re-reads
+     --bridge-cache SIZE    a USB reader's read cache in front of the card (0 = none)
      --command TIME         per request overhead (e.g. 100us)
      --page-read TIME       per flash page read
      --page-program TIME    per flash page programmed

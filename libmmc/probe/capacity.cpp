@@ -264,7 +264,12 @@ private:
         bool top_bad = !holds_own_stamp(top);
         uint64_t rewritten = 0;
         const uint64_t bound = plan_.cache_check_blocks;
-        uint64_t next_check = std::min<uint64_t>(64, bound);
+        // Between a check's reads of the last block, at least the read
+        // cache's worth of other blocks is rewritten: the cache lets go of it.
+        const uint64_t read_cache = (o_.read_cache_bytes + bs_ - 1) / bs_;
+        r_.read_cache_bytes = o_.read_cache_bytes;
+        if (read_cache > bound) r_.confidence = "low";
+        uint64_t next_check = std::min<uint64_t>(std::max<uint64_t>(64, read_cache), bound);
         report("cache", 0, bound);
         const double run_start = now();
         while (!top_bad && rewritten < bound) {
@@ -273,9 +278,9 @@ private:
             rewritten += n;
             report("cache", rewritten, bound);
             top_bad = !holds_own_stamp(top);
-            next_check = std::min(bound, rewritten + std::max<uint64_t>(64, rewritten / 16));
+            next_check = std::min(bound, rewritten + std::max({uint64_t{64}, rewritten / 16, read_cache}));
         }
-        cache_blocks_ = top_bad ? rewritten : 0;
+        cache_blocks_ = top_bad ? std::min(bound, std::max(rewritten, read_cache)) : 0;
         // Seconds per block rewritten in sequence: the unit of the search's costs.
         const double per_block = rewritten ? std::max(1e-9, (now() - run_start) / rewritten) : 1e-9;
 

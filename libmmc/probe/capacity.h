@@ -64,6 +64,13 @@ struct CapacityOptions {
     // sixteenth of the announced size.
     uint64_t max_cache_bytes = uint64_t{1} << 30;
     bool destructive = false;           // no copies, nothing restored
+    // A read cache in front of the card (a USB reader's bridge; found by
+    // timing, read_cache.h): it answers a re-read of a block written or read
+    // recently with what it holds, not what the card kept. The checks are
+    // then spaced so that at least this much other data is rewritten
+    // between a write and its verification, and every search round's flush
+    // rewrites at least this much: each verifying read reaches the card.
+    uint64_t read_cache_bytes = 0;
     uint64_t seed = 0;                  // stamps' salt and read order; 0: random
     const std::atomic<bool>* stop = nullptr; // set asynchronously: stop, restore, return interrupted
     std::function<void(const CapacityProgress&)> progress;
@@ -96,6 +103,11 @@ struct CapacityResult {
     bool restored = false;              // every copy was written back
     bool interrupted = false;
     bool usable_is_lower_bound = false; // U fell inside the cache-flush area: usable is at least this
+    // "high", or "low" when a read cache in front of the card is larger than
+    // the probe may rewrite to get past it (its verifying reads may be the cache's).
+    std::string confidence = "high";
+    uint64_t read_cache_bytes = 0;      // the options' read cache, as given
+    std::string read_cache_evidence;    // what timing found in front of the card (mmc-probe says it here)
     double seconds = 0;
 };
 

@@ -11,6 +11,7 @@
 #include "probe/capacity.h"
 #include "probe/capacity_device.h"
 #include "probe/capacity_view.h"
+#include "probe/read_cache.h"
 #include "probe/tool_name.h"
 #include "version.h"
 
@@ -230,8 +231,16 @@ int run_capacity(int argc, char** argv)
     };
 
     CapacityResult r;
+    ReadCacheFinding read_cache;
     try {
+        // A reader's bridge answers re-reads from its RAM: found by timing
+        // first, so the probe's checks can read past it (read_cache.h).
+        BlockReadTimer timer(target.path);
+        read_cache = find_read_cache(timer, o.probe.stop);
+        if (read_cache.detected) o.probe.read_cache_bytes = read_cache.bytes.value_or(max_read_cache_bytes(timer.size()));
         r = probe_capacity(*io, o.probe);
+        r.read_cache_evidence = read_cache.evidence;
+        if (read_cache.detected && !read_cache.bytes) r.confidence = "low";
     } catch (const std::exception& e) {
         line.clear();
         cli::error(probe_tool, fmt::format("{}: {}", target.path, e.what()));

@@ -108,6 +108,8 @@ std::string result_text(const CapacityTarget& t, const CapacityResult& r, uint32
                       : *r.cache_bytes ? fmt::format("about {} (an upper bound)", cli::format_bytes(*r.cache_bytes))
                                        : "none");
     }
+    line("confidence", r.confidence);
+    if (!r.read_cache_evidence.empty()) line("read cache", r.read_cache_evidence);
     line("blocks written", fmt::format("{} ({} stamped blocks copied{})", r.blocks_written, r.blocks_backed_up,
                                        r.restored ? " and written back" : ""));
     line("blocks read", fmt::format("{}", r.blocks_read));
@@ -130,6 +132,9 @@ nlohmann::ordered_json result_json(const CapacityTarget& t, const CapacityResult
     j["usable_bytes"] = r.usable_bytes;
     j["module_bytes"] = r.module_bytes ? nlohmann::ordered_json(*r.module_bytes) : nlohmann::ordered_json(nullptr);
     j["cache_bytes"] = r.cache_bytes ? nlohmann::ordered_json(*r.cache_bytes) : nlohmann::ordered_json(nullptr);
+    j["confidence"] = r.confidence;
+    j["read_cache_bytes"] = r.read_cache_bytes ? nlohmann::ordered_json(r.read_cache_bytes) : nlohmann::ordered_json(nullptr);
+    j["read_cache_evidence"] = r.read_cache_evidence.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.read_cache_evidence);
     j["blocks_written"] = r.blocks_written;
     j["seconds"] = r.seconds;
     j["block_size"] = block_size;

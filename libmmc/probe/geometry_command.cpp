@@ -309,6 +309,7 @@ int on_device(const GeometryCommandOptions& o)
         auto reading = read_geometry(reader, so, !o.repeats_given);
         r.ladder = std::move(reading.ladder);
         r.geometry = std::move(reading.geometry);
+        r.read_cache = std::move(reading.read_cache);
         line.clear();
     } catch (const std::exception& e) {
         line.clear();

@@ -144,6 +144,10 @@ ordered_json geometry_json(const ProbedDevice* d, const GeometryReport& r)
     auto evidence = g.evidence;
     for (const auto& n : r.notes) evidence.push_back("note: " + n);
     j["evidence"] = evidence;
+    j["read_cache"] = {{"detected", r.read_cache.detected},
+                       {"bytes", opt_json(r.read_cache.bytes)},
+                       {"first_read_ns", r.read_cache.first_ns},
+                       {"reread_ns", r.read_cache.again_ns}};
     j["registers"] = cross_check_json(r.claims, g.au_bytes);
     j["ladder"] = ladder_json(r.ladder, g);
     j["open_au_test"] = r.open ? open_au_json(*r.open) : ordered_json(nullptr);

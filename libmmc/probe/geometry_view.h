@@ -5,6 +5,7 @@
 #include "dev/identify.h"
 #include "probe/ladder.h"
 #include "probe/open_aus.h"
+#include "probe/read_cache.h"
 #include "probe/register_check.h"
 
 #include <nlohmann/json.hpp>
@@ -28,6 +29,7 @@ struct ProbedDevice {
 struct GeometryReport {
     Ladder ladder;
     Geometry geometry;
+    ReadCacheFinding read_cache; // in front of the card: a USB reader's bridge (read_cache.h)
     RegisterClaims claims = no_card_claims();
     std::optional<OpenAuResult> open;       // --destructive
     std::optional<std::string> source_file; // --from-flashbench

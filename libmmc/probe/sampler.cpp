@@ -28,8 +28,9 @@ BlockReadTimer::BlockReadTimer(const std::string& path) : path_(path)
     }
     size_ = bytes;
     block_ = lb > 0 ? static_cast<uint32_t>(lb) : 512;
-    // Room for the largest read the sampler makes (two blocks), page aligned.
-    if (posix_memalign(&buf_, 4096, std::max<uint32_t>(4096, 2 * block_)) != 0) {
+    // Room for the largest read: the sampler's are two blocks, reads past a
+    // read cache (read_cache.h) up to 1 MiB; page aligned.
+    if (posix_memalign(&buf_, 4096, std::max<uint32_t>(buffer_bytes, 2 * block_)) != 0) {
         ::close(fd_);
         throw std::system_error(ENOMEM, std::generic_category(), path);
     }
@@ -43,7 +44,7 @@ BlockReadTimer::~BlockReadTimer()
 
 double BlockReadTimer::read_ns(uint64_t offset, uint32_t length)
 {
-    if (offset + length > size_ || length > std::max<uint32_t>(4096, 2 * block_))
+    if (offset + length > size_ || length > max_read_bytes() || length % block_)
         throw std::system_error(EINVAL, std::generic_category(),
                                 fmt::format("{}: read of {} at {} is beyond the device or the buffer", path_, length, offset));
     const double start = monotonic_now_ns();
@@ -140,13 +141,32 @@ Ladder sample_ladder(ReadTimer& dev, const SampleOptions& o)
     return l;
 }
 
-GeometryReading read_geometry(ReadTimer& device, SampleOptions options, bool again_if_unclear)
+namespace {
+
+// What a read cache in front of the card does to the reading: said in the
+// evidence, and a reading it could have answered is of low confidence.
+void note_read_cache(GeometryReading& r)
+{
+    if (!r.read_cache.detected) return;
+    r.geometry.evidence.push_back(r.read_cache.evidence);
+    if (!r.read_cache.bytes && r.geometry.confidence != "none") r.geometry.confidence = "low";
+}
+
+} // namespace
+
+GeometryReading read_geometry(ReadTimer& card, SampleOptions options, bool again_if_unclear)
 {
     GeometryReading r;
+    r.read_cache = find_read_cache(card, options.stop);
+    ColdReads cold(card, r.read_cache.bytes.value_or(0));
+    ReadTimer& device = r.read_cache.bytes ? static_cast<ReadTimer&>(cold) : card;
     r.ladder = sample_ladder(device, options);
     r.geometry = analyze(r.ladder);
     const bool stopped = options.stop && options.stop->load();
-    if (!again_if_unclear || r.geometry.confidence == "high" || stopped) return r;
+    if (!again_if_unclear || r.geometry.confidence == "high" || stopped) {
+        note_read_cache(r);
+        return r;
+    }
     auto found = [](const std::optional<uint64_t>& b) { return b ? cli::format_bytes(*b) : std::string("none"); };
     const std::string first = fmt::format("a first reading with {} repeats was not clear (confidence {}: page {}, AU {}); "
                                           "read again with {}",
@@ -156,6 +176,7 @@ GeometryReading read_geometry(ReadTimer& device, SampleOptions options, bool aga
     r.ladder = sample_ladder(device, options);
     r.geometry = analyze(r.ladder);
     r.geometry.evidence.insert(r.geometry.evidence.begin(), first);
+    note_read_cache(r);
     return r;
 }
 

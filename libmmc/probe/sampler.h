@@ -7,6 +7,8 @@
 #pragma once
 
 #include "probe/ladder.h"
+#include "probe/read_cache.h"
+#include "probe/read_timer.h"
 
 #include <atomic>
 #include <cstdint>
@@ -14,34 +16,6 @@
 #include <string>
 
 namespace mmc::probe {
-
-// The seam to the device: a real block device, or the flash model in tests.
-class ReadTimer {
-public:
-    virtual ~ReadTimer() = default;
-    virtual uint64_t size() const = 0;          // bytes
-    virtual uint32_t block() const = 0;         // logical block: reads are whole, aligned blocks
-    virtual double read_ns(uint64_t offset, uint32_t length) = 0; // throws std::system_error
-};
-
-// A block device opened read-only with O_DIRECT, timed on CLOCK_MONOTONIC.
-class BlockReadTimer : public ReadTimer {
-public:
-    explicit BlockReadTimer(const std::string& path); // throws std::system_error naming the path
-    ~BlockReadTimer() override;
-    BlockReadTimer(const BlockReadTimer&) = delete;
-    BlockReadTimer& operator=(const BlockReadTimer&) = delete;
-    uint64_t size() const override { return size_; }
-    uint32_t block() const override { return block_; }
-    double read_ns(uint64_t offset, uint32_t length) override;
-
-private:
-    std::string path_;
-    int fd_ = -1;
-    uint64_t size_ = 0;
-    uint32_t block_ = 512;
-    void* buf_ = nullptr;
-};
 
 struct SampleOptions {
     unsigned repeats = 3;   // reads per place, the fastest kept
@@ -69,6 +43,7 @@ Ladder sample_ladder(ReadTimer& device, const SampleOptions& options);
 struct GeometryReading {
     Ladder ladder;
     Geometry geometry;
+    ReadCacheFinding read_cache;
 };
 
 // The ladder read and analyzed. A busy machine delays single reads: when
@@ -76,7 +51,10 @@ struct GeometryReading {
 // ladder is read again with three times the repeats (more chances for each
 // place to be read undisturbed, the fastest kept), at three times the cost,
 // and the evidence says so. Both mmc-probe geometry and mmc-erase --au
-// measure read the card this way.
+// measure read the card this way. A read cache in front of the card (a USB
+// reader's bridge, read_cache.h) is looked for first; when found, the
+// ladder's re-reads are made cold (ColdReads) and the evidence says so;
+// when it cannot be emptied, the confidence is low.
 GeometryReading read_geometry(ReadTimer& device, SampleOptions options, bool again_if_unclear);
 
 } // namespace mmc::probe

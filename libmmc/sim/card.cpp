@@ -20,6 +20,7 @@ const Params& validated(const Params& p)
 Card::Card(const Params& p)
     : p_(validated(p)), fakes_(p), flash_(p, real_size(p)), store_(p.page_bytes, p.erased_byte, p.seed, p.state != StartState::clean)
 {
+    if (p_.bridge_cache_bytes) bridge_.emplace(p_.bridge_cache_bytes);
 }
 
 void Card::check_range(const char* what, uint64_t offset, uint64_t length) const
@@ -88,6 +89,10 @@ uint64_t Card::read_on(uint64_t offset, std::span<uint8_t> out, uint64_t arrival
 uint64_t Card::read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns, bool continues)
 {
     check_range("read", offset, out.size());
+    if (bridge_ && bridge_->answer(offset, out)) { // the reader's RAM: no card time
+        host_free_ = std::max(arrival_ns, host_free_) + bus_ns(p_.timing, out.size());
+        return host_free_;
+    }
     const uint64_t start = continues ? host_free_ : std::max(arrival_ns, host_free_);
     fold_idle(start);
     uint64_t service = read_service_ns(p_, offset, out.size());
@@ -113,6 +118,7 @@ uint64_t Card::read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns
         counters_.pages_read += last / p_.page_bytes - offset / p_.page_bytes + (same_page ? 0 : 1);
         counters_.au_crossings += last / p_.au_bytes - offset / p_.au_bytes + (continues && offset % p_.au_bytes == 0);
     }
+    if (bridge_) bridge_->remember(offset, out);
     if (!continues) ++counters_.reads.requests;
     counters_.reads.bytes += out.size();
     counters_.reads.busy_ns += end - start;
@@ -137,6 +143,7 @@ uint64_t Card::write(uint64_t offset, std::span<const uint8_t> data, uint64_t ar
         const uint64_t page = *phys / p_.page_bytes;
         store_.write(page, static_cast<uint32_t>(*phys % p_.page_bytes), src, flash_.ftl().valid(page));
     });
+    if (bridge_) bridge_->remember(offset, data);
     const FlashWrites::Work work = write_flash(flash_, counters_, start, offset, data.size());
     const uint64_t flash = work.ns + work.stall_ns;
     const uint64_t transfer = transfer_ns(p_.timing, data.size());
@@ -165,6 +172,7 @@ uint64_t Card::write(uint64_t offset, std::span<const uint8_t> data, uint64_t ar
 uint64_t Card::discard(uint64_t offset, uint64_t length, uint64_t arrival_ns)
 {
     check_range("discard", offset, length);
+    if (bridge_) bridge_->forget(offset, length);
     const uint64_t start = std::max(arrival_ns, host_free_);
     fold_idle(start);
     uint64_t flash = 0;
@@ -199,7 +207,12 @@ const Counters& Card::counters() const
     return counters_;
 }
 
-nlohmann::json Card::counters_json() const { return to_json(counters()); }
+nlohmann::json Card::counters_json() const
+{
+    nlohmann::json j = to_json(counters());
+    if (bridge_) j["bridge_cache"] = bridge_->counters_json();
+    return j;
+}
 
 uint64_t Card::predict_read(uint64_t offset, uint64_t length) const
 {

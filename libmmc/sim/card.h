@@ -23,8 +23,12 @@
 // Limbo addresses of a fake (no storage behind them) cost command + bus for
 // a write (the data goes nowhere) and the read formula for a read; a
 // discard there does nothing (F3's devices have no discard).
+// With a bridge cache (a USB reader's RAM, bridge_cache.h) a read it can
+// answer costs the bus transfer alone and never reaches the card: not
+// counted as the card's read, but in counters_json()'s "bridge_cache".
 #pragma once
 
+#include "sim/bridge_cache.h"
 #include "sim/counters.h"
 #include "sim/fakes.h"
 #include "sim/flash_writes.h"
@@ -34,6 +38,7 @@
 #include <cstdint>
 #include <deque>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <span>
 
 namespace mmc::sim {
@@ -102,6 +107,7 @@ private:
     };
     std::deque<Pending> cached_; // writes in the cache, oldest first
     uint64_t cached_bytes_ = 0;
+    std::optional<BridgeCache> bridge_;
 };
 
 } // namespace mmc::sim

@@ -162,6 +162,7 @@ void set_option(Params& p, std::string_view name, std::string_view value)
     } else if (name == "real-size") p.real_size_bytes = size_value(name, value);
     else if (name == "module") p.module_bytes = size_value(name, value);
     else if (name == "strict-cache") p.strict_cache = bool_value(name, value);
+    else if (name == "bridge-cache") p.bridge_cache_bytes = size_value(name, value);
     else if (name == "erased-byte") {
         const uint64_t v = integer_value(name, value);
         if (v != 0x00 && v != 0xff) bad(name, value, "a card erases to 0x00 or 0xff");
@@ -223,6 +224,8 @@ void validate(const Params& p)
     if (p.open_aus < 1) fail("open-aus: a card keeps at least one AU open to write into");
     if (p.cache_bytes % 512) fail(fmt::format("cache: {} bytes is not a whole number of sectors", p.cache_bytes));
     if (p.cache_bytes > (uint64_t{1} << 30)) fail("cache: larger than 1 GiB");
+    if (p.bridge_cache_bytes % 512) fail(fmt::format("bridge-cache: {} bytes is not a whole number of sectors", p.bridge_cache_bytes));
+    if (p.bridge_cache_bytes > (uint64_t{1} << 30)) fail("bridge-cache: larger than 1 GiB");
     if (p.erased_byte != 0x00 && p.erased_byte != 0xff) fail("erased-byte: a card erases to 0x00 or 0xff");
     const Timing& t = p.timing;
     if (!(t.bus_bytes_per_s >= 1e3 && t.bus_bytes_per_s <= 1e11) || !std::isfinite(t.bus_bytes_per_s))
@@ -285,6 +288,7 @@ nlohmann::json to_json(const Params& p)
     j["real_size"] = real_size(p);
     j["module"] = (p.fake == Fake::wraparound || p.fake == Fake::chain) ? wrap_module(p) : 0;
     j["strict_cache"] = p.strict_cache;
+    j["bridge_cache"] = p.bridge_cache_bytes;
     j["erased_byte"] = p.erased_byte;
     j["command"] = p.timing.command_ns;
     j["page_read"] = p.timing.page_read_ns;

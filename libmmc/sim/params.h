@@ -63,6 +63,7 @@ struct Params {
     uint64_t real_size_bytes = 0; // fakes: the storage really there (0 with fake none = size_bytes)
     uint64_t module_bytes = 0;    // wraparound/chain: addresses wrap at this (0 = real_size_bytes)
     bool strict_cache = false;    // limbo cache: only exact re-reads of cached blocks return data
+    uint64_t bridge_cache_bytes = 0; // a USB reader's read cache in front of the card (0 = none; bridge_cache.h)
     uint8_t erased_byte = 0;      // what reads of discarded ranges return (0x00 or 0xff)
     Timing timing;
     Sustained sustained;
@@ -77,7 +78,7 @@ const char* to_string(Fake);
 
 // One card option by its long name without dashes: "size", "page", "au",
 // "open-aus", "cache", "state", "fake", "real-size", "module", "strict-cache",
-// "erased-byte", "command", "page-read", "page-program", "block-erase",
+// "bridge-cache", "erased-byte", "command", "page-read", "page-program", "block-erase",
 // "au-cross", "bus-rate", "slc-cache", "slc-rate", "native-rate",
 // "slc-fold-rate", "slc-fold-after", "gc-stall", "gc-every", "gc-reserve", "seed". Sizes take
 // cli::parse_size ("4k", "12M"); times take cli::parse_duration ("800ns",

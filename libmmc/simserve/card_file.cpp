@@ -19,7 +19,7 @@ const std::vector<std::string_view>& card_option_names()
 {
     static const std::vector<std::string_view> names = {
         "size",    "page",      "au",           "open-aus",    "cache",   "state",    "fake",
-        "real-size", "module",  "strict-cache", "erased-byte", "command", "page-read", "page-program",
+        "real-size", "module",  "strict-cache", "bridge-cache", "erased-byte", "command", "page-read", "page-program",
         "block-erase", "au-cross", "bus-rate",  "slc-cache", "slc-rate", "native-rate", "slc-fold-rate",
         "slc-fold-after", "gc-stall", "gc-every", "gc-reserve", "seed",
     };

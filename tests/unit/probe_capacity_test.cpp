@@ -3,6 +3,8 @@
 // size to the block, the module, the cache, and the card's storage
 // byte-identical afterwards. The card's own counters say what was written.
 #include "probe/capacity.h"
+#include "probe/read_cache.h"
+#include "probe_sim_device.h"
 #include "sim/card.h"
 
 #include <gtest/gtest.h>
@@ -315,4 +317,64 @@ TEST(ProbeCapacitySweep, AnEndWithinTheCacheOfTheTopIsALowerBoundAndSaysSo)
     EXPECT_TRUE(r.usable_is_lower_bound);
     EXPECT_LE(r.usable_bytes, real);
     EXPECT_GE(r.usable_bytes + *r.cache_bytes, real);
+}
+
+// Through a USB reader whose bridge keeps the last 1 or 4 MiB moved (the
+// simulator's bridge cache): F3's matrix gets the same verdict, usable size
+// and module as without it, and every byte back, once the probe is told the
+// read cache the timing found (read_cache.h, as mmc-probe does): its checks
+// then rewrite at least that much between a write and its verification.
+// Without it the bridge answers the verifying reads with the stamps it was
+// given and every limbo fake looks good: the second test shows the need.
+TEST(ProbeCapacityThroughABridgeCache, SameAnswersAsWithout)
+{
+    for (const uint64_t bridge : {1 * MiB, 4 * MiB})
+        for (const Fake& f : matrix) {
+            SCOPED_TRACE(testing::Message() << f.name << ", bridge cache " << bridge);
+            sim::Params p = params(f);
+            p.bridge_cache_bytes = bridge;
+            test::SimProbeDevice timed(p);
+            const auto found = probe::find_read_cache(timed);
+            ASSERT_TRUE(found.bytes);
+            sim::Card& card = timed.card;
+            const uint64_t before = digest(card, storage(p));
+            SimBlocks io(card);
+            probe::CapacityOptions o;
+            o.seed = 7;
+            o.read_cache_bytes = *found.bytes;
+            const auto r = probe::probe_capacity(io, o);
+            ASSERT_TRUE(r.verdict.has_value());
+            EXPECT_EQ(probe::to_string(*r.verdict), std::string(probe::to_string(f.verdict)));
+            EXPECT_EQ(r.usable_bytes, f.usable);
+            EXPECT_EQ(r.module_bytes.has_value(), f.verdict == Verdict::wraparound || f.verdict == Verdict::chain);
+            EXPECT_EQ(r.confidence, "high");
+            EXPECT_TRUE(r.restored);
+            // Read past the bridge: flood it before the digest.
+            std::vector<uint8_t> flood(8 * MiB);
+            card.read(128 * MiB, flood, card.idle_at());
+            EXPECT_EQ(digest(card, storage(p)), before) << "the card's storage changed";
+        }
+}
+
+TEST(ProbeCapacityThroughABridgeCache, UntoldItIsFooled)
+{
+    sim::Params p = params(matrix[2]); // limbo
+    p.bridge_cache_bytes = 4 * MiB;
+    sim::Card card(p);
+    SimBlocks io(card);
+    probe::CapacityOptions o;
+    o.seed = 7;
+    EXPECT_EQ(*probe::probe_capacity(io, o).verdict, Verdict::good);
+}
+
+TEST(ProbeCapacityThroughABridgeCache, OneLargerThanTheChecksMayRewriteIsLowConfidence)
+{
+    sim::Card card(params(matrix[0], 64 * MiB)); // the check rewrites at most a sixteenth: 4 MiB
+    SimBlocks io(card);
+    probe::CapacityOptions o;
+    o.seed = 7;
+    o.read_cache_bytes = 8 * MiB;
+    const auto r = probe::probe_capacity(io, o);
+    EXPECT_EQ(r.confidence, "low");
+    EXPECT_EQ(r.read_cache_bytes, 8 * MiB);
 }
