@@ -72,7 +72,7 @@ run 0 bash -c '. /usr/share/bash-completion/bash_completion && . /usr/share/bash
     expect "complete -p mmc-erase" "$out" "complete -F _mmc_erase mmc-erase"
 run 0 tests/cli/complete-words - "mmc-bench --suite " && expect "bash-completion's loader finds mmc-bench: --suite offers the suites" "$out" "^iozone$"
 suites=$(tr '\n' ' ' <"$out")
-[ "$suites" = "a1 a2 class iozone quick state " ] && pass "the suites: $suites" || fail "--suite offers '$suites'"
+[ "$suites" = "a1 a2 class iozone quick state sustained " ] && pass "the suites: $suites" || fail "--suite offers '$suites'"
 
 if run 0 env DEBIAN_FRONTEND=noninteractive apt-get remove -y -q mmckit; then
     [ ! -e /usr/bin/mmc-info ] && [ ! -e /usr/share/bash-completion/completions/mmc-erase ] &&

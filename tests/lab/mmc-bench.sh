@@ -100,6 +100,11 @@ rc "Ctrl-C: exit 130 (interrupted) with partial results" ctrlc 130
 check "Ctrl-C: partial JSON, marked interrupted" ctrlc.json "j['partial'], j['interrupted'], j['partial_why'].startswith('interrupted'), j['jobs'][0]['ios'] > 0" "True True True True"
 [ ! -s "$res/ctrlc-after.ls" ] && pass "Ctrl-C: test file removed" || fail "Ctrl-C left: $(cat "$res/ctrlc-after.ls")"
 
+rc "sustained suite on the emulated card: completes" sustained 0
+check "sustained: QEMU's card shows no SLC cache (no knee), burst and sustained speed measured" sustained.json \
+    "j['sustained']['slc_cache_bytes'], j['sustained']['burst_mb_s'] > 0, j['sustained']['sustained_mb_s'] > 0, j['sustained']['worst_latency_ms'] > 0" \
+    "None True True True"
+
 rc "device powered off mid-run: exit 1" power-off 1
 check "power-off: partial results kept" power-off.json "j['partial'], j['jobs'][0]['partial'], j['jobs'][0]['ios'] > 0" "True True True"
 expect "power-off: clear message" "$res/power-off.err" "removed during seqread-408k.*results so far are partial"

@@ -48,6 +48,9 @@ run quick-rw mmc-bench -J --suite quick --runtime 1s --warmup 0.2 --destructive 
 
 run class mmc-bench -J --suite class --destructive --yes --precondition erase --au 1M --size 4M /dev/mmcblk1
 run a2 mmc-bench -J --suite a2 --runtime 1s --warmup 0.2 /dev/mmcblk1
+# The sustained suite over 32 MiB of the emulated card: QEMU's model has no
+# SLC cache, and the suite must say so (no knee), not invent one.
+run sustained mmc-bench -J --suite sustained --destructive --yes --size 32M /dev/mmcblk1
 
 # 3. Refusals before any write.
 run no-destructive mmc-bench --rw write --bs 4k --runtime 1s /dev/mmcblk1
