@@ -80,27 +80,44 @@ uint64_t size_option(std::string_view option, std::string_view text)
     }
 }
 
+namespace {
+
+// A byte count in its largest binary unit of at least one: 1536 -> 1.5 and
+// 1 (KiB). Both forms below scale alike and differ only in their digits.
+struct Scaled {
+    double value;
+    int unit; // 0 bytes, 1 KiB, ... 6 EiB
+};
+
+Scaled scale(uint64_t bytes)
+{
+    Scaled s{static_cast<double>(bytes), 0};
+    while (s.value >= 1024 && s.unit < 6) {
+        s.value /= 1024;
+        ++s.unit;
+    }
+    return s;
+}
+
+constexpr const char* binary_units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+
+} // namespace
+
 std::string format_bytes(uint64_t bytes)
 {
-    static constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    int u = 0;
-    double v = static_cast<double>(bytes);
-    while (v >= 1024 && u < 6) { v /= 1024; ++u; }
+    const auto [v, u] = scale(bytes);
     if (u == 0) return fmt::format("{} B", bytes);
     // Whole numbers print without a fraction; others with up to 3 significant digits.
-    if (v == static_cast<double>(static_cast<uint64_t>(v))) return fmt::format("{} {}", static_cast<uint64_t>(v), units[u]);
-    return fmt::format("{:.3g} {}", v, units[u]);
+    if (v == static_cast<double>(static_cast<uint64_t>(v))) return fmt::format("{} {}", static_cast<uint64_t>(v), binary_units[u]);
+    return fmt::format("{:.3g} {}", v, binary_units[u]);
 }
 
 std::string format_bytes_exact(uint64_t bytes, ExactCount count)
 {
-    static constexpr const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    double value = static_cast<double>(bytes);
-    int u = 0;
-    while (value >= 1024 && u < 6) { value /= 1024; ++u; }
+    const auto [value, u] = scale(bytes);
     if (u == 0) return fmt::format("{} bytes", bytes);
     const bool exact = bytes % (uint64_t{1} << (10 * u)) == 0;
-    const std::string scaled = exact ? fmt::format("{:g} {}", value, units[u]) : fmt::format("{:.2f} {}", value, units[u]);
+    const std::string scaled = exact ? fmt::format("{:g} {}", value, binary_units[u]) : fmt::format("{:.2f} {}", value, binary_units[u]);
     if (exact && bytes < (uint64_t{1} << 30) && count == ExactCount::when_needed) return scaled;
     return fmt::format("{} ({} bytes)", scaled, bytes);
 }
