@@ -115,6 +115,13 @@ run 0 "$top/tests/run-all" "$tmp/good.sh" "$tmp/noqemu.sh" &&
     expect "a suite that ran no check is listed as skipped, with its reason" "$out" "noqemu.sh: lab: qemu-system-x86_64 not installed"
 expect "  under its own heading" "$out" "^check: 1 suites ran no check \(skipped, not passed\):"
 
-run 0 "$top/tests/run-all" "$tmp/good.sh" "$tmp/good.sh" && expect "the end says what the run took" "$out" "^check: took [0-9]+ s; the slowest suites"
-expect "  with each suite's seconds" "$out" "^  [0-9]+ $tmp/good.sh$"
+run 0 "$top/tests/run-all" "$tmp/good.sh" "$tmp/good.sh" && expect "the end says what the run took, in time and CPU" "$out" "^check: took [0-9]+ s, the suites [0-9]+ s of CPU; the slowest suites"
+expect "  with each suite's seconds of wall clock and of CPU" "$out" "^ +[0-9]+ +[0-9]+  $tmp/good.sh$"
+
+# The CPU column counts what a suite started and waited for: a child that
+# does a fixed amount of work (not a fixed time, so load cannot change it)
+# of about 2 s of CPU shows as at least 1.
+suite spin.sh '(i=0; while [ $i -lt 2000000 ]; do i=$((i + 1)); done) || exit 1
+echo "spin: 1 passed, 0 failed, 0 skipped"'
+run 0 "$top/tests/run-all" "$tmp/spin.sh" && expect "a suite's CPU time includes its children's" "$out" "^\(\S*spin.sh took [0-9]+ s, ([1-9]|[0-9]{2,}) s of CPU\)$"
 finish
