@@ -148,10 +148,9 @@ $(UNIT): $(TEST_OBJ) $(LIB)
 # lab tests; one summary line at the end. make check-boards: the suites for
 # the ARM boards (the eMMC and Pi labs, the armhf and arm64 packages), which
 # build the cross trees they need (scripts/make-locked keeps two of them from
-# building one tree at once). make check-all: both, in one run. On two cores
-# the two cross trees alone take longer to compile than all of make check
-# (README: make check). CHECK_SUITES names other suites instead (the runner's
-# own test uses it).
+# building one tree at once). make check-all: both, in one run (the README's
+# test command; its section on make check gives the times). CHECK_SUITES
+# names other suites instead (the runner's own test uses it).
 # Parallel by default, since a plain "make check" should not compile one file
 # at a time; a -j given on the command line wins.
 JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))

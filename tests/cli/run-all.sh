@@ -17,6 +17,23 @@ suite why.sh 'echo "  FAIL the page: got 8192"; echo "    | evidence 1"; echo " 
 # A GoogleTest binary that dies halfway, before its summary.
 suite unit_tests 'echo "[==========] Running 5 tests from 1 test suite."; kill -SEGV $$'
 
+# The boards' suites ("# check: boards") are left out of make check, and the
+# run says so by name; --boards runs only them, --all both.
+mkdir -p "$tmp/t/cli" "$tmp/t/lab"
+printf '#!/bin/sh\necho "host: 1 passed, 0 failed, 0 skipped"\n' >"$tmp/t/cli/host.sh"
+printf '#!/bin/sh\n# check: boards\necho "board: 1 passed, 0 failed, 0 skipped"\n' >"$tmp/t/lab/board.sh"
+printf '#!/bin/sh\necho "[  PASSED  ] 1 test."\n' >"$tmp/t/unit_tests"
+chmod +x "$tmp/t/cli/host.sh" "$tmp/t/lab/board.sh" "$tmp/t/unit_tests"
+run 0 env CHECK_TESTS_DIR="$tmp/t" CHECK_UNIT="$tmp/t/unit_tests" "$top/tests/run-all" &&
+    expect "make check leaves the boards' suites out" "$out" "^check: 2 passed, 0 failed, 0 skipped"
+expect "  and names them" "$out" "^check: 1 suites not in this run \(make check-boards, or make check-all for both\): board.sh$"
+run 0 env CHECK_TESTS_DIR="$tmp/t" CHECK_UNIT="$tmp/t/unit_tests" "$top/tests/run-all" --boards &&
+    expect "--boards runs only them" "$out" "^check: 1 passed, 0 failed, 0 skipped"
+expect "  and names what it left out" "$out" "^check: 1 suites not in this run \(make check\): host.sh$"
+run 0 env CHECK_TESTS_DIR="$tmp/t" CHECK_UNIT="$tmp/t/unit_tests" "$top/tests/run-all" --all &&
+    expect "--all runs every suite" "$out" "^check: 3 passed, 0 failed, 0 skipped"
+if grep -q "not in this run" "$out"; then fail "  --all says something was left out"; else pass "  and leaves nothing out"; fi
+
 run 2 make -s -C "$top" check CHECK_SUITES="$tmp/segv.sh" &&
     expect "make check is red when a suite segfaults" "$out" "segv.sh: no summary line, exit 139"
 expect "  and counts the crash as a failure" "$out" "^check: 0 passed, 1 failed, 0 skipped"
