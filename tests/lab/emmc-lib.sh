@@ -1,5 +1,4 @@
 # Shared by the eMMC lab suites (tests/lab/emmc-*.sh), sourced after
-# check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
 # tests/cli/lib.sh. Not a suite itself (not executable).
 #
 # One boot of the eMMC lab (scripts/sdlab --card emmc) runs every guest script

@@ -1,5 +1,4 @@
 # Shared by the Raspberry Pi lab suites (tests/lab/rpi-*.sh), sourced after
-# check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
 # tests/cli/lib.sh. Not a suite itself (not executable).
 #
 # One boot of the Pi lab (scripts/sdlab --board rpi3: QEMU's raspi3b, the
