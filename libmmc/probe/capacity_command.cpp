@@ -128,13 +128,16 @@ void print_json(const nlohmann::ordered_json& body)
 
 std::string progress_text(const CapacityProgress& p, double elapsed_in_phase)
 {
-    if (p.phase == "cache")
+    switch (p.phase) {
+    case CapacityPhase::cache:
         return fmt::format("cache check: {}/{} blocks rewritten in place, {}", p.done, p.total,
                            cli::eta_text(static_cast<double>(p.done), static_cast<double>(p.total), elapsed_in_phase));
-    if (p.phase == "wrap") return "wrap check: looking for the anchor's stamp at powers of two";
-    if (p.phase == "search")
+    case CapacityPhase::wrap: return "wrap check: looking for the anchor's stamp at powers of two";
+    case CapacityPhase::search:
         return fmt::format("search: round {} of about {}, {} blocks written, {}", p.done + 1, p.total, p.blocks_written,
                            cli::eta_text(static_cast<double>(p.done), static_cast<double>(p.total), elapsed_in_phase));
+    case CapacityPhase::restore: break;
+    }
     return fmt::format("restoring: {}/{} blocks written back", p.done, p.total);
 }
 
@@ -218,7 +221,7 @@ int run_capacity(int argc, char** argv)
     }
 
     cli::ProgressLine line;
-    std::string phase;
+    std::optional<CapacityPhase> phase;
     auto phase_start = std::chrono::steady_clock::now();
     o.probe.stop = &cli::stop_requested();
     o.probe.progress = [&](const CapacityProgress& p) {
@@ -240,7 +243,7 @@ int run_capacity(int argc, char** argv)
         if (read_cache.detected) o.probe.read_cache_bytes = read_cache.bytes.value_or(max_read_cache_bytes(timer.size()));
         r = probe_capacity(*io, o.probe);
         r.read_cache_evidence = read_cache.evidence;
-        if (read_cache.detected && !read_cache.bytes) r.confidence = "low";
+        if (read_cache.detected && !read_cache.bytes) r.confidence = Confidence::low;
     } catch (const std::exception& e) {
         line.clear();
         cli::error(probe_tool, fmt::format("{}: {}", target.path, e.what()));

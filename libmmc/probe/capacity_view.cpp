@@ -2,6 +2,7 @@
 
 #include "cli/printable.h"
 #include "cli/size.h"
+#include "probe/words_view.h"
 #include "probe/measure.h"
 
 #include <fmt/format.h>
@@ -98,7 +99,7 @@ std::string result_text(const CapacityTarget& t, const CapacityResult& r, uint32
         out += fmt::format("{}: {}\n", t.path, verdict_sentence(r));
     else
         out += fmt::format("{}: interrupted: no verdict\n", t.path);
-    line("verdict", r.verdict ? to_string(*r.verdict) : "none (interrupted)");
+    line("verdict", r.verdict ? verdict_name(*r.verdict) : "none (interrupted)");
     line("announced", size_text(r.announced_bytes, block_size));
     if (r.verdict) {
         line("usable", size_text(r.usable_bytes, block_size) +
@@ -108,7 +109,7 @@ std::string result_text(const CapacityTarget& t, const CapacityResult& r, uint32
                       : *r.cache_bytes ? fmt::format("about {} (an upper bound)", cli::format_bytes(*r.cache_bytes))
                                        : "none");
     }
-    line("confidence", r.confidence);
+    line("confidence", confidence_name(r.confidence));
     if (!r.read_cache_evidence.empty()) line("read cache", r.read_cache_evidence);
     line("blocks written", fmt::format("{} ({} stamped blocks copied{})", r.blocks_written, r.blocks_backed_up,
                                        r.restored ? " and written back" : ""));
@@ -127,12 +128,12 @@ nlohmann::ordered_json result_json(const CapacityTarget& t, const CapacityResult
     nlohmann::ordered_json j;
     j["device"] = t.path;
     j["card"] = t.card ? nlohmann::ordered_json(dev::identity_json(*t.card)) : nlohmann::ordered_json(nullptr);
-    j["verdict"] = r.verdict ? nlohmann::ordered_json(to_string(*r.verdict)) : nlohmann::ordered_json(nullptr);
+    j["verdict"] = r.verdict ? nlohmann::ordered_json(verdict_name(*r.verdict)) : nlohmann::ordered_json(nullptr);
     j["announced_bytes"] = r.announced_bytes;
     j["usable_bytes"] = r.usable_bytes;
     j["module_bytes"] = r.module_bytes ? nlohmann::ordered_json(*r.module_bytes) : nlohmann::ordered_json(nullptr);
     j["cache_bytes"] = r.cache_bytes ? nlohmann::ordered_json(*r.cache_bytes) : nlohmann::ordered_json(nullptr);
-    j["confidence"] = r.confidence;
+    j["confidence"] = confidence_name(r.confidence);
     j["read_cache_bytes"] = r.read_cache_bytes ? nlohmann::ordered_json(r.read_cache_bytes) : nlohmann::ordered_json(nullptr);
     j["read_cache_evidence"] = r.read_cache_evidence.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.read_cache_evidence);
     j["blocks_written"] = r.blocks_written;
