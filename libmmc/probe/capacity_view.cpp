@@ -1,6 +1,7 @@
 #include "probe/capacity_view.h"
 
 #include "cli/printable.h"
+#include "cli/progress.h"
 #include "cli/size.h"
 #include "probe/words_view.h"
 #include "probe/measure.h"
@@ -148,6 +149,38 @@ nlohmann::ordered_json result_json(const CapacityTarget& t, const CapacityResult
     j["shrink_command"] = cmd.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(cmd);
     j["interrupted"] = r.interrupted;
     return j;
+}
+
+nlohmann::ordered_json dry_run_json(const CapacityTarget& target, const CapacityPlan& plan)
+{
+    nlohmann::ordered_json j;
+    j["device"] = target.path;
+    j["card"] = target.card ? nlohmann::ordered_json(dev::identity_json(*target.card)) : nlohmann::ordered_json(nullptr);
+    j["dry_run"] = true;
+    j["block_size"] = plan.block_size;
+    j["announced_bytes"] = plan.block_count * plan.block_size;
+    j["max_blocks_written"] = plan.max_blocks_written;
+    j["typical_blocks_written"] = plan.typical_blocks_written;
+    j["max_backup_blocks"] = plan.max_backup_blocks;
+    return j;
+}
+
+std::string CapacityProgressText::operator()(const CapacityProgress& p)
+{
+    if (p.phase != phase_) {
+        phase_ = p.phase;
+        phase_start_ = std::chrono::steady_clock::now();
+    }
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - phase_start_).count();
+    auto eta = [&] { return cli::eta_text(static_cast<double>(p.done), static_cast<double>(p.total), elapsed); };
+    switch (p.phase) {
+    case CapacityPhase::cache: return fmt::format("cache check: {}/{} blocks rewritten in place, {}", p.done, p.total, eta());
+    case CapacityPhase::wrap: return "wrap check: looking for the anchor's stamp at powers of two";
+    case CapacityPhase::search:
+        return fmt::format("search: round {} of about {}, {} blocks written, {}", p.done + 1, p.total, p.blocks_written, eta());
+    case CapacityPhase::restore: break;
+    }
+    return fmt::format("restoring: {}/{} blocks written back", p.done, p.total);
 }
 
 } // namespace mmc::probe
