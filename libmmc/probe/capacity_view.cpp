@@ -183,4 +183,16 @@ std::string CapacityProgressText::operator()(const CapacityProgress& p)
     return fmt::format("restoring: {}/{} blocks written back", p.done, p.total);
 }
 
+std::string partition_refusal(const std::string& path, const std::string& disk_path)
+{
+    return fmt::format("{}: a partition; the capacity is the whole card's: probe {}", path, disk_path);
+}
+
+std::string interrupted_text(const CapacityTarget& target, const CapacityResult& r)
+{
+    return fmt::format("interrupted: {}", r.restored ? fmt::format("the {} stamped blocks were written back; {} is as it was",
+                                                                  r.blocks_backed_up, target.path)
+                                                     : "--destructive: the stamps written so far stay");
+}
+
 } // namespace mmc::probe

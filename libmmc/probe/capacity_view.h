@@ -29,6 +29,11 @@ std::string plan_text(const CapacityTarget&, const CapacityPlan&, bool destructi
 std::string result_text(const CapacityTarget&, const CapacityResult&, uint32_t block_size);
 nlohmann::ordered_json result_json(const CapacityTarget&, const CapacityResult&, uint32_t block_size,
                                    bool destructive);
+// Why a partition is refused: the capacity is the whole card's.
+std::string partition_refusal(const std::string& path, const std::string& disk_path);
+// What an interrupted probe left: the card as it was, or the stamps (--destructive).
+std::string interrupted_text(const CapacityTarget&, const CapacityResult&);
+
 // What --dry-run -J says: the plan, nothing written.
 nlohmann::ordered_json dry_run_json(const CapacityTarget&, const CapacityPlan&);
 

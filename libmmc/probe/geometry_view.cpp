@@ -157,4 +157,9 @@ ordered_json geometry_json(const ProbedDevice* d, const GeometryReport& r)
     return j;
 }
 
+const char* interrupted_text(const GeometryReport& r)
+{
+    return r.open ? "interrupted; every block written was put back" : "interrupted; the ladder is incomplete";
+}
+
 } // namespace mmc::probe

@@ -132,7 +132,7 @@ int run_capacity(int argc, char** argv)
     try {
         d = dev::resolve_device(o.device, dev::Purpose::probe, ro);
         if (d.is_partition) {
-            cli::error(tool, fmt::format("{}: a partition; the capacity is the whole card's: probe {}", d.path, d.disk_path));
+            cli::error(tool, partition_refusal(d.path, d.disk_path));
             return cli::usage;
         }
         d.require_allowed();
@@ -204,10 +204,7 @@ int run_capacity(int argc, char** argv)
     else
         fmt::print("{}", result_text(target, r, io->block_size()));
     if (r.interrupted) {
-        cli::error(tool, fmt::format("interrupted: {}", r.restored ? fmt::format("the {} stamped blocks were written back; "
-                                                                                "{} is as it was",
-                                                                                r.blocks_backed_up, target.path)
-                                                                  : "--destructive: the stamps written so far stay"));
+        cli::error(tool, interrupted_text(target, r));
         return cli::interrupted;
     }
     return exit_status(*r.verdict);

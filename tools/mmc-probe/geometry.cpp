@@ -296,7 +296,7 @@ int on_device(const GeometryCommandOptions& o)
         return cli::failure;
     }
     if (r.interrupted) {
-        cli::error(tool, r.open ? "interrupted; every block written was put back" : "interrupted; the ladder is incomplete");
+        cli::error(tool, interrupted_text(r));
         return cli::interrupted;
     }
     return cli::ok;
