@@ -28,13 +28,13 @@ OpenAuOptions open_au_options(const Geometry& g, const GeometryRunOptions& o)
 }
 
 // What the open-AU test would write, said instead of writing it.
-std::string dry_run_note(const std::string& path, const Geometry& g, const GeometryRunOptions& o)
+std::string dry_run_note(uint64_t device_size, const Geometry& g, const GeometryRunOptions& o)
 {
     if (!g.page_bytes || !g.au_bytes)
         return fmt::format("dry run: the open-AU test would not run without a page and an AU from the ladder "
                            "(found: page {}, AU {}); nothing was written",
                            found(g.page_bytes), found(g.au_bytes));
-    const auto plan = plan_open_aus(BlockReadTimer(path).size(), open_au_options(g, o));
+    const auto plan = plan_open_aus(device_size, open_au_options(g, o));
     return plan.max_trial ? fmt::format("dry run: the open-AU test would write {} in page-sized blocks to {} AUs, "
                                         "between offset 0 and {}, each block read first and written back; "
                                         "nothing was written",
@@ -68,7 +68,8 @@ ProbedDevice probed_device(const dev::Device& resolved, const dev::SysRoots& roo
     return d;
 }
 
-GeometryReport probe_geometry(const ProbedDevice& d, const GeometryRunOptions& o)
+GeometryReport probe_geometry(const ProbedDevice& d, ReadTimer& reader, const std::function<std::unique_ptr<WriteDevice>()>& open_writer,
+                              const GeometryRunOptions& o)
 {
     GeometryReport r;
     if (d.card) r.claims = claims_of(*d.card, d.preferred_erase);
@@ -76,7 +77,6 @@ GeometryReport probe_geometry(const ProbedDevice& d, const GeometryRunOptions& o
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     auto stopped = [&] { return o.stop && o.stop->load(); };
 
-    BlockReadTimer reader(d.path);
     SampleOptions so;
     so.repeats = o.repeats;
     so.positions = o.positions;
@@ -93,7 +93,7 @@ GeometryReport probe_geometry(const ProbedDevice& d, const GeometryRunOptions& o
     r.interrupted = stopped();
 
     if (o.dry_run && !r.interrupted) {
-        r.notes.push_back(dry_run_note(d.path, r.geometry, o));
+        r.notes.push_back(dry_run_note(reader.size(), r.geometry, o));
     } else if (o.open_aus && !r.interrupted) {
         const auto& g = r.geometry;
         if (!g.page_bytes || !g.au_bytes)
@@ -105,13 +105,13 @@ GeometryReport probe_geometry(const ProbedDevice& d, const GeometryRunOptions& o
             if (o.progress) o.progress(fmt::format("{} ({} so far)", what, cli::duration_text(elapsed())));
         };
         try {
-            BlockWriteDevice probe_dev(d.path);
-            const auto plan = plan_open_aus(probe_dev.size(), ao);
+            const auto writer = open_writer();
+            const auto plan = plan_open_aus(writer->size(), ao);
             if (!o.approve_writes || !o.approve_writes(plan, g)) {
                 r.seconds = elapsed();
                 return r;
             }
-            r.open = measure_open_aus(probe_dev, ao);
+            r.open = measure_open_aus(*writer, ao);
         } catch (const std::exception& e) {
             throw std::runtime_error(fmt::format("{}; the blocks written were put back unless said otherwise above", e.what()));
         }
@@ -119,6 +119,12 @@ GeometryReport probe_geometry(const ProbedDevice& d, const GeometryRunOptions& o
     }
     r.seconds = elapsed();
     return r;
+}
+
+GeometryReport probe_geometry(const ProbedDevice& d, const GeometryRunOptions& o)
+{
+    BlockReadTimer reader(d.path);
+    return probe_geometry(d, reader, [&] { return std::make_unique<BlockWriteDevice>(d.path); }, o);
 }
 
 } // namespace mmc::probe

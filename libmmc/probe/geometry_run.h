@@ -8,9 +8,11 @@
 #include "dev/resolver.h"
 #include "probe/geometry_view.h"
 #include "probe/open_aus.h"
+#include "probe/read_timer.h"
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace mmc::probe {
@@ -40,6 +42,13 @@ ProbedDevice probed_device(const dev::Device& resolved, const dev::SysRoots& roo
 // helps) when the ladder cannot be read, when the open-AU test has no page
 // and AU to work with, or when it fails (the message then says the blocks
 // written were put back unless said otherwise).
+// The device's two seams (a unit test hands it a simulated card): `reader`
+// times the ladder's reads; `open_writer` opens the device for the open-AU
+// test's writes, called only when that test runs (a block device is then
+// opened exclusively, so no sooner).
+GeometryReport probe_geometry(const ProbedDevice& device, ReadTimer& reader,
+                              const std::function<std::unique_ptr<WriteDevice>()>& open_writer, const GeometryRunOptions& options);
+// The same on device.path: BlockReadTimer and BlockWriteDevice.
 GeometryReport probe_geometry(const ProbedDevice& device, const GeometryRunOptions& options);
 
 } // namespace mmc::probe
