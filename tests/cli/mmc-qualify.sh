@@ -221,19 +221,28 @@ else
     fail "fake: no bundle ($bundle)"
 fi
 
+# interrupt.sh STEP PAUSE NAME ARGS... (run by mmc-sim): mmc-qualify -J ARGS
+# on the simulated card, its output in NAME.json and NAME.err; once its
+# stderr shows STEP started, PAUSE seconds later, one SIGINT (Ctrl-C); its
+# exit status in NAME.rc.
+cat >"$work/interrupt.sh" <<'SH'
+step=$1 pause=$2 name=$3; shift 3
+mmc-qualify -J "$@" "$MMC_SIM_DEV" >"$name.json" 2>"$name.err" &
+pid=$!
+i=0
+while ! grep -q "$step \.\.\." "$name.err" && [ $i -lt 2400 ]; do sleep 0.05; i=$((i + 1)); done
+sleep "$pause"
+kill -INT $pid
+wait $pid
+echo $? >"$name.rc"
+SH
+
 # Ctrl-C during the erase (a full card whose blocks take 10 ms to erase:
 # about 2.5 s for each 1 GiB chunk the erase stops between): exit 130, the
 # erase records it, no benchmark starts, and the card saw no write at all.
-$sim -p class10-2015 --capacity 2G --state full --block-erase 10ms --stats "$work/int-stats.json" -- sh -c '
-    mmc-qualify -J --destructive --yes --any-device --runtime 1s --suite quick,a1 --out "$0/int" "$MMC_SIM_DEV" \
-        > "$0/int.json" 2> "$0/int.err" &
-    pid=$!
-    i=0
-    while ! grep -q "erase \.\.\." "$0/int.err" && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
-    sleep 0.5
-    kill -INT $pid
-    wait $pid
-    echo $? > "$0/int.rc"' "$work" >/dev/null 2>&1
+$sim -p class10-2015 --capacity 2G --state full --block-erase 10ms --stats "$work/int-stats.json" -- \
+    sh "$work/interrupt.sh" erase 0.5 "$work/int" --destructive --yes --any-device --runtime 1s --suite quick,a1 \
+    --out "$work/int" >/dev/null 2>&1
 want "Ctrl-C during the erase: exit 130" "$(cat "$work/int.rc" 2>/dev/null)" "130"
 expect "Ctrl-C: stderr says no later step started" "$work/int.err" "interrupted during the erase step; no later step was started"
 want "Ctrl-C: the erase was interrupted, the benchmarks not started" \
@@ -251,15 +260,8 @@ want "Ctrl-C: the card saw no write (the geometry probe only reads; no later ste
 # before), and no later step starts.
 $sim -p class10-2015 --capacity 64M --state full --bus-rate 2M -- sh -c '
     dd if="$MMC_SIM_DEV" iflag=direct bs=1M skip=4 status=none | sha256sum > "$0/cap.before"
-    mmc-qualify -J --destructive --yes --any-device --erase region --size 4M --runtime 1s --suite quick \
-        --out "$0/capint" "$MMC_SIM_DEV" > "$0/capint.json" 2> "$0/capint.err" &
-    pid=$!
-    i=0
-    while ! grep -q "capacity \.\.\." "$0/capint.err" && [ $i -lt 2400 ]; do sleep 0.05; i=$((i + 1)); done
-    sleep 1
-    kill -INT $pid
-    wait $pid
-    echo $? > "$0/capint.rc"
+    sh "$0/interrupt.sh" capacity 1 "$0/capint" --destructive --yes --any-device --erase region --size 4M --runtime 1s \
+        --suite quick --out "$0/capint"
     dd if="$MMC_SIM_DEV" iflag=direct bs=1M skip=4 status=none | sha256sum > "$0/cap.after"' "$work" >/dev/null 2>&1
 want "Ctrl-C during the capacity probe: exit 130" "$(cat "$work/capint.rc" 2>/dev/null)" "130"
 want "Ctrl-C during the capacity probe: the step says the blocks were written back; no benchmark started" \
