@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "mmc-probe/capacity.h"
 #include "mmc-probe/geometry.h"
+#include "mmc-probe/tool.h"
 #include "version.h"
 
 #include <cstring>
@@ -15,7 +16,7 @@
 
 namespace {
 
-constexpr const char* tool = "mmc-probe";
+using mmc_probe::tool;
 
 void usage(std::FILE* to)
 {

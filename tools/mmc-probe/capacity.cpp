@@ -1,4 +1,5 @@
 #include "capacity.h"
+#include "tool.h"
 
 #include "cli/cli.h"
 #include "cli/confirm.h"
@@ -24,8 +25,6 @@ namespace {
 namespace cli = mmc::cli;
 namespace dev = mmc::dev;
 using namespace mmc::probe;
-
-constexpr const char* tool = "mmc-probe";
 
 void capacity_usage(std::FILE* to)
 {

@@ -1,4 +1,5 @@
 #include "geometry.h"
+#include "tool.h"
 
 #include "cli/cli.h"
 #include "cli/confirm.h"
@@ -30,8 +31,6 @@ namespace cli = mmc::cli;
 namespace dev = mmc::dev;
 namespace fs = std::filesystem;
 using namespace mmc::probe;
-
-constexpr const char* tool = "mmc-probe";
 
 void geometry_usage(std::FILE* to)
 {
