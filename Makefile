@@ -52,6 +52,13 @@ $(LIB_LAYOUT): FORCE ; $(call stamp,$@,'$(if $(PER_FILE),per-file,per-directory)
 LIB      := $(BUILD)/libmmc.a
 TOOL_SRC := $(wildcard tools/*.cpp)
 TOOLS    := $(TOOL_SRC:tools/%.cpp=$(BUILD)/bin/%)
+# A tool may keep parts of its front end beside it, in a directory of its
+# name (tools/mmc-probe/geometry.cpp: a subcommand's options and views);
+# they are linked into that tool alone. $(call tool_parts,TOOL): its sources.
+tool_parts = $(wildcard tools/$(1)/*.cpp)
+TOOL_PART_SRC := $(foreach t,$(TOOL_SRC:tools/%.cpp=%),$(call tool_parts,$(t)))
+# The tools' link rules name a tool's parts by its stem ($$* below).
+.SECONDEXPANSION:
 TEST_SRC := $(wildcard tests/unit/*.cpp)
 # The test files compile twelve to a chunk (scripts/unit-chunk says why and
 # how): from scratch, about a third of the CPU of one object per file, which
@@ -126,12 +133,12 @@ $(LIB): $(LIB_OBJ) $(LIB_LAYOUT)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $(LIB_OBJ)
 
-$(BUILD)/bin/%: $(BUILD)/obj/tools/%.o $(LIB)
+$(BUILD)/bin/%: $(BUILD)/obj/tools/%.o $$(addprefix $(BUILD)/obj/,$$(subst .cpp,.o,$$(call tool_parts,$$*))) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ -o $@ $(LDLIBS)
-# A tool's object is an intermediate of the rule above: without this, a build
-# from scratch deletes it, and the next make (e.g. make install) compiles it again.
-.SECONDARY: $(TOOL_SRC:tools/%.cpp=$(BUILD)/obj/tools/%.o)
+# A tool's objects are intermediates of the rule above: without this, a build
+# from scratch deletes them, and the next make (e.g. make install) compiles them again.
+.SECONDARY: $(TOOL_SRC:tools/%.cpp=$(BUILD)/obj/tools/%.o) $(TOOL_PART_SRC:%.cpp=$(BUILD)/obj/%.o)
 
 $(BUILD)/pic/%.o: %.cpp $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
@@ -246,7 +253,8 @@ uninstall:
 deb:
 	scripts/build-deb
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(TOOL_SRC:tools/%.cpp=$(BUILD)/obj/tools/%.d) $(LAB_TOOL_SRC:%.cpp=$(BUILD)/obj/%.d)
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(TOOL_SRC:tools/%.cpp=$(BUILD)/obj/tools/%.d) \
+         $(TOOL_PART_SRC:%.cpp=$(BUILD)/obj/%.d) $(LAB_TOOL_SRC:%.cpp=$(BUILD)/obj/%.d)
 
 # The emulated-card lab: a shell on an emulated SD card with the tools on PATH.
 .PHONY: lab
@@ -313,10 +321,10 @@ $$($(3)_LIB): $$($(3)_LIB_OBJ)
 	@mkdir -p $$(dir $$@)
 	rm -f $$@ && $(2)-ar rcs $$@ $$^
 
-$$($(3))/bin/%: $$($(3))/obj/tools/%.o $$($(3)_LIB)
+$$($(3))/bin/%: $$($(3))/obj/tools/%.o $$$$(addprefix $$($(3))/obj/,$$$$(subst .cpp,.o,$$$$(call tool_parts,$$$$*))) $$($(3)_LIB)
 	@mkdir -p $$(dir $$@)
 	$$($(3)_CXX) $$($(3)_LDFLAGS) $$(LDFLAGS) $$^ -o $$@ $$($(3)_LDLIBS)
-.SECONDARY: $$(TOOL_SRC:tools/%.cpp=$$($(3))/obj/tools/%.o)
+.SECONDARY: $$(TOOL_SRC:tools/%.cpp=$$($(3))/obj/tools/%.o) $$(TOOL_PART_SRC:%.cpp=$$($(3))/obj/%.o)
 
 install-$(1): cross-$(1)
 	$$(call install_files,$$($(3)))
@@ -325,7 +333,7 @@ install-$(1): cross-$(1)
 deb-$(1): $$($(3)_STAMP)
 	scripts/build-deb $(1)
 
--include $$($(3)_LIB_OBJ:.o=.d) $$(TOOL_SRC:tools/%.cpp=$$($(3))/obj/tools/%.d)
+-include $$($(3)_LIB_OBJ:.o=.d) $$(TOOL_SRC:tools/%.cpp=$$($(3))/obj/tools/%.d) $$(TOOL_PART_SRC:%.cpp=$$($(3))/obj/%.d)
 endef
 $(eval $(call cross_build,armhf,arm-linux-gnueabihf,ARMHF))
 $(eval $(call cross_build,arm64,aarch64-linux-gnu,ARM64))
