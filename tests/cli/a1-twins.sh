@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: expect 30
 # The seeds' question on presets: two cards of equal sequential write speed,
 # one built to pass A1 (sim/presets/a1-pass-c10) and one to fail it
 # (a1-fail-c10), measured by mmc-bench on the simulator, put in one

@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: expect 70
 # mmc-bench from the command line: options and usage errors (exit 2), the
 # refusals before writing (exit 1), a test file on the host's filesystem
 # (created, measured, removed, also on Ctrl-C), and a loop device as a raw

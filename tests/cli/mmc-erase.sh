@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: expect 25
 # mmc-erase on host loop devices (--any-device): every byte inside the range
 # reads erased and every byte outside is unchanged, for aligned and
 # unaligned ranges and each block-layer method; the refusals leave the data

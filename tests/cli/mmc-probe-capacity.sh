@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: expect 100
 # mmc-probe capacity: options anywhere; then, as root with loop and FUSE, the
 # probe on simulated fakes served as real block devices by mmc-sim: the
 # verdict, the usable size and the exit status per fake, what it says it

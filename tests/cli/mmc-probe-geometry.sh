@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: expect 110
 # mmc-probe geometry: usage and --from-flashbench anywhere; then, as root
 # with loop and FUSE, smoke tests through the simulator's real-time chain
 # (nbdkit, nbdfuse, loop): what its noise cannot change. A destructive probe

@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: expect 100
 # mmc-qualify on the host: options and the plan anywhere; the sysfs fixture
 # card (identify and bus from the captured tree; the benchmark has no device
 # and fails with its real exit status); then, as root, a simulated card

@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: expect 35
 # mmc-sim: option errors and --describe anywhere; then, as root with loop and
 # FUSE, the simulated card through a real block device with plain dd: data,
 # discard, the fakes, the counters, exit statuses, signals and teardown.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# check: expect 45
 # The Debian package (make deb): built by dpkg-buildpackage, its fields and
 # contents checked with dpkg-deb, lintian without errors, then installed on
 # this machine with apt-get, every tool run from PATH, every man page found

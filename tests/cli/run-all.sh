@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: expect 20
 # The test runner itself: a suite that crashes, exits non-zero or loses its
 # summary line must turn "make check" red (make exits 2), and the counts must add up.
 . "$(dirname "$0")/lib.sh"
@@ -33,6 +34,26 @@ expect "  and names what it left out" "$out" "^check: 1 suites not in this run \
 run 0 env CHECK_TESTS_DIR="$tmp/t" CHECK_UNIT="$tmp/t/unit_tests" "$top/tests/run-all" --all &&
     expect "--all runs every suite" "$out" "^check: 3 passed, 0 failed, 0 skipped"
 if grep -q "not in this run" "$out"; then fail "  --all says something was left out"; else pass "  and leaves nothing out"; fi
+
+# Three lanes take suites from one queue: three suites that each wait for
+# the other two to have started all pass only when they run at once. Two
+# suites of one lab family (they source one NAME-lib.sh) never run at once:
+# mkdir is atomic, so the second of two at once would fail.
+mkdir -p "$tmp/q/cli" "$tmp/q/lab"
+cp "$tmp/t/unit_tests" "$tmp/q/unit_tests"
+for n in 1 2 3; do
+    printf '#!/bin/sh\ntouch "%s/started.%s"; i=0\nwhile [ $i -lt 200 ]; do [ -e "%s/started.1" ] && [ -e "%s/started.2" ] && [ -e "%s/started.3" ] && { echo "w%s: 1 passed, 0 failed, 0 skipped"; exit 0; }; sleep 0.1; i=$((i + 1)); done\necho "  FAIL not all three started"; echo "w%s: 0 passed, 1 failed, 0 skipped"; exit 1\n' \
+        "$tmp/q" "$n" "$tmp/q" "$tmp/q" "$tmp/q" "$n" "$n" >"$tmp/q/cli/wait$n.sh"
+done
+: >"$tmp/q/fam-lib.sh"
+for n in a b; do
+    printf '#!/bin/sh\n. %s/fam-lib.sh\nmkdir "%s/running" || { echo "  FAIL two of one family at once"; echo "f: 0 passed, 1 failed"; exit 1; }\nsleep 1; rmdir "%s/running"\necho "f%s: 1 passed, 0 failed, 0 skipped"\n' \
+        "$tmp/q" "$tmp/q" "$tmp/q" "$n" >"$tmp/q/lab/fam-$n.sh"
+done
+chmod +x "$tmp/q/cli/"*.sh "$tmp/q/lab/"*.sh
+run 0 env CHECK_TESTS_DIR="$tmp/q" CHECK_UNIT="$tmp/q/unit_tests" "$top/tests/run-all" &&
+    expect "three lanes run three suites at once; a lab family's suites one after the other" "$out" "^check: 6 passed, 0 failed, 0 skipped"
+expect "  and the run says how many lanes" "$out" "^check: 5 suites in 3 lanes"
 
 run 2 make -s -C "$top" check CHECK_SUITES="$tmp/segv.sh" &&
     expect "make check is red when a suite segfaults" "$out" "segv.sh: no summary line, exit 139"

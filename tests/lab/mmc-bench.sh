@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: expect 250
 # mmc-bench in the lab: the 20 MB/s null_blk ground truth (a correctness
 # check of the timing), the quick suite naming the emulated card and its bus,
 # the refusals before writing, the test file removed even on Ctrl-C, and a

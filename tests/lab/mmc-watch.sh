@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: expect 20
 # mmc-watch end to end: options on the host, then one boot of the lab in which
 # four watchers (JSON, text, --once, --all) and one that must see nothing run
 # while the card's driver is unbound and rebound and its PCI controller is

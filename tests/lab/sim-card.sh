@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: expect 70
 # The SD lab's card backed by the flash simulator (scripts/sdlab --sim): the
 # guest's kernel finds it through the real MMC stack, mmc-info reads it, and
 # dd in the guest sees the modelled speed. QEMU's SD card model moves data a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: expect 150
 # check: limit 900
 # The USB lab (scripts/sdlab --reader): a simulated card behind QEMU's USB
 # controllers as a card reader, reached by the guest's kernel through its
