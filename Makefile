@@ -171,15 +171,18 @@ $(UNIT): $(TEST_OBJ) $(LIB)
 # Parallel by default, since a plain "make check" should not compile one file
 # at a time; a -j given on the command line wins.
 JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
+# The tools come first; the unit tests compile in a lane of the run
+# (CHECK_BUILD_UNIT), beside suites that mostly wait on a simulated card.
+CHECK_FIRST := $(TOOLS) $(PLUGIN) $(LAB_TOOLS)
 check:
-	@$(MAKE) --no-print-directory $(JOBS) all
-	@tests/run-all $(CHECK_SUITES)
+	@$(MAKE) --no-print-directory $(JOBS) $(CHECK_FIRST)
+	@CHECK_BUILD_UNIT=1 tests/run-all $(CHECK_SUITES)
 check-boards:
-	@$(MAKE) --no-print-directory $(JOBS) all
+	@$(MAKE) --no-print-directory $(JOBS) $(CHECK_FIRST)
 	@tests/run-all --boards
 check-all:
-	@$(MAKE) --no-print-directory $(JOBS) all
-	@tests/run-all --all
+	@$(MAKE) --no-print-directory $(JOBS) $(CHECK_FIRST)
+	@CHECK_BUILD_UNIT=1 tests/run-all --all
 
 unit: $(UNIT)
 	$(UNIT)
