@@ -35,7 +35,8 @@ run 0 env CHECK_TESTS_DIR="$tmp/t" CHECK_UNIT="$tmp/t/unit_tests" "$top/tests/ru
     expect "--all runs every suite" "$out" "^check: 3 passed, 0 failed, 0 skipped"
 if grep -q "not in this run" "$out"; then fail "  --all says something was left out"; else pass "  and leaves nothing out"; fi
 
-# Three lanes take suites from one queue: three suites that each wait for
+# Three lanes take suites from one queue (the unit binary is one of the
+# six): three suites that each wait for
 # the other two to have started all pass only when they run at once. Two
 # suites of one lab family (they source one NAME-lib.sh) never run at once:
 # mkdir is atomic, so the second of two at once would fail.
@@ -53,7 +54,7 @@ done
 chmod +x "$tmp/q/cli/"*.sh "$tmp/q/lab/"*.sh
 run 0 env CHECK_TESTS_DIR="$tmp/q" CHECK_UNIT="$tmp/q/unit_tests" "$top/tests/run-all" &&
     expect "three lanes run three suites at once; a lab family's suites one after the other" "$out" "^check: 6 passed, 0 failed, 0 skipped"
-expect "  and the run says how many lanes" "$out" "^check: 5 suites in 3 lanes"
+expect "  and the run says how many lanes" "$out" "^check: 6 suites in 3 lanes"
 
 run 2 make -s -C "$top" check CHECK_SUITES="$tmp/segv.sh" &&
     expect "make check is red when a suite segfaults" "$out" "segv.sh: no summary line, exit 139"
