@@ -132,9 +132,9 @@ TEST(ErasePhases, CleanRunErasesEveryChunkThenEdgesThenVerifies)
     // The erased extent is exactly the request: the head extends it down.
     EXPECT_EQ(r.erased, p.plan.range);
     ASSERT_EQ(r.chunks.size(), 6u);
-    EXPECT_EQ(r.chunks.front().what, "chunk");
-    EXPECT_EQ(r.chunks[4].what, "head");
-    EXPECT_EQ(r.chunks[5].what, "tail");
+    EXPECT_EQ(r.chunks.front().kind, ChunkKind::chunk);
+    EXPECT_EQ(r.chunks[4].kind, ChunkKind::head);
+    EXPECT_EQ(r.chunks[5].kind, ChunkKind::tail);
     EXPECT_DOUBLE_EQ(r.chunks[0].seconds, 1.0); // two readings of the counter per chunk
     ASSERT_EQ(seen.size(), 6u);
     EXPECT_EQ(seen.back().done_bytes, r.erased.length);
