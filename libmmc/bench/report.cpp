@@ -143,12 +143,14 @@ std::string latency_text(double ns)
     return fmt::format("{:.{}f} us", ns / 1e3, ns >= 1e5 ? 0 : ns >= 1e4 ? 1 : 2);
 }
 
+std::string_view suite_word(const RunReport& r) { return r.suite ? to_string(*r.suite) : "custom"; }
+
 json report_json(const RunReport& r)
 {
     json doc;
     doc["tool"] = "mmc-bench";
     doc["version"] = mmc::version;
-    doc["suite"] = r.suite;
+    doc["suite"] = suite_word(r);
     doc["target"] = {{"path", r.target.path},
                      {"kind", std::string(to_string(r.target.kind))},
                      {"device", r.target.device.empty() ? json(nullptr) : json(r.target.device)},
@@ -226,8 +228,8 @@ json report_json(const RunReport& r)
                             {"why", v.why},
                             {"bus_ceiling_mb_s", opt_round(v.bus_ceiling_mb_s, 1)}});
     doc["verdicts"] = verdicts;
-    if (r.suite == "state") doc["state"] = state_json(r);
-    if (r.suite == "sustained") {
+    if (r.suite == Suite::state) doc["state"] = state_json(r);
+    if (r.suite == Suite::sustained) {
         doc["sustained"] = r.sustained ? sustained_json(*r.sustained) : json(nullptr);
         if (r.sustained) doc["sustained"]["verdicts"] = verdicts;
     }
@@ -336,8 +338,8 @@ std::string report_text(const RunReport& r, bool color)
     if (!no_interval.empty())
         out += fmt::format("No CI95 for {}: too few rounds for an interval; IOPS and MB/s shown to 3 significant digits.\n",
                            no_interval);
-    if (r.suite == "iozone") out += "\n" + iozone_table(r);
-    if (r.suite == "state") out += "\nErasing bought: " + state_line(state_figures(outcomes_of(r))) + "\n";
+    if (r.suite == Suite::iozone) out += "\n" + iozone_table(r);
+    if (r.suite == Suite::state) out += "\nErasing bought: " + state_line(state_figures(outcomes_of(r))) + "\n";
     if (r.sustained) out += sustained_text(*r.sustained);
     if (const auto& b = r.context.bus; b && b->ceiling_mb_s) {
         double best = 0;

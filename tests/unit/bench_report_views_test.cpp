@@ -19,7 +19,7 @@ constexpr uint64_t MiB = 1 << 20;
 RunReport fixed_report(const char* suite)
 {
     RunReport rep;
-    rep.suite = suite;
+    rep.suite = suite_from_text(suite);
     rep.kernel = "6.1.0-28-amd64";
     rep.hostname = "lab";
     rep.target = {"/dev/mmcblk0", TargetKind::block, "", 256 * MiB, 512, true, true};

@@ -50,7 +50,7 @@ inline Run run_sustained(const sim::Params& p, Claims claims = {}, std::optional
 
     Run run;
     RunReport& rep = run.report;
-    rep.suite = "sustained";
+    rep.suite = Suite::sustained;
     rep.context = ctx;
     const JobPlan plan = plan_jobs(o, ctx, false, rep);
     sim::Card sim_card(p);
