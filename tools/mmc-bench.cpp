@@ -180,9 +180,8 @@ Parsed parse_options(int argc, char** argv)
             break;
         }
         case 'e':
-            if (std::string_view(optarg) != "psync" && std::string_view(optarg) != "io_uring")
-                throw mmc::cli::UsageError(fmt::format("--ioengine {}: expected psync or io_uring", optarg));
-            custom.runner = optarg;
+            if (const auto engine = engine_from_text(optarg)) custom.runner = *engine;
+            else throw mmc::cli::UsageError(fmt::format("--ioengine {}: expected psync or io_uring", optarg));
             custom_detail = true;
             break;
         case 't': runtime = mmc::cli::seconds_option("--runtime", optarg); break;
@@ -248,7 +247,7 @@ Parsed parse_options(int argc, char** argv)
     if (custom_detail && !have_custom) throw mmc::cli::UsageError("--bs, --iodepth, --ioengine and --number-ios describe a custom job: add --rw");
     if (have_custom && suite_given) throw mmc::cli::UsageError("give a --suite or a custom job (--rw), not both");
     if (have_custom) {
-        if (custom.iodepth > 1 && custom.runner == "psync")
+        if (custom.iodepth > 1 && custom.runner == EngineKind::psync)
             throw mmc::cli::UsageError(fmt::format("--iodepth {} needs --ioengine io_uring (psync keeps one I/O in flight)", custom.iodepth));
         if (runtime) custom.runtime_s = *runtime;
         if (s.suite_options.warmup_s) custom.warmup_s = *s.suite_options.warmup_s;

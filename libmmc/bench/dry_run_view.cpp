@@ -43,7 +43,7 @@ nlohmann::ordered_json dry_run_json(const DryRun& dry)
                         {"rw", std::string(to_string(j.job.rw))},
                         {"block_size", j.job.block_size},
                         {"iodepth", j.job.iodepth},
-                        {"runner", j.job.runner},
+                        {"runner", to_string(j.job.runner)},
                         {"offset", j.region.offset},
                         {"length", j.region.length},
                         {"runtime_s", j.job.runtime_s}});

@@ -197,7 +197,7 @@ json report_json(const RunReport& r)
     doc["precondition"] = precondition_json(r.precondition);
     json nulls = json::array();
     for (const auto& n : r.null_target)
-        nulls.push_back({{"runner", n.runner},
+        nulls.push_back({{"runner", to_string(n.runner)},
                          {"iodepth", n.iodepth},
                          {"block_size", n.block_size},
                          {"ios", n.ios},
@@ -306,7 +306,7 @@ std::string report_text(const RunReport& r, bool color)
                            cli::format_bytes(e->region.length), e->seconds, e->partial ? ", stopped: " + e->error : "");
     std::string nulls;
     for (const auto& n : r.null_target)
-        nulls += fmt::format("; {} QD{} {:.2f} us/IO", n.runner, n.iodepth, n.per_io_us);
+        nulls += fmt::format("; {} QD{} {:.2f} us/IO", to_string(n.runner), n.iodepth, n.per_io_us);
     out += fmt::format("Calibration:  clock {:.0f} ns/reading{}; target CI95 +-{:g}%\n\n", r.clock.cost_ns, nulls, r.ci_target_pct);
 
     out += fmt::format("{:<24} {:>6} {:>3} {:>8} {:>10} {:>9} {:>7} {:>9} {:>9} {:>9} {:>9} {:>6}\n", "JOB", "BS", "QD", "RUNNER",

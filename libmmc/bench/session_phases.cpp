@@ -139,13 +139,13 @@ void calibrate(const std::vector<Job>& jobs, const Clock& clock, RunReport& rep,
                const std::function<void(const std::string&)>& note)
 {
     rep.clock = calibrate_clock(clock);
-    std::set<std::pair<std::string, unsigned>> engines{{"psync", 1}};
+    std::set<std::pair<EngineKind, unsigned>> engines{{EngineKind::psync, 1}};
     for (const auto& j : jobs) engines.insert({j.runner, j.iodepth});
     for (const auto& [runner, depth] : engines) {
         try {
             rep.null_target.push_back(calibrate_null_target(runner, depth, clock));
         } catch (const std::exception& e) {
-            note(fmt::format("null-target calibration of {} QD{} failed: {}", runner, depth, e.what()));
+            note(fmt::format("null-target calibration of {} QD{} failed: {}", to_string(runner), depth, e.what()));
         }
     }
 }
@@ -221,7 +221,7 @@ void run_jobs(const Placement& pl, const JobDevice& device, const Clock& clock, 
         try {
             engine = device.engine(j);
         } catch (const std::exception& e) {
-            rep.skipped.push_back({j.name, fmt::format("{} unavailable: {}", j.runner, e.what())});
+            rep.skipped.push_back({j.name, fmt::format("{} unavailable: {}", to_string(j.runner), e.what())});
             continue;
         }
         rep.jobs.push_back(run_job(*engine, j, pl.regions[i], rc));

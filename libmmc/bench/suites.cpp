@@ -78,7 +78,7 @@ std::vector<Job> suite_jobs(Suite suite, const SuiteOptions& o)
             for (Rw rw : {randread, randwrite}) {
                 Job j = make(rw, 4 * KiB, 10, 1);
                 j.iodepth = o.queue_depth;
-                j.runner = "io_uring";
+                j.runner = EngineKind::io_uring;
                 j.name = default_name(j);
                 jobs.push_back(j);
             }

@@ -51,14 +51,15 @@ TEST(BenchJob, Validation)
     EXPECT_NO_THROW(validate(j));
     j.iodepth = 4;
     EXPECT_THROW(validate(j), std::invalid_argument); // psync is QD1
-    j.runner = "io_uring";
+    j.runner = EngineKind::io_uring;
     EXPECT_NO_THROW(validate(j));
     j.iodepth = 0;
     EXPECT_THROW(validate(j), std::invalid_argument);
     j.iodepth = 1;
-    j.runner = "libaio";
-    EXPECT_THROW(validate(j), std::invalid_argument);
-    j.runner = "psync";
+    EXPECT_EQ(engine_from_text("libaio"), std::nullopt);
+    EXPECT_EQ(engine_from_text("io_uring"), EngineKind::io_uring);
+    EXPECT_EQ(to_string(EngineKind::psync), "psync");
+    j.runner = EngineKind::psync;
     j.runtime_s = 0;
     EXPECT_THROW(validate(j), std::invalid_argument);
 }
@@ -129,7 +130,7 @@ TEST(BenchSuites, A2AddsQueuedJobsOnlyWhenTheHostQueues)
     const auto jobs = suite_jobs(Suite::a2, o);
     ASSERT_EQ(jobs.size(), 5u);
     EXPECT_EQ(jobs[2].name, "randread-4k-qd32");
-    EXPECT_EQ(jobs[2].runner, "io_uring");
+    EXPECT_EQ(jobs[2].runner, EngineKind::io_uring);
     EXPECT_EQ(jobs.back().name, "seqwrite-512k-sustained");
     EXPECT_EQ(jobs.back().ci_target_pct, 0);
 }

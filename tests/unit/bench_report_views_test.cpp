@@ -62,7 +62,7 @@ RunReport fixed_report(const char* suite)
     rep.clock.cost_ns = 20;
     rep.clock.resolution_ns = 1;
     NullTargetCalibration null;
-    null.runner = "psync";
+    null.runner = EngineKind::psync;
     null.ios = 100000;
     null.seconds = 0.5;
     null.iops = 200000;

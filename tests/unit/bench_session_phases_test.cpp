@@ -68,7 +68,7 @@ struct SimWorld {
         JobDevice d;
         d.engine = [this](const Job& j) -> std::unique_ptr<Engine> {
             ++engines;
-            if (j.runner == "io_uring") throw std::runtime_error("io_uring_setup: Function not implemented");
+            if (j.runner == EngineKind::io_uring) throw std::runtime_error("io_uring_setup: Function not implemented");
             return std::make_unique<SimEngine>(clock, card, j.iodepth, j.block_size);
         };
         d.check = [] { return std::nullopt; };
@@ -378,7 +378,7 @@ TEST(BenchSessionPhases, AnUnavailableEngineSkipsItsJobOnly)
     SimWorld w;
     RunReport rep;
     Job queued = job("randread", 4096);
-    queued.runner = "io_uring";
+    queued.runner = EngineKind::io_uring;
     queued.iodepth = 32;
     queued.name = default_name(queued);
     run_jobs(placed({queued, job("read", 4096)}), w.device(), w.clock, {}, rep);
