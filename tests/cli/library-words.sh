@@ -43,6 +43,17 @@
 #    by /dev path; the safety of a resolved name), dev/contents.cpp (what is
 #    on a resolved disk), dev/uevent.cpp (the kernel's DEVNAME), and
 #    bench/target.cpp's S_ISBLK when it opens the resolved path.
+#
+# 4. Typed vocabulary (issue 24): a result the library makes and reads itself
+#    (a suite, an engine, a chunk's kind, a verdict's deciding figure, ...) is
+#    an enum, and only its to_string writes the word. So a comparison with a
+#    string literal (x == "word", "word" != x) in libmmc/ code is allowed only
+#    in the files listed in `parses_input` below, which read outside input
+#    (option values, sysfs and debugfs text, device trees, JSON and card
+#    files read back, SQL), each with why, and in the files in `untyped`,
+#    results still compared as words, each with what is left to do. A new
+#    file that compares a result as a word is reported. Not caught: a new
+#    comparison in a listed file (the list is by file, not by line).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib.sh"
 work=$(mktemp -d)
@@ -110,7 +121,71 @@ def bytes_(rel, n, line):
         if byte_unit.search(lit):
             print(f"{rel}:{n}: a byte count formatted in {lit[:60]}")
 
-check = {"flags": flags, "lookups": lookups, "bytes": bytes_}[rule]
+# words: a comparison with a string literal outside the files allowed in
+# part 4 above. Literals are blanked first, so "a == \"b\"" in a message is
+# not a comparison.
+parses_input = {
+    "sim/params.cpp": "mmc-sim's card parameters (options and card files)",
+    "simserve/card_file.cpp": "card files' JSON keys and names",
+    "simserve/host_device.cpp": "sysfs text",
+    "cli/size.cpp": "size units in option values",
+    "cli/duration.h": "time units in option values",
+    "cli/confirm.cpp": "the answer typed at the prompt",
+    "cli/input.cpp": "the path - (standard input)",
+    "dev/block_safety.cpp": "sysfs attributes and mount points",
+    "dev/block_safety.h": "the roots given (live or a fixture tree)",
+    "dev/sysfs.h": "the roots given (live or a fixture tree)",
+    "dev/bus_evidence.cpp": "device-tree node names",
+    "dev/card.cpp": "sysfs type, read once into dev::CardType",
+    "dev/contents.cpp": "libblkid's usage words",
+    "dev/resolver.cpp": "sysfs path components",
+    "dev/system.cpp": "/proc/cpuinfo keys",
+    "dev/uevent.cpp": "uevent SUBSYSTEM words",
+    "dev/usb_storage.cpp": "sysfs and /sys/kernel/debug/usb/devices text",
+    "regs/register.cpp": "register and family names in options and input",
+    "regs/ext_csd_order.cpp": "the --byte-order option",
+    "bus/ios.cpp": "debugfs ios text",
+    "bus/device_tree.cpp": "device-tree text (paths, status, properties)",
+    "bench/job.cpp": "the --rw option (parse_rw)",
+    "bench/precondition.cpp": "the --precondition option",
+    "bench/context.cpp": "sysfs cache_type",
+    "bench/session.cpp": "uevent ACTION",
+    "report/bundle.cpp": "bundles' JSON read back",
+    "report/make_bundle.cpp": "the tools' JSON read back",
+    "report/load.cpp": "file names (.json)",
+    "report/sql_sqlite.cpp": "SQLite's journal_mode answer",
+    "probe/flashbench_text.cpp": "pasted flashbench output",
+    "probe/geometry_command.cpp": "the path - (standard input)",
+    "probe/geometry_view.cpp": "the path - (standard input)",
+}
+untyped = {
+    "bus/doctor.cpp": "bus modes by their table's names (HS200, DDR52, ...): a Mode enum for bus/modes.h",
+    "bus/modes.cpp": "bus modes by their table's names",
+    "bench/session_phases.cpp": "the card type as sysfs text: dev::CardType",
+    "bench/verdicts.cpp": "a verdict's unit (IOPS, MB/s)",
+    "erase/device.cpp": "register_sources' \"fixture tree\" error",
+    "out/erase_view.cpp": "the method selection's \"requested\"",
+    "qualify/bundle.cpp": "the steps' tool names",
+    "qualify/steps.cpp": "mmc-qualify's suite list as words (bench::Suite)",
+    "report/tables.cpp": "a bundle's verdict result, kind and unit, read back as words",
+    "report/text.cpp": "a bundle's verdict result and kind",
+    "report/html.cpp": "a bundle's verdict result, kind and card type",
+    "report/export.cpp": "a bundle's verdict result",
+    "probe/capacity_command.cpp": "the capacity phase (the probe half of issue 24)",
+    "probe/open_aus.cpp": "the open-AU mode (the probe half of issue 24)",
+    "probe/sampler.cpp": "the geometry's confidence (the probe half of issue 24)",
+    "probe/register_check.cpp": "a register check's answer",
+}
+compare = re.compile(r'(?:==|!=)\s*"|"\s*(?:==|!=)')
+
+def words(rel, n, line):
+    if rel in parses_input or rel in untyped:
+        return
+    blanked = literal.sub(lambda m: '"' + "_" * (len(m.group(0)) - 2) + '"', line)
+    if compare.search(blanked):
+        print(f"{rel}:{n}: a result compared as a word: {line.strip()[:80]}")
+
+check = {"flags": flags, "lookups": lookups, "bytes": bytes_, "words": words}[rule]
 for dirpath, _, files in os.walk(root):
     for name in sorted(files):
         if not name.endswith((".cpp", ".h")):
@@ -138,6 +213,7 @@ EOF
 flag_literals() { code_scan flags "$1"; }
 byte_formats() { code_scan bytes "$1"; }
 device_lookups() { code_scan lookups "$1"; }
+word_comparisons() { code_scan words "$1"; }
 
 # include_breaks ROOT: "path: #include" for every include that crosses a floor.
 include_breaks() {
@@ -238,6 +314,23 @@ expect "scanner: a MiB right after a figure is found" "$out" "^out/planted.cpp:3
 [ "$(wc -l <"$out")" -eq 2 ] && pass "scanner: cli/size.cpp, prose sizes and comments are not second formatters" ||
     { fail "scanner: expected two hits, got $(wc -l <"$out")"; sed 's/^/    | /' "$out"; }
 
+# A result compared as a word planted: found; the same in a file that parses
+# outside input, a literal that holds "== \"x\"", and comments are not.
+mkdir -p "$work/words/bench" "$work/words/sim"
+cat >"$work/words/bench/planted.cpp" <<'EOF'
+// a comment may say if (suite == "state")
+bool f(const Report& r) { return r.suite == "state"; }
+bool g(const Report& r) { return "custom" != r.suite || r.count == 2; } // or == "x"
+const char* m = "expected a == \"b\"";
+EOF
+printf 'bool on(const std::string& v) { return v == "yes"; }\n' >"$work/words/sim/params.cpp"
+word_comparisons "$work/words" >"$out" 2>"$err"
+[ -s "$err" ] && sed 's/^/    stderr: /' "$err" | head -5
+expect "scanner: x == \"word\" is found" "$out" "^bench/planted.cpp:2: a result compared as a word"
+expect "scanner: \"word\" != x is found" "$out" "^bench/planted.cpp:3: a result compared as a word"
+[ "$(wc -l <"$out")" -eq 2 ] && pass "scanner: a parser of outside input, a literal and comments are not results compared as words" ||
+    { fail "scanner: expected two hits, got $(wc -l <"$out")"; sed 's/^/    | /' "$out"; }
+
 # The library itself.
 # finds_nothing NAME HINT SCANNER DIR: SCANNER ran on DIR and found nothing.
 finds_nothing() {
@@ -265,6 +358,11 @@ finds_nothing "one device resolver and one /sys/dev/block lookup (dev/resolver.c
 grep -q '"dev" / "block"' "$top/libmmc/dev/resolver.cpp" && grep -q '^Device resolve_device(' "$top/libmmc/dev/resolver.cpp" &&
     pass "the resolver and its /sys/dev/block lookup are in dev/resolver.cpp" ||
     fail "dev/resolver.cpp has no resolve_device or /sys/dev/block lookup: update this suite's rule"
+finds_nothing "results are compared as enums, not words (outside the parsers of outside input)" \
+    "make the result an enum with one to_string, or add a parser of outside input to the list in part 4" word_comparisons "$top/libmmc"
+# The scan saw the parsers: the list names a file that still compares words.
+grep -q 'name == "page-read"' "$top/libmmc/sim/params.cpp" &&
+    pass "the word rule saw sim/params.cpp's parser" || fail "sim/params.cpp reads no page-read: update this suite's rule"
 grep -q '^#include "erase/erase.h"' "$top/libmmc/bench/precondition.cpp" &&
     pass "the include rule saw bench's one erase include" || fail "bench/precondition.cpp no longer includes erase/erase.h: update this suite's rule"
 
