@@ -93,7 +93,7 @@ std::string erase_plan_text(const erase::Prepared& p)
     line("Range:", extent_text(plan.range));
     line("Contents:", cli::printable(dev::volumes_text(p.contents)));
     line("Method:", fmt::format("{}: {}{}", erase::to_string(p.selection.method), p.command,
-                                p.selection.why == "requested" ? "" : fmt::format(" ({})", p.selection.why)));
+                                p.selection.why == erase::requested_method ? "" : fmt::format(" ({})", p.selection.why)));
     line("Erase unit:", fmt::format("{} ({})", cli::format_bytes_exact(p.unit.bytes), p.unit.source));
     if (plan.aligned.empty())
         line("Aligned:", "no whole erase unit in the range");

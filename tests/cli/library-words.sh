@@ -163,8 +163,6 @@ untyped = {
     "bus/modes.cpp": "bus modes by their table's names",
     "bench/session_phases.cpp": "the card type as sysfs text: dev::CardType",
     "bench/verdicts.cpp": "a verdict's unit (IOPS, MB/s)",
-    "erase/device.cpp": "register_sources' \"fixture tree\" error",
-    "out/erase_view.cpp": "the method selection's \"requested\"",
     "qualify/bundle.cpp": "the steps' tool names",
     "qualify/steps.cpp": "mmc-qualify's suite list as words (bench::Suite)",
     "report/tables.cpp": "a bundle's verdict result, kind and unit, read back as words",
