@@ -248,6 +248,18 @@ for dirpath, _, files in os.walk(root):
 EOF
 }
 
+# scan_planted SCANNER DIR: what SCANNER finds in DIR, into $out (its stderr shown).
+scan_planted() {
+    "$1" "$2" >"$out" 2>"$err"
+    if [ -s "$err" ]; then sed 's/^/    stderr: /' "$err" | head -5; fi
+}
+# only_hits N NAME: NAME passes when $out holds exactly N findings; else they are shown.
+only_hits() {
+    if [ "$(wc -l <"$out")" -eq "$1" ]; then pass "$2"; else
+        fail "scanner: expected $1 hits, got $(wc -l <"$out")"; sed 's/^/    | /' "$out"
+    fi
+}
+
 # Each scanner finds what it looks for: planted in a copy, it is reported.
 mkdir -p "$work/lib/erase" "$work/lib/dev" "$work/lib/bench" "$work/lib/cli" "$work/lib/report"
 cat >"$work/lib/erase/planted.cpp" <<'EOF'
@@ -286,15 +298,13 @@ std::string name_of(const std::string& path, dev_t d, const SysRoots& roots) {
 EOF
 printf 'const fs::path p = roots.sysfs / "dev" / "block" / devno; // the one\n' >"$work/dev/dev/resolver.cpp"
 printf 'if (devname.starts_with("/dev/")) devname.remove_prefix(5);\n' >"$work/dev/dev/uevent.cpp"
-device_lookups "$work/dev" >"$out" 2>"$err"
-[ -s "$err" ] && sed 's/^/    stderr: /' "$err" | head -5
+scan_planted device_lookups "$work/dev"
 expect "scanner: a second /sys/dev/block lookup is found" "$out" "^probe/planted.cpp:3: a /sys/dev/block lookup"
 expect "scanner: a /dev/ prefix taken off a name is found" "$out" "^probe/planted.cpp:4: a /dev/ prefix taken off a name"
 expect "scanner: a second S_ISBLK test is found" "$out" "^probe/planted.cpp:5: a block-device test"
 expect "scanner: a class/block lookup by name is found" "$out" "^probe/planted.cpp:6: a sysfs block lookup by name"
 expect "scanner: a dev/block literal is found" "$out" "^probe/planted.cpp:6: a /sys/dev/block lookup"
-[ "$(wc -l <"$out")" -eq 5 ] && pass "scanner: the resolver's own, uevent's DEVNAME and comments are not second lookups" ||
-    { fail "scanner: expected five hits, got $(wc -l <"$out")"; sed 's/^/    | /' "$out"; }
+only_hits 5 "scanner: the resolver's own, uevent's DEVNAME and comments are not second lookups"
 
 # A second byte formatter planted: its units after a figure are found; the
 # one in cli/size.cpp, a size in prose and comments are not.
@@ -305,12 +315,10 @@ std::string a(uint64_t b) { return fmt::format("{:.1f} GiB", b / 1073741824.0); 
 std::string c(uint64_t b) { return fmt::format("{}MiB free", b >> 20) + "AU 4 MiB"; }
 EOF
 printf 'std::string f(double v) { return fmt::format("{:g} KiB", v); }\n' >"$work/bytes/cli/size.cpp"
-byte_formats "$work/bytes" >"$out" 2>"$err"
-[ -s "$err" ] && sed 's/^/    stderr: /' "$err" | head -5
+scan_planted byte_formats "$work/bytes"
 expect "scanner: a GiB after a figure is found" "$out" "^out/planted.cpp:2: a byte count formatted in "
 expect "scanner: a MiB right after a figure is found" "$out" "^out/planted.cpp:3: a byte count formatted in "
-[ "$(wc -l <"$out")" -eq 2 ] && pass "scanner: cli/size.cpp, prose sizes and comments are not second formatters" ||
-    { fail "scanner: expected two hits, got $(wc -l <"$out")"; sed 's/^/    | /' "$out"; }
+only_hits 2 "scanner: cli/size.cpp, prose sizes and comments are not second formatters"
 
 # A result compared as a word planted: found; the same in a file that parses
 # outside input, a literal that holds "== \"x\"", and comments are not.
@@ -322,12 +330,10 @@ bool g(const Report& r) { return "custom" != r.suite || r.count == 2; } // or ==
 const char* m = "expected a == \"b\"";
 EOF
 printf 'bool on(const std::string& v) { return v == "yes"; }\n' >"$work/words/sim/params.cpp"
-word_comparisons "$work/words" >"$out" 2>"$err"
-[ -s "$err" ] && sed 's/^/    stderr: /' "$err" | head -5
+scan_planted word_comparisons "$work/words"
 expect "scanner: x == \"word\" is found" "$out" "^bench/planted.cpp:2: a result compared as a word"
 expect "scanner: \"word\" != x is found" "$out" "^bench/planted.cpp:3: a result compared as a word"
-[ "$(wc -l <"$out")" -eq 2 ] && pass "scanner: a parser of outside input, a literal and comments are not results compared as words" ||
-    { fail "scanner: expected two hits, got $(wc -l <"$out")"; sed 's/^/    | /' "$out"; }
+only_hits 2 "scanner: a parser of outside input, a literal and comments are not results compared as words"
 
 # The library itself.
 # finds_nothing NAME HINT SCANNER DIR: SCANNER ran on DIR and found nothing.
