@@ -223,7 +223,7 @@ json report_json(const RunReport& r)
         verdicts.push_back({{"claim", v.claim},
                             {"required", opt_round(v.required, 2)},
                             {"measured", opt_round(v.measured, 2)},
-                            {"unit", v.unit},
+                            {"unit", to_string(v.unit)},
                             {"result", to_string(v.result)},
                             {"why", v.why},
                             {"bus_ceiling_mb_s", opt_round(v.bus_ceiling_mb_s, 1)}});

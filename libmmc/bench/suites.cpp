@@ -216,7 +216,7 @@ void app_class(std::vector<Verdict>& out, int a, const Outcomes& o, const SuiteF
     const auto blocker = a == 2 ? a2_blocker(f.host) : std::nullopt;
     for (auto [what, job, need] : {std::tuple{"read", read_job, rd}, std::tuple{"write", write_job, wr}}) {
         const std::string claim = fmt::format("A{} random {} 4 KiB{}", a, what, how);
-        Verdict v = blocker ? not_applicable(claim, need, "IOPS", o.iops(job), *blocker)
+        Verdict v = blocker ? not_applicable(claim, need, VerdictUnit::iops, o.iops(job), *blocker)
                             : judge_iops(claim, need, 4096, o.iops(job), f.bus);
         if (blocker) v.bus_ceiling_mb_s = f.bus.ceiling_mb_s;
         with_card_note(v, f);
@@ -234,13 +234,13 @@ void speed_claims(std::vector<Verdict>& out, const Outcomes& o, const SuiteFacts
 {
     if (!f.sd_card) return;
     if (!f.claims.known) {
-        out.push_back(not_applicable("speed class" + how, std::nullopt, "MB/s", m,
+        out.push_back(not_applicable("speed class" + how, std::nullopt, VerdictUnit::mb_s, m,
                                      "the card's claims are unknown: " + f.claims_missing_why));
         return;
     }
     const auto claims = f.claims.speed_claims();
     if (claims.empty()) {
-        out.push_back(not_applicable("speed class" + how, std::nullopt, "MB/s", m,
+        out.push_back(not_applicable("speed class" + how, std::nullopt, VerdictUnit::mb_s, m,
                                      "the card makes no speed class, UHS grade or video class claim"));
         return;
     }

@@ -19,7 +19,8 @@ TEST(BenchVerdicts, PassAndFail)
 {
     auto v = judge_mb_s("speed class C10", 10, m(12.3), sdr104);
     EXPECT_EQ(v.result, mmc::bench::VerdictResult::pass);
-    EXPECT_EQ(v.unit, "MB/s");
+    EXPECT_EQ(v.unit, mmc::bench::VerdictUnit::mb_s);
+    EXPECT_STREQ(to_string(v.unit), "MB/s");
     EXPECT_EQ(*v.required, 10);
     EXPECT_EQ(*v.measured, 12.3);
     v = judge_mb_s("speed class C10", 10, m(6.1), sdr104);
@@ -79,7 +80,7 @@ TEST(BenchVerdicts, IopsConvertToBytesForTheBusCheck)
     // On a 12.5 MB/s legacy bus the same requirement cannot be met.
     const auto v = judge_iops("A2 random read", 4000, 4096, m(2900), BusCeiling{"legacy", 12.5, {}, {}});
     EXPECT_EQ(v.result, mmc::bench::VerdictResult::not_applicable);
-    EXPECT_EQ(v.unit, "IOPS");
+    EXPECT_EQ(v.unit, mmc::bench::VerdictUnit::iops);
 }
 
 TEST(BenchVerdicts, A2NeedsCacheAndCommandQueue)
