@@ -245,7 +245,7 @@ void draw_verdicts(const SessionOptions& o, RunReport& rep)
     for (const auto& s : rep.skipped) oc.skipped[s.job] = s.why;
     SuiteFacts f;
     const auto& card = rep.context.card;
-    f.sd_card = card && (card->identity.type == "SD" || card->identity.type == "SDcombo");
+    f.sd_card = card && dev::family_of(card->type) == regs::CardFamily::sd; // SD and SD combo cards
     if (card) {
         f.claims = card->claims;
         f.claims_missing_why = card->claims_missing_why;

@@ -26,6 +26,7 @@ RunReport fixed_report(const char* suite)
     CardInfo card;
     card.identity.name = "mmc0:aaaa";
     card.identity.type = "SD";
+    card.type = mmc::dev::CardType::sd;
     card.identity.product = "SS16G";
     card.identity.manufacturer = "SanDisk (MID 0x03)";
     card.identity.serial = "0x12345678";

@@ -38,6 +38,7 @@ Context sd_card(uint64_t au_bytes, int cq_depth = 0)
     Context c;
     CardInfo card;
     card.identity.type = "SD";
+    card.type = mmc::dev::CardType::sd;
     card.identity.product = "SD16G";
     card.identity.capacity_bytes = 15'931'539'456;
     card.claims.au_bytes = au_bytes;
