@@ -4,6 +4,7 @@
 // a ladder read naively through it is wrong (what the defeat is for).
 #include "probe/read_cache.h"
 #include "probe/sampler.h"
+#include "probe/words_view.h"
 #include "probe_sim_device.h"
 
 #include <gtest/gtest.h>
@@ -114,5 +115,5 @@ TEST(ProbeReadCache, ALadderItCannotEmptyIsOfLowConfidence)
     const auto r = read_geometry(c, SampleOptions{}, true);
     EXPECT_TRUE(r.read_cache.detected);
     EXPECT_FALSE(r.read_cache.bytes);
-    EXPECT_TRUE(r.geometry.confidence == "low" || r.geometry.confidence == "none") << r.geometry.confidence;
+    EXPECT_TRUE(r.geometry.confidence == Confidence::low || r.geometry.confidence == Confidence::none) << confidence_name(r.geometry.confidence);
 }
