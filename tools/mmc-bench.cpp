@@ -145,17 +145,15 @@ Parsed parse_options(int argc, char** argv)
     auto& s = p.session;
     Job custom;
     bool have_custom = false, custom_detail = false, suite_given = false;
+    Suite suite = Suite::quick; // s.suite's word, parsed
     std::optional<double> runtime;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":s:b:q:e:t:f:ynJhV", longopts, nullptr)) != -1) {
         switch (c) {
         case 's':
-            if (!is_suite(optarg)) {
-                std::string list;
-                for (auto n : suite_names()) list += (list.empty() ? "" : ", ") + std::string(n);
-                throw mmc::cli::UsageError(fmt::format("--suite {}: unknown suite (expected {})", optarg, list));
-            }
+            if (const auto given = suite_from_text(optarg)) suite = *given;
+            else throw mmc::cli::UsageError(fmt::format("--suite {}: unknown suite (expected {})", optarg, suite_list()));
             s.suite = optarg;
             suite_given = true;
             break;
@@ -182,9 +180,8 @@ Parsed parse_options(int argc, char** argv)
             break;
         }
         case 'e':
-            if (std::string_view(optarg) != "psync" && std::string_view(optarg) != "io_uring")
-                throw mmc::cli::UsageError(fmt::format("--ioengine {}: expected psync or io_uring", optarg));
-            custom.runner = optarg;
+            if (const auto engine = engine_from_text(optarg)) custom.runner = *engine;
+            else throw mmc::cli::UsageError(fmt::format("--ioengine {}: expected psync or io_uring", optarg));
             custom_detail = true;
             break;
         case 't': runtime = mmc::cli::seconds_option("--runtime", optarg); break;
@@ -250,7 +247,7 @@ Parsed parse_options(int argc, char** argv)
     if (custom_detail && !have_custom) throw mmc::cli::UsageError("--bs, --iodepth, --ioengine and --number-ios describe a custom job: add --rw");
     if (have_custom && suite_given) throw mmc::cli::UsageError("give a --suite or a custom job (--rw), not both");
     if (have_custom) {
-        if (custom.iodepth > 1 && custom.runner == "psync")
+        if (custom.iodepth > 1 && custom.runner == EngineKind::psync)
             throw mmc::cli::UsageError(fmt::format("--iodepth {} needs --ioengine io_uring (psync keeps one I/O in flight)", custom.iodepth));
         if (runtime) custom.runtime_s = *runtime;
         if (s.suite_options.warmup_s) custom.warmup_s = *s.suite_options.warmup_s;
@@ -258,7 +255,7 @@ Parsed parse_options(int argc, char** argv)
         custom.name = default_name(custom);
         s.custom = custom;
     }
-    if (s.suite_options.idle_s && (s.suite != "sustained" || have_custom))
+    if (s.suite_options.idle_s && (suite != Suite::sustained || have_custom))
         throw mmc::cli::UsageError("--idle applies to the sustained suite (--suite sustained)");
     if (runtime && *runtime <= 0) throw mmc::cli::UsageError("--runtime: expected a time above zero");
     s.suite_options.runtime_s = runtime;

@@ -107,11 +107,9 @@ std::vector<std::string> parse_suites(const std::string& list)
     std::vector<std::string> suites;
     std::istringstream in(list);
     for (std::string s; std::getline(in, s, ',');) {
-        if (!mmc::bench::is_suite(s)) {
-            std::string names;
-            for (auto n : mmc::bench::suite_names()) names += (names.empty() ? "" : ", ") + std::string(n);
-            throw mmc::cli::UsageError(fmt::format("--suite {}: unknown suite '{}' (expected {})", list, s, names));
-        }
+        if (!mmc::bench::suite_from_text(s))
+            throw mmc::cli::UsageError(
+                fmt::format("--suite {}: unknown suite '{}' (expected {})", list, s, mmc::bench::suite_list()));
         suites.push_back(s);
     }
     if (suites.empty()) throw mmc::cli::UsageError("--suite: expected a comma-separated list such as quick,a1");

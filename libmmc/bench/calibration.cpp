@@ -13,7 +13,7 @@
 
 namespace mmc::bench {
 
-NullTargetCalibration calibrate_null_target(const std::string& runner, unsigned iodepth, const Clock& clock, double seconds)
+NullTargetCalibration calibrate_null_target(EngineKind runner, unsigned iodepth, const Clock& clock, double seconds)
 {
     const Target target = Target::memory(16u << 20);
     Job job;

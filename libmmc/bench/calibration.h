@@ -5,6 +5,7 @@
 #pragma once
 
 #include "bench/clock.h"
+#include "bench/job.h"
 
 #include <optional>
 #include <string>
@@ -13,7 +14,7 @@
 namespace mmc::bench {
 
 struct NullTargetCalibration {
-    std::string runner;
+    EngineKind runner = EngineKind::psync;
     unsigned iodepth = 1;
     uint32_t block_size = 4096;
     uint64_t ios = 0;
@@ -24,7 +25,7 @@ struct NullTargetCalibration {
 };
 
 // Random 4 KiB reads on a 16 MiB memfd for `seconds` through `runner`.
-NullTargetCalibration calibrate_null_target(const std::string& runner, unsigned iodepth, const Clock& clock,
+NullTargetCalibration calibrate_null_target(EngineKind runner, unsigned iodepth, const Clock& clock,
                                             double seconds = 0.3);
 
 struct CpuPlacement {

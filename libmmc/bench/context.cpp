@@ -117,6 +117,7 @@ Context gather_context(dev_t device, const dev::SysRoots& roots, bool use_ioctl)
     const auto id = dev::identify(card, roots, {use_ioctl});
     CardInfo ci;
     ci.identity = id.identity;
+    ci.type = card.type;
     ci.block = card.block;
     ci.partition = target.partition;
     ci.notes = id.gathered.notes;

@@ -16,6 +16,7 @@ namespace mmc::bench {
 
 struct CardInfo {
     dev::Identity identity; // the same as every other tool's (dev::identify)
+    dev::CardType type = dev::CardType::unknown; // identity.type's word, typed
     std::string block;      // "mmcblk0"
     std::string partition;  // "mmcblk0p1" for a file on a partition
     CardClaims claims;

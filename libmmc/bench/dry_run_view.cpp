@@ -10,7 +10,7 @@ namespace mmc::bench {
 std::string dry_run_text(const DryRun& dry)
 {
     const auto& r = dry.report;
-    std::string out = fmt::format("Plan for {} (suite {}, {}):\n", r.target.path, r.suite,
+    std::string out = fmt::format("Plan for {} (suite {}, {}):\n", r.target.path, suite_word(r),
                                   dry.writes ? "WRITES: destroys the data in the regions below" : "read-only");
     for (const auto& j : r.jobs)
         out += fmt::format(" {:<22} {:<9} {:>4} QD{:<3} offset {}, {}, {} s\n", j.job.name, to_string(j.job.rw),
@@ -34,7 +34,7 @@ nlohmann::ordered_json dry_run_json(const DryRun& dry)
     doc["target"] = {{"path", r.target.path},
                      {"kind", std::string(to_string(r.target.kind))},
                      {"size_bytes", r.target.size_bytes}};
-    doc["suite"] = r.suite;
+    doc["suite"] = suite_word(r);
     doc["writes"] = dry.writes;
     doc["precondition"] = std::string(to_string(dry.precondition));
     auto& jobs = doc["jobs"] = nlohmann::ordered_json::array();
@@ -43,7 +43,7 @@ nlohmann::ordered_json dry_run_json(const DryRun& dry)
                         {"rw", std::string(to_string(j.job.rw))},
                         {"block_size", j.job.block_size},
                         {"iodepth", j.job.iodepth},
-                        {"runner", j.job.runner},
+                        {"runner", to_string(j.job.runner)},
                         {"offset", j.region.offset},
                         {"length", j.region.length},
                         {"runtime_s", j.job.runtime_s}});

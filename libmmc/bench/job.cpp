@@ -36,6 +36,22 @@ std::string_view to_string(Rw rw)
     return rw.direction == Direction::read ? "randread" : "randwrite";
 }
 
+std::string_view to_string(EngineKind e)
+{
+    switch (e) {
+    case EngineKind::psync: return "psync";
+    case EngineKind::io_uring: return "io_uring";
+    }
+    return "psync";
+}
+
+std::optional<EngineKind> engine_from_text(std::string_view word)
+{
+    for (EngineKind e : {EngineKind::psync, EngineKind::io_uring})
+        if (to_string(e) == word) return e;
+    return std::nullopt;
+}
+
 std::string size_label(uint64_t bytes)
 {
     if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return fmt::format("{}M", bytes >> 20);
@@ -58,9 +74,7 @@ void validate(const Job& job)
         throw std::invalid_argument(fmt::format("block size {}: expected a multiple of 512 from 512 to 16M", job.block_size));
     if (job.iodepth < 1 || job.iodepth > max_iodepth)
         throw std::invalid_argument(fmt::format("iodepth {}: expected 1 to {}", job.iodepth, max_iodepth));
-    if (job.runner != "psync" && job.runner != "io_uring")
-        throw std::invalid_argument(fmt::format("ioengine '{}': expected psync or io_uring", job.runner));
-    if (job.runner == "psync" && job.iodepth != 1)
+    if (job.runner == EngineKind::psync && job.iodepth != 1)
         throw std::invalid_argument(fmt::format("iodepth {} needs the io_uring engine (psync has one I/O in flight)", job.iodepth));
     if (!(job.runtime_s > 0)) throw std::invalid_argument("runtime must be above zero");
     if (job.warmup_s < 0) throw std::invalid_argument("warm-up cannot be negative");

@@ -23,6 +23,12 @@ struct Rw {
 std::optional<Rw> parse_rw(std::string_view text);
 std::string_view to_string(Rw rw);
 
+// The I/O engine a job runs on (fio's ioengine): psync, one pread/pwrite at
+// a time, or io_uring, up to the job's iodepth in flight.
+enum class EngineKind { psync, io_uring };
+std::string_view to_string(EngineKind e); // "psync", "io_uring": the option's and the JSON's word
+std::optional<EngineKind> engine_from_text(std::string_view word);
+
 // Compact size for job names: "512", "1k", "4k", "512k", "4M", "16M".
 std::string size_label(uint64_t bytes);
 
@@ -40,7 +46,7 @@ struct Job {
     Rw rw;
     uint32_t block_size = 4096;
     unsigned iodepth = 1;
-    std::string runner = "psync";    // psync | io_uring
+    EngineKind runner = EngineKind::psync;
     std::optional<uint64_t> offset;  // asked region start (default: 0)
     std::optional<uint64_t> length;  // asked region length (default: to the end)
     double runtime_s = 10;           // time budget of the measured phase

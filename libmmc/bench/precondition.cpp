@@ -55,7 +55,7 @@ PreconditionResult fill_region(Target& target, const Region& region, const Preco
     fill.runtime_s = 1e9;
     fill.ios = region.length / fill.block_size;
     r.how = fmt::format("sequential {}-byte writes", fill.block_size);
-    auto engine = make_engine("psync", target.fd(), 1, fill.block_size);
+    auto engine = make_engine(EngineKind::psync, target.fd(), 1, fill.block_size);
     RunControl rc;
     rc.clock = &clock;
     rc.stop = ctl.stop;
@@ -111,7 +111,7 @@ PreconditionResult fragment_region(Target& target, const Region& region, uint64_
     r.passes = plan.passes;
     r.how = fmt::format("{} {}-byte writes, {} per AU over {} AUs of {} bytes", plan.offsets.size(), block, plan.passes,
                         plan.aus, au_bytes);
-    auto engine = make_engine("psync", target.fd(), 1, block);
+    auto engine = make_engine(EngineKind::psync, target.fd(), 1, block);
     Prng prng(fresh_seed());
     const std::span<std::byte> buf(engine->buffer(0), block);
     fill_random(buf, prng);

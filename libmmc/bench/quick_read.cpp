@@ -26,7 +26,7 @@ QuickRead quick_read(const std::string& device, double max_seconds, uint32_t blo
     job.runtime_s = max_seconds;
     job.warmup_s = 0;       // a glance at the bus, not a calibrated figure
     job.ci_target_pct = 0;  // the whole budget
-    auto engine = make_engine("psync", target.fd(), 1, block_bytes);
+    auto engine = make_engine(EngineKind::psync, target.fd(), 1, block_bytes);
     MonotonicClock clock;
     RunControl control;
     control.clock = &clock;

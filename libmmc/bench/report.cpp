@@ -143,12 +143,14 @@ std::string latency_text(double ns)
     return fmt::format("{:.{}f} us", ns / 1e3, ns >= 1e5 ? 0 : ns >= 1e4 ? 1 : 2);
 }
 
+std::string_view suite_word(const RunReport& r) { return r.suite ? to_string(*r.suite) : "custom"; }
+
 json report_json(const RunReport& r)
 {
     json doc;
     doc["tool"] = "mmc-bench";
     doc["version"] = mmc::version;
-    doc["suite"] = r.suite;
+    doc["suite"] = suite_word(r);
     doc["target"] = {{"path", r.target.path},
                      {"kind", std::string(to_string(r.target.kind))},
                      {"device", r.target.device.empty() ? json(nullptr) : json(r.target.device)},
@@ -195,7 +197,7 @@ json report_json(const RunReport& r)
     doc["precondition"] = precondition_json(r.precondition);
     json nulls = json::array();
     for (const auto& n : r.null_target)
-        nulls.push_back({{"runner", n.runner},
+        nulls.push_back({{"runner", to_string(n.runner)},
                          {"iodepth", n.iodepth},
                          {"block_size", n.block_size},
                          {"ios", n.ios},
@@ -221,13 +223,13 @@ json report_json(const RunReport& r)
         verdicts.push_back({{"claim", v.claim},
                             {"required", opt_round(v.required, 2)},
                             {"measured", opt_round(v.measured, 2)},
-                            {"unit", v.unit},
+                            {"unit", to_string(v.unit)},
                             {"result", to_string(v.result)},
                             {"why", v.why},
                             {"bus_ceiling_mb_s", opt_round(v.bus_ceiling_mb_s, 1)}});
     doc["verdicts"] = verdicts;
-    if (r.suite == "state") doc["state"] = state_json(r);
-    if (r.suite == "sustained") {
+    if (r.suite == Suite::state) doc["state"] = state_json(r);
+    if (r.suite == Suite::sustained) {
         doc["sustained"] = r.sustained ? sustained_json(*r.sustained) : json(nullptr);
         if (r.sustained) doc["sustained"]["verdicts"] = verdicts;
     }
@@ -304,7 +306,7 @@ std::string report_text(const RunReport& r, bool color)
                            cli::format_bytes(e->region.length), e->seconds, e->partial ? ", stopped: " + e->error : "");
     std::string nulls;
     for (const auto& n : r.null_target)
-        nulls += fmt::format("; {} QD{} {:.2f} us/IO", n.runner, n.iodepth, n.per_io_us);
+        nulls += fmt::format("; {} QD{} {:.2f} us/IO", to_string(n.runner), n.iodepth, n.per_io_us);
     out += fmt::format("Calibration:  clock {:.0f} ns/reading{}; target CI95 +-{:g}%\n\n", r.clock.cost_ns, nulls, r.ci_target_pct);
 
     out += fmt::format("{:<24} {:>6} {:>3} {:>8} {:>10} {:>9} {:>7} {:>9} {:>9} {:>9} {:>9} {:>6}\n", "JOB", "BS", "QD", "RUNNER",
@@ -336,8 +338,8 @@ std::string report_text(const RunReport& r, bool color)
     if (!no_interval.empty())
         out += fmt::format("No CI95 for {}: too few rounds for an interval; IOPS and MB/s shown to 3 significant digits.\n",
                            no_interval);
-    if (r.suite == "iozone") out += "\n" + iozone_table(r);
-    if (r.suite == "state") out += "\nErasing bought: " + state_line(state_figures(outcomes_of(r))) + "\n";
+    if (r.suite == Suite::iozone) out += "\n" + iozone_table(r);
+    if (r.suite == Suite::state) out += "\nErasing bought: " + state_line(state_figures(outcomes_of(r))) + "\n";
     if (r.sustained) out += sustained_text(*r.sustained);
     if (const auto& b = r.context.bus; b && b->ceiling_mb_s) {
         double best = 0;

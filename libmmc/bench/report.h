@@ -8,12 +8,15 @@
 #include "bench/context.h"
 #include "bench/precondition.h"
 #include "bench/runner.h"
+#include "bench/suites.h"
 #include "bench/sustained_suite.h"
 #include "bench/target.h"
 #include "bench/verdicts.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mmc::bench {
@@ -34,7 +37,7 @@ struct Skipped {
 };
 
 struct RunReport {
-    std::string suite;    // "quick", ..., or "custom"
+    std::optional<Suite> suite; // nothing: a custom job
     TargetInfo target;
     Context context;
     std::string kernel;
@@ -54,6 +57,9 @@ struct RunReport {
     bool interrupted = false; // stopped by a signal (the run is partial too)
     std::vector<std::string> notes;
 };
+
+// The views' "suite": the suite's word, or "custom" for a custom job.
+std::string_view suite_word(const RunReport& report);
 
 nlohmann::ordered_json report_json(const RunReport& report);
 std::string report_text(const RunReport& report, bool color);

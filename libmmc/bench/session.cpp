@@ -178,7 +178,7 @@ struct Start {
 
 Start start_session(const SessionOptions& o, const SessionHooks& hooks, RunReport& rep)
 {
-    rep.suite = o.custom ? "custom" : o.suite;
+    rep.suite = suite_of(o);
     const auto kernel = dev::kernel_info();
     rep.kernel = kernel.release;
     rep.hostname = kernel.nodename;

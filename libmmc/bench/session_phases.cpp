@@ -11,16 +11,23 @@
 
 namespace mmc::bench {
 
+std::optional<Suite> suite_of(const SessionOptions& o)
+{
+    if (o.custom) return std::nullopt;
+    if (const auto suite = suite_from_text(o.suite)) return suite;
+    throw SessionUsage(fmt::format("unknown suite '{}' (expected {})", o.suite, suite_list()));
+}
+
 PreconditionMethod precondition_of(const SessionOptions& o)
 {
-    const bool state_suite = !o.custom && o.suite == "state";
+    const bool state_suite = suite_of(o) == Suite::state;
     return o.precondition.value_or(state_suite ? PreconditionMethod::fragment : PreconditionMethod::none);
 }
 
 void check_usage(const SessionOptions& o)
 {
     const bool on_file = o.file.has_value();
-    if (on_file && !o.custom && o.suite == "state")
+    if (on_file && suite_of(o) == Suite::state)
         throw SessionUsage("the state suite erases its region: it needs a raw device, not a test file");
     if (on_file && precondition_of(o) != PreconditionMethod::none)
         throw SessionUsage("preconditioning applies to a raw device; a test file is written once when it is created");
@@ -30,13 +37,13 @@ JobPlan plan_jobs(const SessionOptions& o, const Context& context, bool on_file,
 {
     JobPlan plan;
     plan.precondition = precondition_of(o);
-    const bool state_suite = !o.custom && o.suite == "state";
+    const std::optional<Suite> suite = suite_of(o);
     const auto& card = context.card;
     SuiteOptions& so = plan.suite_options;
     so = o.suite_options;
     if (o.au_bytes) so.au_bytes = *o.au_bytes;
     else if (card && card->claims.au_bytes) so.au_bytes = card->claims.au_bytes;
-    else if (!on_file && (((o.suite == "class" || o.suite == "sustained") && !o.custom) || state_suite ||
+    else if (!on_file && (suite == Suite::speed_class || suite == Suite::sustained || suite == Suite::state ||
                           plan.precondition == PreconditionMethod::fragment))
         rep.notes.push_back(fmt::format("the card's AU is unknown; {} assumed (an AU given overrides it)", cli::format_bytes(so.au_bytes)));
     if (context.queueing.cq_enabled == true)
@@ -48,7 +55,7 @@ JobPlan plan_jobs(const SessionOptions& o, const Context& context, bool on_file,
             if (o.suite_options.length) j.length = o.suite_options.length;
             plan.jobs.push_back(j);
         } else {
-            plan.jobs = suite_jobs(o.suite, so);
+            plan.jobs = suite_jobs(*suite, so);
         }
         for (const auto& j : plan.jobs) validate(j);
     } catch (const std::invalid_argument& e) {
@@ -65,10 +72,11 @@ void keep_reads_unless_destructive(JobPlan& plan, const SessionOptions& o, const
 {
     if (on_file || !plan.writes || o.destructive) return;
     const bool precondition_writes = plan.precondition != PreconditionMethod::none;
-    if (!o.custom && o.suite == "state")
+    const std::optional<Suite> suite = suite_of(o);
+    if (suite == Suite::state)
         throw SessionRefused(fmt::format("{}: the state suite writes to and erases its region, destroying the data there", path),
                              cli::Remedy::destructive);
-    if (!o.custom && o.suite == "sustained")
+    if (suite == Suite::sustained)
         throw SessionRefused(fmt::format("{}: the sustained suite writes its whole region ({}), destroying the data there", path,
                                          o.suite_options.length ? "the length asked for" : "the whole card"),
                              cli::Remedy::destructive);
@@ -131,13 +139,13 @@ void calibrate(const std::vector<Job>& jobs, const Clock& clock, RunReport& rep,
                const std::function<void(const std::string&)>& note)
 {
     rep.clock = calibrate_clock(clock);
-    std::set<std::pair<std::string, unsigned>> engines{{"psync", 1}};
+    std::set<std::pair<EngineKind, unsigned>> engines{{EngineKind::psync, 1}};
     for (const auto& j : jobs) engines.insert({j.runner, j.iodepth});
     for (const auto& [runner, depth] : engines) {
         try {
             rep.null_target.push_back(calibrate_null_target(runner, depth, clock));
         } catch (const std::exception& e) {
-            note(fmt::format("null-target calibration of {} QD{} failed: {}", runner, depth, e.what()));
+            note(fmt::format("null-target calibration of {} QD{} failed: {}", to_string(runner), depth, e.what()));
         }
     }
 }
@@ -213,7 +221,7 @@ void run_jobs(const Placement& pl, const JobDevice& device, const Clock& clock, 
         try {
             engine = device.engine(j);
         } catch (const std::exception& e) {
-            rep.skipped.push_back({j.name, fmt::format("{} unavailable: {}", j.runner, e.what())});
+            rep.skipped.push_back({j.name, fmt::format("{} unavailable: {}", to_string(j.runner), e.what())});
             continue;
         }
         rep.jobs.push_back(run_job(*engine, j, pl.regions[i], rc));
@@ -230,13 +238,14 @@ void run_jobs(const Placement& pl, const JobDevice& device, const Clock& clock, 
 
 void draw_verdicts(const SessionOptions& o, RunReport& rep)
 {
-    if (o.custom) return;
+    const std::optional<Suite> suite = suite_of(o);
+    if (!suite) return;
     Outcomes oc;
     for (const auto& r : rep.jobs) oc.ran[r.job.name] = &r;
     for (const auto& s : rep.skipped) oc.skipped[s.job] = s.why;
     SuiteFacts f;
     const auto& card = rep.context.card;
-    f.sd_card = card && (card->identity.type == "SD" || card->identity.type == "SDcombo");
+    f.sd_card = card && dev::family_of(card->type) == regs::CardFamily::sd; // SD and SD combo cards
     if (card) {
         f.claims = card->claims;
         f.claims_missing_why = card->claims_missing_why;
@@ -248,7 +257,7 @@ void draw_verdicts(const SessionOptions& o, RunReport& rep)
         f.bus.controller = b->controller;
     }
     f.host = rep.context.queueing;
-    if (o.suite == "sustained") {
+    if (suite == Suite::sustained) {
         const auto& jobs = rep.jobs;
         const uint64_t au = jobs.empty() ? 0 : jobs.front().job.unit_bytes;
         const bool whole_card = !o.suite_options.offset && !o.suite_options.length;
@@ -257,7 +266,7 @@ void draw_verdicts(const SessionOptions& o, RunReport& rep)
             rep.verdicts = sustained_class_verdicts(rep.sustained->aus, f, rep.sustained->aus_free);
         return;
     }
-    rep.verdicts = suite_verdicts(o.suite, oc, f);
+    rep.verdicts = suite_verdicts(*suite, oc, f);
 }
 
 } // namespace mmc::bench

@@ -13,6 +13,11 @@
 
 namespace mmc::bench {
 
+// The suite a session runs, read from options.suite, the word mmc-bench's
+// --suite or mmc-qualify's suite list gave: nothing for a custom job.
+// Throws SessionUsage for a word that names no suite.
+std::optional<Suite> suite_of(const SessionOptions& options);
+
 // The precondition a session runs: the one asked for, else the suite's own
 // (fragment for the state suite, none otherwise).
 PreconditionMethod precondition_of(const SessionOptions& options);

@@ -8,7 +8,7 @@ namespace mmc::bench {
 
 namespace {
 
-constexpr std::array<std::string_view, 7> names{"quick", "iozone", "a1", "a2", "class", "state", "sustained"};
+constexpr std::array suites{Suite::quick, Suite::iozone, Suite::a1, Suite::a2, Suite::speed_class, Suite::state, Suite::sustained};
 constexpr uint32_t KiB = 1024, MiB = 1024 * 1024;
 
 Job make(Rw rw, uint32_t bs, double runtime, double warmup, std::string suffix = {})
@@ -27,22 +27,43 @@ constexpr Rw seqread{Pattern::sequential, Direction::read}, seqwrite{Pattern::se
 
 } // namespace
 
-std::span<const std::string_view> suite_names() { return names; }
+std::span<const Suite> all_suites() { return suites; }
 
-bool is_suite(std::string_view name)
+std::string_view to_string(Suite suite)
 {
-    for (auto n : names)
-        if (n == name) return true;
-    return false;
+    switch (suite) {
+    case Suite::quick: return "quick";
+    case Suite::iozone: return "iozone";
+    case Suite::a1: return "a1";
+    case Suite::a2: return "a2";
+    case Suite::speed_class: return "class";
+    case Suite::state: return "state";
+    case Suite::sustained: return "sustained";
+    }
+    return "quick";
 }
 
-std::vector<Job> suite_jobs(std::string_view suite, const SuiteOptions& o)
+std::optional<Suite> suite_from_text(std::string_view word)
+{
+    for (Suite s : suites)
+        if (to_string(s) == word) return s;
+    return std::nullopt;
+}
+
+std::string suite_list()
+{
+    std::string list;
+    for (Suite s : suites) list += (list.empty() ? "" : ", ") + std::string(to_string(s));
+    return list;
+}
+
+std::vector<Job> suite_jobs(Suite suite, const SuiteOptions& o)
 {
     std::vector<Job> jobs;
-    if (suite == "quick") {
+    if (suite == Suite::quick) {
         jobs = {make(seqread, 4 * MiB, 12, 1), make(seqwrite, 4 * MiB, 12, 1), make(randread, 4 * KiB, 12, 1),
                 make(randwrite, 4 * KiB, 12, 1)};
-    } else if (suite == "iozone") {
+    } else if (suite == Suite::iozone) {
         for (uint32_t bs : {4 * KiB, 512 * KiB, 16 * MiB}) {
             jobs.push_back(make(seqwrite, bs, 5, 0.5));
             jobs.push_back(make(seqread, bs, 5, 0.5));
@@ -51,13 +72,13 @@ std::vector<Job> suite_jobs(std::string_view suite, const SuiteOptions& o)
             jobs.push_back(make(randwrite, bs, 5, 0.5));
             jobs.push_back(make(randread, bs, 5, 0.5));
         }
-    } else if (suite == "a1" || suite == "a2") {
+    } else if (suite == Suite::a1 || suite == Suite::a2) {
         jobs = {make(randread, 4 * KiB, 10, 1), make(randwrite, 4 * KiB, 10, 1)};
-        if (suite == "a2" && o.queue_depth > 1) {
+        if (suite == Suite::a2 && o.queue_depth > 1) {
             for (Rw rw : {randread, randwrite}) {
                 Job j = make(rw, 4 * KiB, 10, 1);
                 j.iodepth = o.queue_depth;
-                j.runner = "io_uring";
+                j.runner = EngineKind::io_uring;
                 j.name = default_name(j);
                 jobs.push_back(j);
             }
@@ -66,7 +87,7 @@ std::vector<Job> suite_jobs(std::string_view suite, const SuiteOptions& o)
         Job seq = make(seqwrite, 512 * KiB, 10, 0, "-sustained");
         seq.ci_target_pct = 0;
         jobs.push_back(seq);
-    } else if (suite == "class") {
+    } else if (suite == Suite::speed_class) {
         // 512 KiB recording units across whole AUs, each AU written once.
         Job j = make(seqwrite, 512 * KiB, 120, 0, "-au");
         j.ci_target_pct = 0;
@@ -74,7 +95,7 @@ std::vector<Job> suite_jobs(std::string_view suite, const SuiteOptions& o)
         j.one_pass = true;
         if (!o.length) j.length = uint64_t{o.class_aus} * o.au_bytes;
         jobs.push_back(j);
-    } else if (suite == "state") {
+    } else if (suite == Suite::state) {
         // Two halves of whole AUs: the sequential write covers its half once
         // (a second pass would meet the state it made itself), the random
         // writes stay in theirs. No warm-up: it would change the state
@@ -85,13 +106,14 @@ std::vector<Job> suite_jobs(std::string_view suite, const SuiteOptions& o)
         const uint64_t half = total / 2 / au * au;
         if (half == 0)
             throw std::invalid_argument(fmt::format("the state suite needs a region of at least two whole AUs ({} bytes each)", au));
-        for (const char* state : {"-used", "-erased"}) {
+        for (const bool erased : {false, true}) {
+            const char* state = erased ? "-erased" : "-used";
             Job seq = make(seqwrite, 512 * KiB, 120, 0, state);
             seq.ci_target_pct = 0;
             seq.one_pass = true;
             seq.offset = base;
             seq.length = half;
-            seq.erase_first = std::string_view(state) == "-erased";
+            seq.erase_first = erased;
             Job rnd = make(randwrite, 4 * KiB, 10, 0, state);
             rnd.ci_target_pct = 0;
             rnd.offset = base + half;
@@ -102,7 +124,7 @@ std::vector<Job> suite_jobs(std::string_view suite, const SuiteOptions& o)
         for (auto& j : jobs)
             if (o.runtime_s && !j.one_pass) j.runtime_s = *o.runtime_s;
         return jobs;
-    } else if (suite == "sustained") {
+    } else if (suite == Suite::sustained) {
         // The region (the whole card unless --offset/--size say otherwise)
         // written once in recording units, every write timed. No warm-up, no
         // early stop: the knee is in the first bytes as much as the last.
@@ -128,10 +150,6 @@ std::vector<Job> suite_jobs(std::string_view suite, const SuiteOptions& o)
             jobs.push_back(r);
         }
         return jobs;
-    } else {
-        std::string list;
-        for (auto n : names) list += (list.empty() ? "" : ", ") + std::string(n);
-        throw std::invalid_argument(fmt::format("unknown suite '{}' (expected {})", suite, list));
     }
     for (auto& j : jobs) {
         if (o.runtime_s) j.runtime_s = *o.runtime_s;
@@ -198,7 +216,7 @@ void app_class(std::vector<Verdict>& out, int a, const Outcomes& o, const SuiteF
     const auto blocker = a == 2 ? a2_blocker(f.host) : std::nullopt;
     for (auto [what, job, need] : {std::tuple{"read", read_job, rd}, std::tuple{"write", write_job, wr}}) {
         const std::string claim = fmt::format("A{} random {} 4 KiB{}", a, what, how);
-        Verdict v = blocker ? not_applicable(claim, need, "IOPS", o.iops(job), *blocker)
+        Verdict v = blocker ? not_applicable(claim, need, VerdictUnit::iops, o.iops(job), *blocker)
                             : judge_iops(claim, need, 4096, o.iops(job), f.bus);
         if (blocker) v.bus_ceiling_mb_s = f.bus.ceiling_mb_s;
         with_card_note(v, f);
@@ -216,13 +234,13 @@ void speed_claims(std::vector<Verdict>& out, const Outcomes& o, const SuiteFacts
 {
     if (!f.sd_card) return;
     if (!f.claims.known) {
-        out.push_back(not_applicable("speed class" + how, std::nullopt, "MB/s", m,
+        out.push_back(not_applicable("speed class" + how, std::nullopt, VerdictUnit::mb_s, m,
                                      "the card's claims are unknown: " + f.claims_missing_why));
         return;
     }
     const auto claims = f.claims.speed_claims();
     if (claims.empty()) {
-        out.push_back(not_applicable("speed class" + how, std::nullopt, "MB/s", m,
+        out.push_back(not_applicable("speed class" + how, std::nullopt, VerdictUnit::mb_s, m,
                                      "the card makes no speed class, UHS grade or video class claim"));
         return;
     }
@@ -269,16 +287,16 @@ std::string state_line(const StateFigures& f)
            state_part("4 KiB random write", f.rand_used_iops, f.rand_erased_iops, f.rand_gain(), "IOPS", 1);
 }
 
-std::vector<Verdict> suite_verdicts(std::string_view suite, const Outcomes& o, const SuiteFacts& f)
+std::vector<Verdict> suite_verdicts(Suite suite, const Outcomes& o, const SuiteFacts& f)
 {
     std::vector<Verdict> out;
-    if (suite == "quick") {
+    if (suite == Suite::quick) {
         speed_claims(out, o, f, o.mb_s("seqwrite-4M"), " (indicative: 4 MiB sequential write; the class suite measures per AU)");
         if (f.sd_card && f.claims.app_perf_class)
             app_class(out, *f.claims.app_perf_class, o, f, "randread-4k", "randwrite-4k", "", " QD1");
-    } else if (suite == "a1") {
+    } else if (suite == Suite::a1) {
         app_class(out, 1, o, f, "randread-4k", "randwrite-4k", "seqwrite-512k-sustained", " QD1");
-    } else if (suite == "a2") {
+    } else if (suite == Suite::a2) {
         std::string qd; // the queued jobs' suffix, "-qd32", when the suite ran them
         for (const auto& [name, r] : o.ran)
             if (name.rfind("randread-4k-qd", 0) == 0) qd = name.substr(11);
@@ -288,7 +306,7 @@ std::vector<Verdict> suite_verdicts(std::string_view suite, const Outcomes& o, c
             app_class(out, 2, o, f, "randread-4k" + qd, "randwrite-4k" + qd, "seqwrite-512k-sustained",
                       " QD" + qd.substr(3));
         else app_class(out, 2, o, f, "randread-4k", "randwrite-4k", "seqwrite-512k-sustained", " QD1");
-    } else if (suite == "class") {
+    } else if (suite == Suite::speed_class) {
         speed_claims(out, o, f, o.min_unit_mb_s("seqwrite-512k-au"), " (slowest AU)");
     }
     return out;

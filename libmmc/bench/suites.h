@@ -31,8 +31,13 @@
 
 namespace mmc::bench {
 
-std::span<const std::string_view> suite_names();
-bool is_suite(std::string_view name);
+// The suites above; "class" is speed_class (a C++ keyword).
+enum class Suite { quick, iozone, a1, a2, speed_class, state, sustained };
+std::span<const Suite> all_suites();
+std::string_view to_string(Suite suite); // the option's and the JSON's word: "quick", ..., "class", ...
+std::optional<Suite> suite_from_text(std::string_view word);
+// "quick, iozone, ..., sustained": what an unknown suite's error expects.
+std::string suite_list();
 
 struct SuiteOptions {
     std::optional<double> runtime_s;    // overrides each job's budget
@@ -56,8 +61,9 @@ inline constexpr double sustained_budget_s = 7 * 24 * 3600.0;
 // The recovery pass writes at most this much again.
 inline constexpr uint64_t recovery_pass_max_bytes = uint64_t{1} << 30;
 
-// Throws std::invalid_argument for an unknown suite.
-std::vector<Job> suite_jobs(std::string_view suite, const SuiteOptions& options);
+// Throws std::invalid_argument when the state suite's region holds fewer
+// than two whole AUs.
+std::vector<Job> suite_jobs(Suite suite, const SuiteOptions& options);
 
 // What came out of each job, by name, for the verdicts.
 struct Outcomes {
@@ -92,6 +98,6 @@ StateFigures state_figures(const Outcomes& outcomes);
 // random write 4.5 -> 120.0 IOPS (x26.67)", or why a figure is missing.
 std::string state_line(const StateFigures& figures);
 
-std::vector<Verdict> suite_verdicts(std::string_view suite, const Outcomes& outcomes, const SuiteFacts& facts);
+std::vector<Verdict> suite_verdicts(Suite suite, const Outcomes& outcomes, const SuiteFacts& facts);
 
 } // namespace mmc::bench

@@ -75,13 +75,13 @@ std::vector<Verdict> sustained_class_verdicts(std::span<const AuSpeed> aus, cons
     const Measured m = lo ? Measured{lo->mb_s, {}} : Measured{std::nullopt, "no whole AU was written"};
     const std::string how = " (slowest AU, spec method)";
     if (!f.claims.known) {
-        out.push_back(not_applicable("speed class" + how, std::nullopt, "MB/s", m,
+        out.push_back(not_applicable("speed class" + how, std::nullopt, VerdictUnit::mb_s, m,
                                      "the card's claims are unknown: " + f.claims_missing_why));
         return out;
     }
     const auto claims = f.claims.speed_claims();
     if (claims.empty()) {
-        out.push_back(not_applicable("speed class" + how, std::nullopt, "MB/s", m,
+        out.push_back(not_applicable("speed class" + how, std::nullopt, VerdictUnit::mb_s, m,
                                      "the card makes no speed class, UHS grade or video class claim"));
         return out;
     }

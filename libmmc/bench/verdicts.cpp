@@ -14,22 +14,31 @@ const char* to_string(VerdictResult r)
     return "?";
 }
 
+const char* to_string(VerdictUnit u)
+{
+    switch (u) {
+    case VerdictUnit::iops: return "IOPS";
+    case VerdictUnit::mb_s: return "MB/s";
+    }
+    return "?";
+}
+
 namespace {
 
-std::string number(double v, const std::string& unit)
+std::string number(double v, VerdictUnit unit)
 {
-    if (unit == "IOPS") return fmt::format("{:.0f} IOPS", v);
-    return fmt::format("{:.{}f} MB/s", v, v < 10 ? 2 : 1);
+    if (unit == VerdictUnit::iops) return fmt::format("{:.0f} {}", v, to_string(unit));
+    return fmt::format("{:.{}f} {}", v, v < 10 ? 2 : 1, to_string(unit));
 }
 
 // A figure just below the requirement must not print as equal to it
 // ("measured 10.00 MB/s is below the required 10.0 MB/s"): then it gets
 // the decimals that show the shortfall.
-std::string below(double got, double required, const std::string& unit)
+std::string below(double got, double required, VerdictUnit unit)
 {
     std::string text = number(got, unit);
     for (int decimals = 2; text == number(required, unit) || std::stod(text) >= required; ++decimals) {
-        text = fmt::format("{:.{}f} {}", got, decimals, unit);
+        text = fmt::format("{:.{}f} {}", got, decimals, to_string(unit));
         if (decimals == 6) break;
     }
     return text;
@@ -47,7 +56,7 @@ bool emulated(const std::string& controller)
            controller.find("qemu") != std::string::npos;
 }
 
-Verdict judge(const std::string& claim, double required, const Measured& m, const std::string& unit,
+Verdict judge(const std::string& claim, double required, const Measured& m, VerdictUnit unit,
               double mb_per_unit, const BusCeiling& bus)
 {
     Verdict v;
@@ -132,16 +141,16 @@ std::string CardClaims::app_class_text() const
 
 Verdict judge_mb_s(const std::string& claim, double required_mb_s, const Measured& measured, const BusCeiling& bus)
 {
-    return judge(claim, required_mb_s, measured, "MB/s", 1.0, bus);
+    return judge(claim, required_mb_s, measured, VerdictUnit::mb_s, 1.0, bus);
 }
 
 Verdict judge_iops(const std::string& claim, double required_iops, uint32_t block_size, const Measured& measured,
                    const BusCeiling& bus)
 {
-    return judge(claim, required_iops, measured, "IOPS", block_size / 1e6, bus);
+    return judge(claim, required_iops, measured, VerdictUnit::iops, block_size / 1e6, bus);
 }
 
-Verdict not_applicable(const std::string& claim, std::optional<double> required, const std::string& unit,
+Verdict not_applicable(const std::string& claim, std::optional<double> required, VerdictUnit unit,
                        const Measured& measured, const std::string& why)
 {
     Verdict v;

@@ -61,11 +61,16 @@ enum class VerdictResult { pass, fail, not_applicable };
 // "pass", "fail", "not-applicable": the JSON's words.
 const char* to_string(VerdictResult);
 
+// What a verdict's figures count: IOPS or MB/s (10^6 bytes/s).
+enum class VerdictUnit { iops, mb_s };
+// "IOPS", "MB/s": the JSON's words and the figures' unit in the text.
+const char* to_string(VerdictUnit);
+
 struct Verdict {
     std::string claim;                // "A1 random read 4 KiB QD1"
     std::optional<double> required;   // in unit
     std::optional<double> measured;   // in unit
-    std::string unit;                 // "IOPS" or "MB/s"
+    VerdictUnit unit = VerdictUnit::mb_s;
     VerdictResult result = VerdictResult::not_applicable;
     std::string why;
     std::optional<double> bus_ceiling_mb_s;
@@ -87,7 +92,7 @@ Verdict judge_mb_s(const std::string& claim, double required_mb_s, const Measure
 Verdict judge_iops(const std::string& claim, double required_iops, uint32_t block_size, const Measured& measured,
                    const BusCeiling& bus);
 // A verdict that cannot be reached, with why.
-Verdict not_applicable(const std::string& claim, std::optional<double> required, const std::string& unit,
+Verdict not_applicable(const std::string& claim, std::optional<double> required, VerdictUnit unit,
                        const Measured& measured, const std::string& why);
 
 // Whether an A2 claim can be tested on this host; the reason when not.

@@ -82,7 +82,7 @@ RegisterGathering gather_registers(const Card& card, const SysRoots& roots, cons
     else if (!card.is_storage())
         g.channel_error = "no block device";
     else if (!roots.is_live())
-        g.channel_error = "fixture tree";
+        g.channel_error = commands_on_fixture;
     else {
         try {
             g.channel = std::make_unique<MmcChannel>(card.device_path(roots));

@@ -24,6 +24,8 @@ struct SourceOptions {
 
 // commands_error when the caller asked for no card commands (use_ioctl false).
 inline constexpr const char* commands_off = "card commands turned off";
+// commands_error when the roots are a fixture tree: no card to talk to.
+inline constexpr const char* commands_on_fixture = "fixture tree";
 
 struct RegisterGathering {
     std::vector<regs::RawRegister> registers;
@@ -35,7 +37,7 @@ struct RegisterGathering {
     // Whether card commands get through at all (CMD13 answered), and if not
     // why: raw erase commands need the same channel.
     bool commands_work = false;
-    std::string commands_error; // commands_off, "fixture tree", "Operation not permitted"
+    std::string commands_error; // commands_off, commands_on_fixture, "Operation not permitted"
     int commands_errno = 0;     // EPERM/EACCES: not root (CAP_SYS_RAWIO)
 };
 

@@ -29,7 +29,7 @@ uint64_t field(const regs::DecodedRegister* r, std::string_view name) { return r
 // say why they cannot, in the words a user can act on.
 std::string commands_unavailable(const dev::RegisterGathering& g)
 {
-    if (g.commands_error == "fixture tree") return "a fixture tree has no card to talk to";
+    if (g.commands_error == dev::commands_on_fixture) return "a fixture tree has no card to talk to";
     if (g.commands_error == dev::commands_off) return g.commands_error;
     const bool not_root = g.commands_errno == EPERM || g.commands_errno == EACCES;
     return fmt::format("CMD13 to the card failed ({}){}", g.commands_error,

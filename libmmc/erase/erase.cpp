@@ -7,6 +7,16 @@
 
 namespace mmc::erase {
 
+std::string_view to_string(ChunkKind k)
+{
+    switch (k) {
+    case ChunkKind::chunk: return "chunk";
+    case ChunkKind::head: return "head";
+    case ChunkKind::tail: return "tail";
+    }
+    return "chunk";
+}
+
 Prepared prepare(const std::string& device, const Range& range, Method method, const Options& options)
 {
     Prepared p;

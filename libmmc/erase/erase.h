@@ -19,6 +19,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mmc::erase {
@@ -66,10 +67,14 @@ struct Progress {
 };
 using ProgressFn = std::function<void(const Progress&)>;
 
+// What a timed piece of the erase was: an aligned chunk, or a zeroed edge.
+enum class ChunkKind { chunk, head, tail };
+std::string_view to_string(ChunkKind k); // "chunk", "head", "tail" (the JSON's "what")
+
 struct ChunkTime {
     Extent extent;
     double seconds = 0;
-    std::string what = "chunk"; // "chunk", "head", "tail" (zeroed edges)
+    ChunkKind kind = ChunkKind::chunk;
 };
 
 struct Report {

@@ -206,7 +206,7 @@ Selection select_method(Method requested, const Capabilities& c, bool whole_devi
     if (requested != Method::automatic) {
         if (auto why = refusal(requested, c, whole_device))
             throw MethodRefused(fmt::format("method {} refused: {}", to_string(requested), *why));
-        return {requested, "requested"};
+        return {requested, requested_method};
     }
     if (c.family && c.erase_class && c.raw_channel)
         return {Method::erase, fmt::format("auto: the card's own erase, {} with the erase command class", c.kind)};

@@ -72,9 +72,11 @@ inline constexpr uint8_t sec_gb_cl_en = 1u << 4;   // SEC_GB_CL_EN: TRIM
 inline constexpr uint8_t sec_sanitize = 1u << 6;   // SEC_SANITIZE
 
 // The method chosen and why, or a refusal that names the register.
+// Selection::why of a method the caller asked for (the text view leaves it out).
+inline constexpr const char* requested_method = "requested";
 struct Selection {
     Method method = Method::discard;
-    std::string why; // "auto: raw CMD38 ERASE on an SD card", "requested"
+    std::string why; // "auto: raw CMD38 ERASE on an SD card", requested_method
 };
 struct MethodRefused : std::runtime_error {
     using std::runtime_error::runtime_error;

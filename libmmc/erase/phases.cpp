@@ -44,7 +44,7 @@ void erase_chunks(EraseRun& run, Report& r)
             r.error = e.what();
             break;
         }
-        r.chunks.push_back({chunk, run.seconds() - c0, "chunk"});
+        r.chunks.push_back({chunk, run.seconds() - c0, ChunkKind::chunk});
         r.erased.length += chunk.length;
         run.done.done_bytes += chunk.length;
         ++run.done.chunks_done;
@@ -75,7 +75,7 @@ void zero_edges(EraseRun& run, Report& r)
             r.error = err.what();
             break;
         }
-        r.chunks.push_back({e->extent, run.seconds() - c0, e == &plan.head ? "head" : "tail"});
+        r.chunks.push_back({e->extent, run.seconds() - c0, e == &plan.head ? ChunkKind::head : ChunkKind::tail});
         if (e == &plan.head)
             r.erased = {e->extent.offset, r.erased.length + e->extent.length};
         else

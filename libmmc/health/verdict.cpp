@@ -14,6 +14,18 @@ std::string_view to_string(Verdict v)
     return "?";
 }
 
+std::string_view to_string(DecidingFigure f)
+{
+    switch (f) {
+    case DecidingFigure::none: return "";
+    case DecidingFigure::life_used_percent: return "life_used_percent";
+    case DecidingFigure::pre_eol: return "pre_eol";
+    case DecidingFigure::spare_blocks_percent: return "spare_blocks_percent";
+    case DecidingFigure::writable: return "writable";
+    }
+    return "";
+}
+
 int exit_status(Verdict v)
 {
     switch (v) {
@@ -47,21 +59,21 @@ int severity(Verdict v)
 
 namespace {
 
-// The figure of a reading that says end of life, or "".
-std::string exhausted_by(const Wear& w)
+// The figure of a reading that says end of life, or none.
+DecidingFigure exhausted_by(const Wear& w)
 {
-    if (w.life_exhausted.value_or(false)) return "life_used_percent";
-    if (w.pre_eol == PreEol::urgent) return "pre_eol";
-    if (w.spare_blocks_percent && *w.spare_blocks_percent <= 0) return "spare_blocks_percent";
-    return {};
+    if (w.life_exhausted.value_or(false)) return DecidingFigure::life_used_percent;
+    if (w.pre_eol == PreEol::urgent) return DecidingFigure::pre_eol;
+    if (w.spare_blocks_percent && *w.spare_blocks_percent <= 0) return DecidingFigure::spare_blocks_percent;
+    return DecidingFigure::none;
 }
 
-std::string worn_by(const Wear& w)
+DecidingFigure worn_by(const Wear& w)
 {
-    if (w.life_used_percent && *w.life_used_percent >= worn_life_used_percent) return "life_used_percent";
-    if (w.pre_eol == PreEol::warning) return "pre_eol";
-    if (w.spare_blocks_percent && *w.spare_blocks_percent <= worn_spare_left_percent) return "spare_blocks_percent";
-    return {};
+    if (w.life_used_percent && *w.life_used_percent >= worn_life_used_percent) return DecidingFigure::life_used_percent;
+    if (w.pre_eol == PreEol::warning) return DecidingFigure::pre_eol;
+    if (w.spare_blocks_percent && *w.spare_blocks_percent <= worn_spare_left_percent) return DecidingFigure::spare_blocks_percent;
+    return DecidingFigure::none;
 }
 
 } // namespace
@@ -69,10 +81,10 @@ std::string worn_by(const Wear& w)
 Judgement judge(const std::vector<Reading>& readings, const Writability& writability)
 {
     for (const auto& r : readings)
-        if (auto f = exhausted_by(r.wear); !f.empty()) return {Verdict::end_of_life, r.source, f};
-    if (writability.writable == false) return {Verdict::read_only, "writability", "writable"};
+        if (auto f = exhausted_by(r.wear); f != DecidingFigure::none) return {Verdict::end_of_life, r.source, f};
+    if (writability.writable == false) return {Verdict::read_only, "writability", DecidingFigure::writable};
     for (const auto& r : readings)
-        if (auto f = worn_by(r.wear); !f.empty()) return {Verdict::worn, r.source, f};
+        if (auto f = worn_by(r.wear); f != DecidingFigure::none) return {Verdict::worn, r.source, f};
     for (const auto& r : readings)
         if (r.wear.judgeable()) return {Verdict::healthy, {}, {}};
     return {};

@@ -28,10 +28,15 @@ std::string_view to_string(Verdict v);
 inline constexpr double worn_life_used_percent = 80.0;
 inline constexpr double worn_spare_left_percent = 20.0;
 
+// The figure that decided a verdict; its word is the schema key the JSON's
+// verdict_basis names.
+enum class DecidingFigure { none, life_used_percent, pre_eol, spare_blocks_percent, writable };
+std::string_view to_string(DecidingFigure f); // "", "life_used_percent", ..., "writable"
+
 struct Judgement {
     Verdict verdict = Verdict::unknown;
     std::string source; // the reading (or "writability") that decided; empty for healthy/unknown
-    std::string figure; // the schema key that decided: life_used_percent, pre_eol, ...
+    DecidingFigure figure = DecidingFigure::none;
 };
 
 Judgement judge(const std::vector<Reading>& readings, const Writability& writability);

@@ -5,6 +5,7 @@
 #include "cli/size.h"
 
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -51,6 +52,14 @@ std::string rate_text(uint64_t bytes, double seconds)
     return fmt::format("{:.1f} MB/s", static_cast<double>(bytes) / seconds / 1e6);
 }
 
+// The text report's label for a zeroed edge: its word, capitalised ("Head:").
+std::string edge_label(erase::ChunkKind kind)
+{
+    std::string label(erase::to_string(kind));
+    label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
+    return label + ":";
+}
+
 } // namespace
 
 std::string erase_plan_text(const erase::Prepared& p)
@@ -84,7 +93,7 @@ std::string erase_plan_text(const erase::Prepared& p)
     line("Range:", extent_text(plan.range));
     line("Contents:", cli::printable(dev::volumes_text(p.contents)));
     line("Method:", fmt::format("{}: {}{}", erase::to_string(p.selection.method), p.command,
-                                p.selection.why == "requested" ? "" : fmt::format(" ({})", p.selection.why)));
+                                p.selection.why == erase::requested_method ? "" : fmt::format(" ({})", p.selection.why)));
     line("Erase unit:", fmt::format("{} ({})", cli::format_bytes_exact(p.unit.bytes), p.unit.source));
     if (plan.aligned.empty())
         line("Aligned:", "no whole erase unit in the range");
@@ -109,7 +118,7 @@ std::string erase_report_text(const erase::Report& r)
     std::string out;
     auto line = [&](std::string_view label, const std::string& text) { out += fmt::format("{:<12}{}\n", label, text); };
     std::size_t chunks = 0;
-    for (const auto& c : r.chunks) chunks += c.what == "chunk";
+    for (const auto& c : r.chunks) chunks += c.kind == erase::ChunkKind::chunk;
 
     if (r.interrupted)
         line("Interrupted:", fmt::format("erased {} of {}; the rest of the range is untouched",
@@ -123,7 +132,7 @@ std::string erase_report_text(const erase::Report& r)
     line("Chunks:", fmt::format("{} of {} in {:.3f} s, {}", chunks, p.plan.chunks.size(), r.seconds,
                                 rate_text(r.erased.length, r.seconds)));
     for (const auto& c : r.chunks)
-        if (c.what != "chunk") line(c.what == "head" ? "Head:" : "Tail:", fmt::format("zeroed, {}", extent_text(c.extent)));
+        if (c.kind != erase::ChunkKind::chunk) line(edge_label(c.kind), fmt::format("zeroed, {}", extent_text(c.extent)));
     if (r.verify) {
         const auto& v = *r.verify;
         line("Verify:", fmt::format("{} ({}, {} checked): expected {}; found {}", erase::to_string(v.result),
@@ -197,8 +206,8 @@ nlohmann::ordered_json erase_json(const erase::Prepared& p, const erase::Report*
     if (r) {
         for (const auto& c : r->chunks) {
             ordered_json j = {{"offset", c.extent.offset}, {"length", c.extent.length}, {"seconds", c.seconds}};
-            if (c.what != "chunk") j["what"] = c.what;
-            chunk_count += c.what == "chunk";
+            if (c.kind != erase::ChunkKind::chunk) j["what"] = erase::to_string(c.kind);
+            chunk_count += c.kind == erase::ChunkKind::chunk;
             chunks.push_back(std::move(j));
         }
     }

@@ -26,7 +26,7 @@ std::string basis_text(const health::HealthReport& report)
 {
     const auto& j = report.judgement;
     if (j.source.empty()) return {};
-    if (j.source == "writability") {
+    if (j.figure == health::DecidingFigure::writable) {
         for (const auto& r : report.writability.reasons)
             if (r.scope == health::WpScope::card) return r.what;
         return {};
@@ -34,11 +34,11 @@ std::string basis_text(const health::HealthReport& report)
     for (const auto& r : report.readings) {
         if (r.source != j.source) continue;
         const auto& w = r.wear;
-        if (j.figure == "life_used_percent" && w.life_used_percent)
+        if (j.figure == health::DecidingFigure::life_used_percent && w.life_used_percent)
             return fmt::format("life used {}{} ({})", percent(*w.life_used_percent),
                                w.life_exhausted.value_or(false) ? ", exhausted" : "", r.source);
-        if (j.figure == "pre_eol" && w.pre_eol) return fmt::format("PRE_EOL {} ({})", to_string(*w.pre_eol), r.source);
-        if (j.figure == "spare_blocks_percent" && w.spare_blocks_percent)
+        if (j.figure == health::DecidingFigure::pre_eol && w.pre_eol) return fmt::format("PRE_EOL {} ({})", to_string(*w.pre_eol), r.source);
+        if (j.figure == health::DecidingFigure::spare_blocks_percent && w.spare_blocks_percent)
             return fmt::format("spare blocks left {} ({})", percent(*w.spare_blocks_percent), r.source);
     }
     return {};
@@ -163,7 +163,7 @@ Json health_json(const CardHealth& card)
     j["verdict"] = to_string(report.judgement.verdict);
     j["verdict_basis"] = report.judgement.source.empty()
                              ? Json(nullptr)
-                             : Json{{"source", report.judgement.source}, {"figure", report.judgement.figure}};
+                             : Json{{"source", report.judgement.source}, {"figure", to_string(report.judgement.figure)}};
     Json wear = Json::array();
     for (const auto& r : report.readings) wear.push_back(wear_json(r));
     j["wear"] = wear;

@@ -43,6 +43,18 @@
 #    by /dev path; the safety of a resolved name), dev/contents.cpp (what is
 #    on a resolved disk), dev/uevent.cpp (the kernel's DEVNAME), and
 #    bench/target.cpp's S_ISBLK when it opens the resolved path.
+#
+# 4. Typed vocabulary (issue 24): a result the library makes and reads itself
+#    (a suite, an engine, a chunk's kind, a verdict's deciding figure, ...) is
+#    an enum, and only its to_string writes the word. So a comparison with a
+#    string literal (x == "word", "word" != x) in libmmc/ code is allowed only
+#    in the files listed in `parses_input` below, which read outside input
+#    (option values, sysfs and debugfs text, device trees, JSON and card
+#    files read back, SQL), each with why, and in the files in `untyped`,
+#    results still compared as words, each with what is left to do. A new
+#    file that compares a result as a word is reported. Not caught: a new
+#    comparison in a listed file (the list is by file, not by line). A listed
+#    file that is gone or compares no word any more is reported too.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib.sh"
 work=$(mktemp -d)
@@ -110,7 +122,66 @@ def bytes_(rel, n, line):
         if byte_unit.search(lit):
             print(f"{rel}:{n}: a byte count formatted in {lit[:60]}")
 
-check = {"flags": flags, "lookups": lookups, "bytes": bytes_}[rule]
+# words: a comparison with a string literal outside the files allowed in
+# part 4 above. Literals are blanked first, so "a == \"b\"" in a message is
+# not a comparison.
+parses_input = {
+    "sim/params.cpp": "mmc-sim's card parameters (options and card files)",
+    "simserve/card_file.cpp": "card files' JSON keys and names",
+    "simserve/host_device.cpp": "sysfs text",
+    "cli/size.cpp": "size units in option values",
+    "cli/duration.h": "time units in option values",
+    "cli/confirm.cpp": "the answer typed at the prompt",
+    "cli/input.cpp": "the path - (standard input)",
+    "dev/block_safety.cpp": "sysfs attributes and mount points",
+    "dev/block_safety.h": "the roots given (live or a fixture tree)",
+    "dev/sysfs.h": "the roots given (live or a fixture tree)",
+    "dev/bus_evidence.cpp": "device-tree node names",
+    "dev/card.cpp": "sysfs type, read once into dev::CardType",
+    "dev/contents.cpp": "libblkid's usage words",
+    "dev/resolver.cpp": "sysfs path components",
+    "dev/system.cpp": "/proc/cpuinfo keys",
+    "dev/uevent.cpp": "uevent SUBSYSTEM words",
+    "dev/usb_storage.cpp": "sysfs and /sys/kernel/debug/usb/devices text",
+    "regs/register.cpp": "register and family names in options and input",
+    "regs/ext_csd_order.cpp": "the --byte-order option",
+    "bus/ios.cpp": "debugfs ios text",
+    "bus/device_tree.cpp": "device-tree text (paths, status, properties)",
+    "bench/job.cpp": "the --rw option (parse_rw)",
+    "bench/precondition.cpp": "the --precondition option",
+    "bench/context.cpp": "sysfs cache_type",
+    "bench/session.cpp": "uevent ACTION",
+    "report/bundle.cpp": "bundles' JSON read back",
+    "report/make_bundle.cpp": "the tools' JSON read back",
+    "report/load.cpp": "file names (.json)",
+    "report/sql_sqlite.cpp": "SQLite's journal_mode answer",
+    "probe/flashbench_text.cpp": "pasted flashbench output",
+    "probe/geometry_view.cpp": "the path - (standard input)",
+}
+untyped = {
+    "bus/doctor.cpp": "bus modes by their table's names (HS200, DDR52, ...): a Mode enum for bus/modes.h",
+    "bus/modes.cpp": "bus modes by their table's names",
+    "qualify/bundle.cpp": "the steps' tool names",
+    "qualify/steps.cpp": "mmc-qualify's suite list as words (bench::Suite)",
+    "report/tables.cpp": "a bundle's verdict result, kind and unit, read back as words",
+    "report/text.cpp": "a bundle's verdict result and kind",
+    "report/html.cpp": "a bundle's verdict result, kind and card type",
+    "report/export.cpp": "a bundle's verdict result",
+}
+compare = re.compile(r'(?:==|!=)\s*"|"\s*(?:==|!=)')
+
+listed_seen = set()  # listed files that do compare words (for stale_words)
+
+def words(rel, n, line):
+    blanked = literal.sub(lambda m: '"' + "_" * (len(m.group(0)) - 2) + '"', line)
+    if not compare.search(blanked):
+        return
+    if rel in parses_input or rel in untyped:
+        listed_seen.add(rel)
+    elif rule == "words":
+        print(f"{rel}:{n}: a result compared as a word: {line.strip()[:80]}")
+
+check = {"flags": flags, "lookups": lookups, "bytes": bytes_, "words": words, "stale_words": words}[rule]
 for dirpath, _, files in os.walk(root):
     for name in sorted(files):
         if not name.endswith((".cpp", ".h")):
@@ -133,11 +204,17 @@ for dirpath, _, files in os.walk(root):
             if "//" in blanked:
                 line = line[:blanked.index("//")]
             check(rel, n, line)
+# stale_words: a file listed in part 4 that is gone or compares no word any more.
+if rule == "stale_words":
+    for rel in sorted((set(parses_input) | set(untyped)) - listed_seen):
+        print(f"{rel}: listed in part 4 but compares no word with a literal")
 EOF
 }
 flag_literals() { code_scan flags "$1"; }
 byte_formats() { code_scan bytes "$1"; }
 device_lookups() { code_scan lookups "$1"; }
+word_comparisons() { code_scan words "$1"; }
+stale_word_entries() { code_scan stale_words "$1"; }
 
 # include_breaks ROOT: "path: #include" for every include that crosses a floor.
 include_breaks() {
@@ -172,6 +249,18 @@ for dirpath, _, files in os.walk(root):
             if module == "bench" and target == "erase" and (rel, header) != ("bench/precondition.cpp", "erase/erase.h"):
                 print(f"{rel}: {header} (bench/ includes erase/ other than erase/erase.h in bench/precondition.cpp)")
 EOF
+}
+
+# scan_planted SCANNER DIR: what SCANNER finds in DIR, into $out (its stderr shown).
+scan_planted() {
+    "$1" "$2" >"$out" 2>"$err"
+    if [ -s "$err" ]; then sed 's/^/    stderr: /' "$err" | head -5; fi
+}
+# only_hits N NAME: NAME passes when $out holds exactly N findings; else they are shown.
+only_hits() {
+    if [ "$(wc -l <"$out")" -eq "$1" ]; then pass "$2"; else
+        fail "scanner: expected $1 hits, got $(wc -l <"$out")"; sed 's/^/    | /' "$out"
+    fi
 }
 
 # Each scanner finds what it looks for: planted in a copy, it is reported.
@@ -212,15 +301,13 @@ std::string name_of(const std::string& path, dev_t d, const SysRoots& roots) {
 EOF
 printf 'const fs::path p = roots.sysfs / "dev" / "block" / devno; // the one\n' >"$work/dev/dev/resolver.cpp"
 printf 'if (devname.starts_with("/dev/")) devname.remove_prefix(5);\n' >"$work/dev/dev/uevent.cpp"
-device_lookups "$work/dev" >"$out" 2>"$err"
-[ -s "$err" ] && sed 's/^/    stderr: /' "$err" | head -5
+scan_planted device_lookups "$work/dev"
 expect "scanner: a second /sys/dev/block lookup is found" "$out" "^probe/planted.cpp:3: a /sys/dev/block lookup"
 expect "scanner: a /dev/ prefix taken off a name is found" "$out" "^probe/planted.cpp:4: a /dev/ prefix taken off a name"
 expect "scanner: a second S_ISBLK test is found" "$out" "^probe/planted.cpp:5: a block-device test"
 expect "scanner: a class/block lookup by name is found" "$out" "^probe/planted.cpp:6: a sysfs block lookup by name"
 expect "scanner: a dev/block literal is found" "$out" "^probe/planted.cpp:6: a /sys/dev/block lookup"
-[ "$(wc -l <"$out")" -eq 5 ] && pass "scanner: the resolver's own, uevent's DEVNAME and comments are not second lookups" ||
-    { fail "scanner: expected five hits, got $(wc -l <"$out")"; sed 's/^/    | /' "$out"; }
+only_hits 5 "scanner: the resolver's own, uevent's DEVNAME and comments are not second lookups"
 
 # A second byte formatter planted: its units after a figure are found; the
 # one in cli/size.cpp, a size in prose and comments are not.
@@ -231,12 +318,25 @@ std::string a(uint64_t b) { return fmt::format("{:.1f} GiB", b / 1073741824.0); 
 std::string c(uint64_t b) { return fmt::format("{}MiB free", b >> 20) + "AU 4 MiB"; }
 EOF
 printf 'std::string f(double v) { return fmt::format("{:g} KiB", v); }\n' >"$work/bytes/cli/size.cpp"
-byte_formats "$work/bytes" >"$out" 2>"$err"
-[ -s "$err" ] && sed 's/^/    stderr: /' "$err" | head -5
+scan_planted byte_formats "$work/bytes"
 expect "scanner: a GiB after a figure is found" "$out" "^out/planted.cpp:2: a byte count formatted in "
 expect "scanner: a MiB right after a figure is found" "$out" "^out/planted.cpp:3: a byte count formatted in "
-[ "$(wc -l <"$out")" -eq 2 ] && pass "scanner: cli/size.cpp, prose sizes and comments are not second formatters" ||
-    { fail "scanner: expected two hits, got $(wc -l <"$out")"; sed 's/^/    | /' "$out"; }
+only_hits 2 "scanner: cli/size.cpp, prose sizes and comments are not second formatters"
+
+# A result compared as a word planted: found; the same in a file that parses
+# outside input, a literal that holds "== \"x\"", and comments are not.
+mkdir -p "$work/words/bench" "$work/words/sim"
+cat >"$work/words/bench/planted.cpp" <<'EOF'
+// a comment may say if (suite == "state")
+bool f(const Report& r) { return r.suite == "state"; }
+bool g(const Report& r) { return "custom" != r.suite || r.count == 2; } // or == "x"
+const char* m = "expected a == \"b\"";
+EOF
+printf 'bool on(const std::string& v) { return v == "yes"; }\n' >"$work/words/sim/params.cpp"
+scan_planted word_comparisons "$work/words"
+expect "scanner: x == \"word\" is found" "$out" "^bench/planted.cpp:2: a result compared as a word"
+expect "scanner: \"word\" != x is found" "$out" "^bench/planted.cpp:3: a result compared as a word"
+only_hits 2 "scanner: a parser of outside input, a literal and comments are not results compared as words"
 
 # The library itself.
 # finds_nothing NAME HINT SCANNER DIR: SCANNER ran on DIR and found nothing.
@@ -265,6 +365,13 @@ finds_nothing "one device resolver and one /sys/dev/block lookup (dev/resolver.c
 grep -q '"dev" / "block"' "$top/libmmc/dev/resolver.cpp" && grep -q '^Device resolve_device(' "$top/libmmc/dev/resolver.cpp" &&
     pass "the resolver and its /sys/dev/block lookup are in dev/resolver.cpp" ||
     fail "dev/resolver.cpp has no resolve_device or /sys/dev/block lookup: update this suite's rule"
+finds_nothing "results are compared as enums, not words (outside the parsers of outside input)" \
+    "make the result an enum with one to_string, or add a parser of outside input to the list in part 4" word_comparisons "$top/libmmc"
+# The scan saw the parsers: each file the lists name still compares words
+# (a typed one leaves the list), and a planted list entry with none is found.
+finds_nothing "part 4's lists name only files that compare words" "take the file off the list" stale_word_entries "$top/libmmc"
+stale_word_entries "$work/words" | grep -q "^bench/job.cpp: listed in part 4 but compares no word" &&
+    pass "scanner: a listed file that compares no word is found" || fail "scanner: a stale list entry is not found"
 grep -q '^#include "erase/erase.h"' "$top/libmmc/bench/precondition.cpp" &&
     pass "the include rule saw bench's one erase include" || fail "bench/precondition.cpp no longer includes erase/erase.h: update this suite's rule"
 

@@ -51,14 +51,15 @@ TEST(BenchJob, Validation)
     EXPECT_NO_THROW(validate(j));
     j.iodepth = 4;
     EXPECT_THROW(validate(j), std::invalid_argument); // psync is QD1
-    j.runner = "io_uring";
+    j.runner = EngineKind::io_uring;
     EXPECT_NO_THROW(validate(j));
     j.iodepth = 0;
     EXPECT_THROW(validate(j), std::invalid_argument);
     j.iodepth = 1;
-    j.runner = "libaio";
-    EXPECT_THROW(validate(j), std::invalid_argument);
-    j.runner = "psync";
+    EXPECT_EQ(engine_from_text("libaio"), std::nullopt);
+    EXPECT_EQ(engine_from_text("io_uring"), EngineKind::io_uring);
+    EXPECT_EQ(to_string(EngineKind::psync), "psync");
+    j.runner = EngineKind::psync;
     j.runtime_s = 0;
     EXPECT_THROW(validate(j), std::invalid_argument);
 }
@@ -101,7 +102,7 @@ TEST(BenchJob, RegionAlignsToTheAu)
 
 TEST(BenchSuites, Quick)
 {
-    const auto jobs = suite_jobs("quick", {});
+    const auto jobs = suite_jobs(Suite::quick, {});
     std::vector<std::string> names;
     double budget = 0;
     for (const auto& j : jobs) names.push_back(j.name), budget += j.runtime_s + j.warmup_s;
@@ -112,7 +113,7 @@ TEST(BenchSuites, Quick)
 
 TEST(BenchSuites, IozoneRecordsAndRandomSizes)
 {
-    const auto jobs = suite_jobs("iozone", {});
+    const auto jobs = suite_jobs(Suite::iozone, {});
     std::set<std::string> names;
     for (const auto& j : jobs) names.insert(j.name);
     for (auto n : {"seqwrite-4k", "seqread-4k", "seqwrite-512k", "seqread-512k", "seqwrite-16M", "seqread-16M",
@@ -123,13 +124,13 @@ TEST(BenchSuites, IozoneRecordsAndRandomSizes)
 
 TEST(BenchSuites, A2AddsQueuedJobsOnlyWhenTheHostQueues)
 {
-    EXPECT_EQ(suite_jobs("a2", {}).size(), 3u);
+    EXPECT_EQ(suite_jobs(Suite::a2, {}).size(), 3u);
     SuiteOptions o;
     o.queue_depth = 32;
-    const auto jobs = suite_jobs("a2", o);
+    const auto jobs = suite_jobs(Suite::a2, o);
     ASSERT_EQ(jobs.size(), 5u);
     EXPECT_EQ(jobs[2].name, "randread-4k-qd32");
-    EXPECT_EQ(jobs[2].runner, "io_uring");
+    EXPECT_EQ(jobs[2].runner, EngineKind::io_uring);
     EXPECT_EQ(jobs.back().name, "seqwrite-512k-sustained");
     EXPECT_EQ(jobs.back().ci_target_pct, 0);
 }
@@ -138,7 +139,7 @@ TEST(BenchSuites, ClassWritesWholeAusOnce)
 {
     SuiteOptions o;
     o.au_bytes = 16u << 20;
-    const auto jobs = suite_jobs("class", o);
+    const auto jobs = suite_jobs(Suite::speed_class, o);
     ASSERT_EQ(jobs.size(), 1u);
     EXPECT_EQ(jobs[0].block_size, 512u * 1024);
     EXPECT_TRUE(jobs[0].writes());
@@ -154,15 +155,17 @@ TEST(BenchSuites, OverridesAndUnknown)
     o.runtime_s = 2;
     o.warmup_s = 0.25;
     o.length = 1u << 30;
-    for (const auto& j : suite_jobs("a1", o)) {
+    for (const auto& j : suite_jobs(Suite::a1, o)) {
         EXPECT_EQ(j.runtime_s, 2);
         EXPECT_EQ(j.length, 1u << 30);
         if (j.name != "seqwrite-512k-sustained") EXPECT_EQ(j.warmup_s, 0.25);
         else EXPECT_EQ(j.warmup_s, 0); // sustained: nothing discarded
     }
-    EXPECT_THROW(suite_jobs("fast", {}), std::invalid_argument);
-    EXPECT_TRUE(is_suite("class"));
-    EXPECT_FALSE(is_suite("custom"));
+    EXPECT_EQ(suite_from_text("class"), Suite::speed_class);
+    EXPECT_EQ(suite_from_text("fast"), std::nullopt);
+    EXPECT_EQ(suite_from_text("custom"), std::nullopt);
+    for (Suite s : all_suites()) EXPECT_EQ(suite_from_text(to_string(s)), s) << to_string(s);
+    EXPECT_EQ(suite_list(), "quick, iozone, a1, a2, class, state, sustained");
 }
 
 TEST(BenchData, StampsMakeEverySectorUnique)

@@ -12,7 +12,7 @@ namespace {
 RunReport lab_run(double best_mb_s)
 {
     RunReport r;
-    r.suite = "quick";
+    r.suite = Suite::quick;
     BusInfo b;
     b.host = "mmc0";
     b.controller = "sdhci-pci (PCI 1b36:0007 at 0000:00:04.0)";

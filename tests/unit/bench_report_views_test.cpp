@@ -19,13 +19,14 @@ constexpr uint64_t MiB = 1 << 20;
 RunReport fixed_report(const char* suite)
 {
     RunReport rep;
-    rep.suite = suite;
+    rep.suite = suite_from_text(suite);
     rep.kernel = "6.1.0-28-amd64";
     rep.hostname = "lab";
     rep.target = {"/dev/mmcblk0", TargetKind::block, "", 256 * MiB, 512, true, true};
     CardInfo card;
     card.identity.name = "mmc0:aaaa";
     card.identity.type = "SD";
+    card.type = mmc::dev::CardType::sd;
     card.identity.product = "SS16G";
     card.identity.manufacturer = "SanDisk (MID 0x03)";
     card.identity.serial = "0x12345678";
@@ -62,7 +63,7 @@ RunReport fixed_report(const char* suite)
     rep.clock.cost_ns = 20;
     rep.clock.resolution_ns = 1;
     NullTargetCalibration null;
-    null.runner = "psync";
+    null.runner = EngineKind::psync;
     null.ios = 100000;
     null.seconds = 0.5;
     null.iops = 200000;

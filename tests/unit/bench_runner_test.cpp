@@ -214,7 +214,7 @@ TEST(BenchRunner, QueuedIosOnASerialDeviceKeepItsRate)
     SimEngine e(clock, dev, 8, 4096);
     Job j = job("randread", 4096, 1);
     j.iodepth = 8;
-    j.runner = "io_uring";
+    j.runner = EngineKind::io_uring;
     const auto r = run_job(e, j, Region{0, 64 * MiB}, control(clock));
     EXPECT_NEAR(r.mb_s, 50.0, 0.05);
     // Each I/O waits behind the seven ahead of it: latency = 8 transfers.

@@ -38,6 +38,7 @@ Context sd_card(uint64_t au_bytes, int cq_depth = 0)
     Context c;
     CardInfo card;
     card.identity.type = "SD";
+    card.type = mmc::dev::CardType::sd;
     card.identity.product = "SD16G";
     card.identity.capacity_bytes = 15'931'539'456;
     card.claims.au_bytes = au_bytes;
@@ -68,7 +69,7 @@ struct SimWorld {
         JobDevice d;
         d.engine = [this](const Job& j) -> std::unique_ptr<Engine> {
             ++engines;
-            if (j.runner == "io_uring") throw std::runtime_error("io_uring_setup: Function not implemented");
+            if (j.runner == EngineKind::io_uring) throw std::runtime_error("io_uring_setup: Function not implemented");
             return std::make_unique<SimEngine>(clock, card, j.iodepth, j.block_size);
         };
         d.check = [] { return std::nullopt; };
@@ -378,7 +379,7 @@ TEST(BenchSessionPhases, AnUnavailableEngineSkipsItsJobOnly)
     SimWorld w;
     RunReport rep;
     Job queued = job("randread", 4096);
-    queued.runner = "io_uring";
+    queued.runner = EngineKind::io_uring;
     queued.iodepth = 32;
     queued.name = default_name(queued);
     run_jobs(placed({queued, job("read", 4096)}), w.device(), w.clock, {}, rep);

@@ -26,7 +26,7 @@ TEST(BenchStateSuite, UsedThenErasedOverTwoHalvesOfWholeAus)
     o.au_bytes = 4 * MiB;
     o.offset = 1 * MiB; // rounded up to the AU
     o.length = 70 * MiB;
-    const auto jobs = suite_jobs("state", o);
+    const auto jobs = suite_jobs(Suite::state, o);
     ASSERT_EQ(jobs.size(), 4u);
     EXPECT_EQ(jobs[0].name, state_seq_used);
     EXPECT_EQ(jobs[1].name, state_rand_used);
@@ -50,11 +50,11 @@ TEST(BenchStateSuite, DefaultRegionAndTooSmallRegion)
 {
     SuiteOptions o;
     o.au_bytes = 12 * MiB;
-    const auto jobs = suite_jobs("state", o);
+    const auto jobs = suite_jobs(Suite::state, o);
     EXPECT_EQ(*jobs[0].length, 8 * 12 * MiB);
     o.length = 20 * MiB; // one AU: no two halves
-    EXPECT_THROW(suite_jobs("state", o), std::invalid_argument);
-    EXPECT_TRUE(is_suite("state"));
+    EXPECT_THROW(suite_jobs(Suite::state, o), std::invalid_argument);
+    EXPECT_EQ(suite_from_text("state"), Suite::state);
 }
 
 TEST(BenchStateSuite, TheLineSaysWhatErasingBought)

@@ -39,6 +39,7 @@ inline Run run_sustained(const sim::Params& p, Claims claims = {}, std::optional
     Context ctx;
     CardInfo card;
     card.identity.type = "SD";
+    card.type = mmc::dev::CardType::sd;
     card.identity.product = "SIM";
     card.identity.capacity_bytes = p.size_bytes;
     card.claims.known = true;
@@ -50,7 +51,7 @@ inline Run run_sustained(const sim::Params& p, Claims claims = {}, std::optional
 
     Run run;
     RunReport& rep = run.report;
-    rep.suite = "sustained";
+    rep.suite = Suite::sustained;
     rep.context = ctx;
     const JobPlan plan = plan_jobs(o, ctx, false, rep);
     sim::Card sim_card(p);

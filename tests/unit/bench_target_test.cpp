@@ -18,7 +18,7 @@ using namespace mmc::bench;
 
 namespace {
 
-Job quick(const char* rw, uint32_t bs, const char* runner = "psync", unsigned depth = 1)
+Job quick(const char* rw, uint32_t bs, EngineKind runner = EngineKind::psync, unsigned depth = 1)
 {
     Job j;
     j.rw = *parse_rw(rw);
@@ -64,7 +64,7 @@ TEST(BenchNullTarget, IsMemoryOfTheAskedSize)
 TEST(BenchNullTarget, PsyncReadsEveryIoAndTimesIt)
 {
     const Target t = Target::memory(4u << 20);
-    auto e = make_engine("psync", t.fd(), 1, 4096);
+    auto e = make_engine(EngineKind::psync, t.fd(), 1, 4096);
     const auto r = run_job(*e, quick("randread", 4096), Region{0, t.size()}, {});
     EXPECT_FALSE(r.partial) << r.error;
     EXPECT_GT(r.ios, 10u);
@@ -79,7 +79,7 @@ TEST(BenchNullTarget, WrittenDataIsFreshAndIncompressible)
 {
     const Target t = Target::memory(1u << 20);
     const auto before = contents(t);
-    auto e = make_engine("psync", t.fd(), 1, 64 * 1024);
+    auto e = make_engine(EngineKind::psync, t.fd(), 1, 64 * 1024);
     Job j = quick("write", 64 * 1024);
     j.ios = 16; // the whole 1 MiB once
     j.warmup_s = 0;
@@ -105,13 +105,13 @@ TEST(BenchNullTarget, IoUringKeepsTheQueueFull)
 {
     if (!io_uring_works()) GTEST_SKIP() << "io_uring unavailable here";
     const Target t = Target::memory(4u << 20);
-    auto e = make_engine("io_uring", t.fd(), 8, 4096);
+    auto e = make_engine(EngineKind::io_uring, t.fd(), 8, 4096);
     EXPECT_EQ(e->depth(), 8u);
-    const auto r = run_job(*e, quick("randread", 4096, "io_uring", 8), Region{0, t.size()}, {});
+    const auto r = run_job(*e, quick("randread", 4096, EngineKind::io_uring, 8), Region{0, t.size()}, {});
     EXPECT_FALSE(r.partial) << r.error;
     EXPECT_GT(r.ios, 10u);
     EXPECT_EQ(r.runner, "io_uring");
-    Job w = quick("write", 4096, "io_uring", 8);
+    Job w = quick("write", 4096, EngineKind::io_uring, 8);
     w.ios = 1024;
     w.warmup_s = 0;
     w.runtime_s = 60; // the count ends it
@@ -123,12 +123,12 @@ TEST(BenchNullTarget, AnIoErrorComesBackAsPartial)
 {
     const Target t = Target::memory(1u << 20);
     // Reads past the end of a memfd return 0 bytes: a short read.
-    auto e = make_engine("psync", t.fd(), 1, 4096);
+    auto e = make_engine(EngineKind::psync, t.fd(), 1, 4096);
     const auto r = run_job(*e, quick("read", 4096), Region{2u << 20, 1u << 20}, {});
     EXPECT_TRUE(r.partial);
     EXPECT_NE(r.error.find("short read"), std::string::npos) << r.error;
     // A bad descriptor: -EBADF.
-    auto bad = make_engine("psync", 9999, 1, 4096);
+    auto bad = make_engine(EngineKind::psync, 9999, 1, 4096);
     const auto r2 = run_job(*bad, quick("read", 4096), Region{0, 1u << 20}, {});
     EXPECT_EQ(r2.error_errno, EBADF);
 }
@@ -136,8 +136,8 @@ TEST(BenchNullTarget, AnIoErrorComesBackAsPartial)
 TEST(BenchNullTarget, Calibration)
 {
     MonotonicClock clock;
-    const auto c = calibrate_null_target("psync", 1, clock, 0.05);
-    EXPECT_EQ(c.runner, "psync");
+    const auto c = calibrate_null_target(EngineKind::psync, 1, clock, 0.05);
+    EXPECT_EQ(c.runner, EngineKind::psync);
     EXPECT_GT(c.ios, 0u);
     EXPECT_GT(c.per_io_us, 0);
     EXPECT_NEAR(c.per_io_us * c.iops, 1e6, 1);
@@ -148,9 +148,8 @@ TEST(BenchNullTarget, Calibration)
 
 TEST(BenchEngines, ByName)
 {
-    EXPECT_THROW(make_engine("libaio", 0, 1, 4096), std::invalid_argument);
-    EXPECT_THROW(make_engine("psync", 0, 4, 4096), std::invalid_argument);
-    auto e = make_engine("psync", 0, 1, 4096);
+    EXPECT_THROW(make_engine(EngineKind::psync, 0, 4, 4096), std::invalid_argument);
+    auto e = make_engine(EngineKind::psync, 0, 1, 4096);
     EXPECT_EQ(e->name(), "psync");
     EXPECT_EQ(reinterpret_cast<uintptr_t>(e->buffer(0)) % 4096, 0u);
 }
@@ -170,7 +169,7 @@ TEST(BenchFileTarget, CreatedFilledAndGoneFromTheDirectory)
         std::size_t zero = 0;
         for (auto b : data) zero += b == std::byte{0};
         EXPECT_LT(zero, data.size() / 100); // filled, not sparse
-        auto e = make_engine("psync", t.fd(), 1, 4096);
+        auto e = make_engine(EngineKind::psync, t.fd(), 1, 4096);
         const auto r = run_job(*e, quick("randread", 4096), Region{0, t.size()}, {});
         EXPECT_FALSE(r.partial) << r.error;
     }

@@ -19,7 +19,8 @@ TEST(BenchVerdicts, PassAndFail)
 {
     auto v = judge_mb_s("speed class C10", 10, m(12.3), sdr104);
     EXPECT_EQ(v.result, mmc::bench::VerdictResult::pass);
-    EXPECT_EQ(v.unit, "MB/s");
+    EXPECT_EQ(v.unit, mmc::bench::VerdictUnit::mb_s);
+    EXPECT_STREQ(to_string(v.unit), "MB/s");
     EXPECT_EQ(*v.required, 10);
     EXPECT_EQ(*v.measured, 12.3);
     v = judge_mb_s("speed class C10", 10, m(6.1), sdr104);
@@ -79,7 +80,7 @@ TEST(BenchVerdicts, IopsConvertToBytesForTheBusCheck)
     // On a 12.5 MB/s legacy bus the same requirement cannot be met.
     const auto v = judge_iops("A2 random read", 4000, 4096, m(2900), BusCeiling{"legacy", 12.5, {}, {}});
     EXPECT_EQ(v.result, mmc::bench::VerdictResult::not_applicable);
-    EXPECT_EQ(v.unit, "IOPS");
+    EXPECT_EQ(v.unit, mmc::bench::VerdictUnit::iops);
 }
 
 TEST(BenchVerdicts, A2NeedsCacheAndCommandQueue)
@@ -143,7 +144,7 @@ TEST(BenchVerdicts, A1Suite)
                seq = result("seqwrite-512k-sustained", 24, 24);
     Outcomes o;
     o.ran = {{"randread-4k", &rd}, {"randwrite-4k", &wr}, {"seqwrite-512k-sustained", &seq}};
-    const auto v = suite_verdicts("a1", o, sd_facts());
+    const auto v = suite_verdicts(Suite::a1, o, sd_facts());
     ASSERT_EQ(v.size(), 3u);
     EXPECT_EQ(v[0].claim, "A1 random read 4 KiB QD1");
     EXPECT_EQ(v[0].result, mmc::bench::VerdictResult::pass);
@@ -161,7 +162,7 @@ TEST(BenchVerdicts, A2WithoutHostQueueingIsNotApplicableNotFailed)
                seq = result("seqwrite-512k-sustained", 6, 6);
     Outcomes o;
     o.ran = {{"randread-4k", &rd}, {"randwrite-4k", &wr}, {"seqwrite-512k-sustained", &seq}};
-    const auto v = suite_verdicts("a2", o, sd_facts());
+    const auto v = suite_verdicts(Suite::a2, o, sd_facts());
     ASSERT_EQ(v.size(), 3u);
     for (int i : {0, 1}) {
         EXPECT_EQ(v[i].result, mmc::bench::VerdictResult::not_applicable);
@@ -182,7 +183,7 @@ TEST(BenchVerdicts, A2WithHostQueueingUsesTheQueuedJobs)
                wr = result("randwrite-4k-qd32", 2100, 8.6), seq = result("seqwrite-512k-sustained", 30, 30);
     Outcomes o;
     o.ran = {{"randread-4k", &rd1}, {"randread-4k-qd32", &rd}, {"randwrite-4k-qd32", &wr}, {"seqwrite-512k-sustained", &seq}};
-    const auto v = suite_verdicts("a2", o, f);
+    const auto v = suite_verdicts(Suite::a2, o, f);
     ASSERT_EQ(v.size(), 3u);
     EXPECT_EQ(v[0].claim, "A2 random read 4 KiB QD32");
     EXPECT_EQ(v[0].result, mmc::bench::VerdictResult::pass);
@@ -197,7 +198,7 @@ TEST(BenchVerdicts, ClassSuiteJudgesTheSlowestAu)
     r.unit_mb_s = {35, 31, 22, 33};
     Outcomes o;
     o.ran = {{"seqwrite-512k-au", &r}};
-    const auto v = suite_verdicts("class", o, sd_facts());
+    const auto v = suite_verdicts(Suite::speed_class, o, sd_facts());
     ASSERT_EQ(v.size(), 3u);
     EXPECT_EQ(v[0].claim, "speed class C10 (slowest AU)");
     EXPECT_EQ(v[0].result, mmc::bench::VerdictResult::pass);
@@ -217,7 +218,7 @@ TEST(BenchVerdicts, ClassSuiteOnAHighSpeedBus)
     o.ran = {{"seqwrite-512k-au", &r}};
     auto f = sd_facts();
     f.bus = hs;
-    const auto v = suite_verdicts("class", o, f);
+    const auto v = suite_verdicts(Suite::speed_class, o, f);
     EXPECT_EQ(v[0].result, mmc::bench::VerdictResult::pass);           // C10 fits in 25 MB/s
     EXPECT_EQ(v[1].result, mmc::bench::VerdictResult::not_applicable); // U3 (30) does not
     EXPECT_NE(v[1].why.find("bus-limited"), std::string::npos);
@@ -233,16 +234,16 @@ TEST(BenchVerdicts, UnknownOrAbsentClaims)
     SuiteFacts f;
     f.sd_card = true;
     f.claims_missing_why = "the SD status (SSR) could not be read";
-    auto v = suite_verdicts("class", o, f);
+    auto v = suite_verdicts(Suite::speed_class, o, f);
     ASSERT_EQ(v.size(), 1u);
     EXPECT_EQ(v[0].result, mmc::bench::VerdictResult::not_applicable);
     EXPECT_NE(v[0].why.find("SSR"), std::string::npos);
     f.claims.known = true; // read, but Class 0, U0, no video class
-    v = suite_verdicts("class", o, f);
+    v = suite_verdicts(Suite::speed_class, o, f);
     ASSERT_EQ(v.size(), 1u);
     EXPECT_NE(v[0].why.find("makes no speed class"), std::string::npos);
     f.sd_card = false; // a loop device: no claims to judge
-    EXPECT_TRUE(suite_verdicts("class", o, f).empty());
+    EXPECT_TRUE(suite_verdicts(Suite::speed_class, o, f).empty());
 }
 
 TEST(BenchVerdicts, SkippedAndPartialJobs)
@@ -254,7 +255,7 @@ TEST(BenchVerdicts, SkippedAndPartialJobs)
     Outcomes o;
     o.ran = {{"randread-4k", &rd}, {"seqwrite-512k-sustained", &broken}};
     o.skipped = {{"randwrite-4k", "write test skipped: read-only run (destructive runs only)"}};
-    const auto v = suite_verdicts("a1", o, sd_facts());
+    const auto v = suite_verdicts(Suite::a1, o, sd_facts());
     EXPECT_EQ(v[0].result, mmc::bench::VerdictResult::pass);
     EXPECT_EQ(v[1].result, mmc::bench::VerdictResult::not_applicable);
     EXPECT_NE(v[1].why.find("destructive runs only"), std::string::npos);
@@ -272,13 +273,13 @@ TEST(BenchVerdicts, QuickSuiteJudgesOnlyWhatTheCardClaims)
     f.claims.app_perf_class = 1;
     f.claims.uhs_grade.reset();
     f.claims.video_class.reset();
-    const auto v = suite_verdicts("quick", o, f);
+    const auto v = suite_verdicts(Suite::quick, o, f);
     ASSERT_EQ(v.size(), 3u);
     EXPECT_NE(v[0].claim.find("speed class C10"), std::string::npos);
     EXPECT_EQ(v[0].result, mmc::bench::VerdictResult::pass);
     EXPECT_EQ(v[1].claim, "A1 random read 4 KiB QD1");
     EXPECT_EQ(v[2].result, mmc::bench::VerdictResult::pass);
-    EXPECT_TRUE(suite_verdicts("iozone", o, f).empty());
+    EXPECT_TRUE(suite_verdicts(Suite::iozone, o, f).empty());
 }
 
 TEST(BenchVerdicts, AFigureAboveTheBusCeilingIsNeverTheBusLimit)

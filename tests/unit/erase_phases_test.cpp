@@ -4,6 +4,7 @@
 // reader. So an interruption, a failing chunk and a chunk the card did not
 // erase each show up in the report exactly as on a card.
 #include "erase/phases.h"
+#include "out/erase_view.h"
 
 #include <gtest/gtest.h>
 
@@ -132,9 +133,19 @@ TEST(ErasePhases, CleanRunErasesEveryChunkThenEdgesThenVerifies)
     // The erased extent is exactly the request: the head extends it down.
     EXPECT_EQ(r.erased, p.plan.range);
     ASSERT_EQ(r.chunks.size(), 6u);
-    EXPECT_EQ(r.chunks.front().what, "chunk");
-    EXPECT_EQ(r.chunks[4].what, "head");
-    EXPECT_EQ(r.chunks[5].what, "tail");
+    EXPECT_EQ(r.chunks.front().kind, ChunkKind::chunk);
+    EXPECT_EQ(r.chunks[4].kind, ChunkKind::head);
+    EXPECT_EQ(r.chunks[5].kind, ChunkKind::tail);
+    // The views name the zeroed edges by their kind: Head:/Tail: in the
+    // text, "what" in the JSON (an aligned chunk has none).
+    const std::string text = mmc::out::erase_report_text(r);
+    EXPECT_NE(text.find("\nHead:       zeroed, "), std::string::npos) << text;
+    EXPECT_NE(text.find("\nTail:       zeroed, "), std::string::npos) << text;
+    EXPECT_NE(text.find("\nChunks:     4 of 4 in "), std::string::npos) << text;
+    const auto doc = mmc::out::erase_json(p, &r);
+    EXPECT_FALSE(doc["chunks"][0].contains("what"));
+    EXPECT_EQ(doc["chunks"][4]["what"], "head");
+    EXPECT_EQ(doc["chunks"][5]["what"], "tail");
     EXPECT_DOUBLE_EQ(r.chunks[0].seconds, 1.0); // two readings of the counter per chunk
     ASSERT_EQ(seen.size(), 6u);
     EXPECT_EQ(seen.back().done_bytes, r.erased.length);

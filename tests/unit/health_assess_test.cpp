@@ -142,6 +142,7 @@ TEST(HealthVerdict, ReadOnlyOutranksWornButNotEndOfLife)
     const auto j = judge({with(worn)}, locked);
     EXPECT_EQ(j.verdict, Verdict::read_only);
     EXPECT_EQ(j.source, "writability");
+    EXPECT_EQ(j.figure, DecidingFigure::writable);
     Wear dead;
     dead.life_exhausted = true;
     EXPECT_EQ(judge({with(dead)}, locked).verdict, Verdict::end_of_life);
@@ -156,7 +157,8 @@ TEST(HealthVerdict, TheWorstSourceDecides)
     const auto j = judge({with(fine, "a"), with(worn, "b")}, Writability{});
     EXPECT_EQ(j.verdict, Verdict::worn);
     EXPECT_EQ(j.source, "b");
-    EXPECT_EQ(j.figure, "pre_eol");
+    EXPECT_EQ(j.figure, DecidingFigure::pre_eol);
+    EXPECT_EQ(to_string(j.figure), "pre_eol");
 }
 
 TEST(HealthAssess, KnownCardWithItsBlock)

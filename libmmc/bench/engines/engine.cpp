@@ -18,14 +18,15 @@ SlotBuffers::SlotBuffers(unsigned depth, std::size_t bytes) : bytes_(bytes)
 
 SlotBuffers::~SlotBuffers() { std::free(base_); }
 
-std::unique_ptr<Engine> make_engine(std::string_view name, int fd, unsigned depth, std::size_t buffer_bytes)
+std::unique_ptr<Engine> make_engine(EngineKind kind, int fd, unsigned depth, std::size_t buffer_bytes)
 {
-    if (name == "psync") {
+    switch (kind) {
+    case EngineKind::psync:
         if (depth != 1) throw std::invalid_argument(fmt::format("psync runs one I/O at a time, not {}", depth));
         return make_psync_engine(fd, buffer_bytes);
+    case EngineKind::io_uring: return make_io_uring_engine(fd, depth, buffer_bytes);
     }
-    if (name == "io_uring") return make_io_uring_engine(fd, depth, buffer_bytes);
-    throw std::invalid_argument(fmt::format("unknown engine '{}' (psync, io_uring)", name));
+    throw std::invalid_argument("unknown engine");
 }
 
 } // namespace mmc::bench

@@ -5,6 +5,8 @@
 // owned by the engine so it can register them with the kernel.
 #pragma once
 
+#include "bench/job.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -62,11 +64,11 @@ private:
     std::vector<std::byte*> slots_;
 };
 
-// The engines by name: "psync" (pread/pwrite, one I/O at a time) and
-// "io_uring" (liburing, up to `depth` in flight). Throws std::invalid_argument
-// for an unknown name or a depth psync cannot do, std::system_error when the
-// kernel refuses (io_uring disabled, no memory to lock).
-std::unique_ptr<Engine> make_engine(std::string_view name, int fd, unsigned depth, std::size_t buffer_bytes);
+// The engines: psync (pread/pwrite, one I/O at a time) and io_uring
+// (liburing, up to `depth` in flight). Throws std::invalid_argument for a
+// depth psync cannot do, std::system_error when the kernel refuses (io_uring
+// disabled, no memory to lock).
+std::unique_ptr<Engine> make_engine(EngineKind kind, int fd, unsigned depth, std::size_t buffer_bytes);
 
 std::unique_ptr<Engine> make_psync_engine(int fd, std::size_t buffer_bytes);
 std::unique_ptr<Engine> make_io_uring_engine(int fd, unsigned depth, std::size_t buffer_bytes);

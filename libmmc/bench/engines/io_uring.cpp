@@ -38,7 +38,7 @@ public:
     }
     ~IoUring() override { io_uring_queue_exit(&ring_); }
 
-    std::string_view name() const override { return "io_uring"; }
+    std::string_view name() const override { return to_string(EngineKind::io_uring); }
     unsigned depth() const override { return depth_; }
     std::byte* buffer(uint32_t slot) override { return buffers_[slot]; }
 

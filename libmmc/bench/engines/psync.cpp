@@ -12,7 +12,7 @@ class Psync final : public Engine {
 public:
     Psync(int fd, std::size_t bytes) : fd_(fd), buffers_(1, bytes) {}
 
-    std::string_view name() const override { return "psync"; }
+    std::string_view name() const override { return to_string(EngineKind::psync); }
     unsigned depth() const override { return 1; }
     std::byte* buffer(uint32_t slot) override { return buffers_[slot]; }
 
