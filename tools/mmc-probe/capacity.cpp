@@ -47,6 +47,7 @@ Options:
      --any-device      allow a block device that is not an MMC/SD card
      --seed N          the stamps' salt and read order (default: random)
  -J, --json            print JSON (see mmc-probe(1), CAPACITY)
+     --no-ioctl        send no card commands (registers from sysfs)
      --sysfs-root DIR  read sysfs from DIR (default /sys)
  -h, --help            display this help
  -V, --version         display version
@@ -64,18 +65,19 @@ Examples:
 struct CapacityCommandOptions {
     std::string device;
     CapacityOptions probe;
-    bool yes = false, dry_run = false, json = false, any_device = false;
+    bool yes = false, dry_run = false, json = false, any_device = false, use_ioctl = true;
     dev::SysRoots roots;
 };
 
 CapacityCommandOptions parse_capacity_command(int argc, char** argv)
 {
-    enum { destructive = 256, max_cache, any_device, seed, sysfs };
+    enum { destructive = 256, max_cache, any_device, seed, no_ioctl, sysfs };
     static const option longopts[] = {
         {"destructive", no_argument, nullptr, destructive}, {"max-cache", required_argument, nullptr, max_cache},
         {"yes", no_argument, nullptr, 'y'},                 {"dry-run", no_argument, nullptr, 'n'},
         {"any-device", no_argument, nullptr, any_device},   {"seed", required_argument, nullptr, seed},
         {"json", no_argument, nullptr, 'J'},                {"sysfs-root", required_argument, nullptr, sysfs},
+        {"no-ioctl", no_argument, nullptr, no_ioctl},
         {"help", no_argument, nullptr, 'h'},                {"version", no_argument, nullptr, 'V'},
         {nullptr, 0, nullptr, 0},
     };
@@ -103,6 +105,7 @@ CapacityCommandOptions parse_capacity_command(int argc, char** argv)
             }
             break;
         case 'J': o.json = true; break;
+        case no_ioctl: o.use_ioctl = false; break;
         case sysfs:
             o.roots.sysfs = optarg;
             o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
@@ -139,7 +142,7 @@ int run_capacity(int argc, char** argv)
         cli::error(tool, cli::error_text(e));
         return cli::failure;
     }
-    const CapacityTarget target = capacity_target(d, o.roots, true);
+    const CapacityTarget target = capacity_target(d, o.roots, o.use_ioctl);
 
     std::unique_ptr<DeviceBlocks> io;
     CapacityPlan plan;
