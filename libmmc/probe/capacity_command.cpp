@@ -240,7 +240,10 @@ int run_capacity(int argc, char** argv)
         if (read_cache.detected) o.probe.read_cache_bytes = read_cache.bytes.value_or(max_read_cache_bytes(timer.size()));
         r = probe_capacity(*io, o.probe);
         r.read_cache_evidence = read_cache.evidence;
-        if (read_cache.detected && !read_cache.bytes) r.confidence = "low";
+        // The cache's own confidence caps the probe's: "low" when it could not
+        // be emptied, "medium" when its two sizing passes disagreed.
+        if (read_cache.confidence() == "low") r.confidence = "low";
+        else if (read_cache.confidence() == "medium" && r.confidence == "high") r.confidence = "medium";
     } catch (const std::exception& e) {
         line.clear();
         cli::error(probe_tool, fmt::format("{}: {}", target.path, e.what()));

@@ -150,6 +150,8 @@ void note_read_cache(GeometryReading& r)
     if (!r.read_cache.detected) return;
     r.geometry.evidence.push_back(r.read_cache.evidence);
     if (!r.read_cache.bytes && r.geometry.confidence != "none") r.geometry.confidence = "low";
+    // Two sizing passes that disagreed: a high reading is held to medium.
+    else if (r.read_cache.passes_disagreed && r.geometry.confidence == "high") r.geometry.confidence = "medium";
 }
 
 } // namespace
