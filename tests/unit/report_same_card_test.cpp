@@ -1,6 +1,7 @@
 // One card measured in a USB reader and in a slot (issue 26): mmc-report
 // recognises it without hand labels (report/tables.h, same_card) and shows
 // its rows side by side, with their attachments in text, JSON and CSV.
+#include "old_store.h"
 #include "report/export.h"
 #include "report/schema.h"
 #include "report/store.h"
@@ -9,7 +10,6 @@
 
 #include <filesystem>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 using namespace mmc::report;
 
@@ -135,16 +135,8 @@ TEST(ReportSameCard, BundlesWithoutAttachmentsKeepTheirTables)
 
 TEST(ReportSameCard, TheDatabaseKeepsTheAttachmentAndTheReader)
 {
-    char pattern[] = "/tmp/mmc-same-card-test.XXXXXX";
-    const std::string dir = mkdtemp(pattern);
-    const std::string path = dir + "/results.sqlite";
-    {
-        // A database of the previous schema (3), with a row of its time.
-        auto db = open_sqlite(path);
-        ASSERT_EQ(migrate(*db, 3), 0);
-        db->query("INSERT INTO bundles (content_hash, kind, created, ingested, source_path, card_label, host_label, bundle) "
-                  "VALUES ('h1', 'measured', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 'old.json', 'Old card', 'Old host', '{}')");
-    }
+    const auto old_db = mmc::test::old_store(3); // the schema before version 4
+    const std::string& path = old_db.path;
     auto store = open_store(path, false);
     EXPECT_EQ(schema_version(store->connection()), 4);
     Bundle b = in_reader("laptop", "1a2b3c4d");
@@ -164,5 +156,5 @@ TEST(ReportSameCard, TheDatabaseKeepsTheAttachmentAndTheReader)
     ASSERT_EQ(old.size(), 1u);
     EXPECT_EQ(*old[0][0], "NULL") << "rows stored before keep their new columns empty";
     store.reset();
-    std::filesystem::remove_all(dir);
+    std::filesystem::remove_all(old_db.dir);
 }
