@@ -47,7 +47,9 @@ void usage(std::FILE* to)
 Identify, diagnose, clean and measure an SD/MMC card; write one result
 bundle and print what the card is, what the bus allows, its flash geometry
 (mmc-probe, when installed), what it measured and which of its claims held.
-DEVICE is /dev/mmcblk0, mmcblk0, mmc0 or mmc0:4567.
+DEVICE is /dev/mmcblk0, mmcblk0, mmc0 or mmc0:4567, or a USB card reader's
+slot (/dev/sdb): what needs the MMC host (registers, health) is then skipped,
+saying why, and the bundle records the reader and its link.
 
 Options:
      --destructive       erase the card (verified), test its capacity, run
