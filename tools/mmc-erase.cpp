@@ -12,6 +12,7 @@
 #include "out/erase_view.h"
 #include "probe/ladder.h"
 #include "probe/sampler.h"
+#include "probe/words_view.h"
 #include "version.h"
 
 #include <atomic>
@@ -210,9 +211,9 @@ void measure_au(Options& o, const mmc::erase::Target& t)
     if (!g.au_bytes)
         throw mmc::cli::Error(mmc::cli::ErrorKind::failure,
                               fmt::format("{}: the read ladder shows no AU (confidence {}); give the AU with --au SIZE",
-                                          t.disk_path, g.confidence));
+                                          t.disk_path, mmc::probe::confidence_name(g.confidence)));
     o.lib.au_bytes = *g.au_bytes;
-    o.lib.au_source = fmt::format("the read ladder (mmc-probe geometry: confidence {})", g.confidence);
+    o.lib.au_source = fmt::format("the read ladder (mmc-probe geometry: confidence {})", mmc::probe::confidence_name(g.confidence));
 }
 
 } // namespace

@@ -1,9 +1,11 @@
 // mmc-probe: what the card really is, measured. A thin dispatcher: each
-// subcommand's main lives in libmmc/probe (geometry_command.h,
-// capacity_command.h).
+// subcommand's front end is a file of its own beside it (mmc-probe/geometry.cpp,
+// mmc-probe/capacity.cpp); the probes are libmmc's (probe/geometry_run.h,
+// probe/capacity_run.h).
 #include "cli/cli.h"
-#include "probe/capacity_command.h"
-#include "probe/geometry_command.h"
+#include "mmc-probe/capacity.h"
+#include "mmc-probe/geometry.h"
+#include "mmc-probe/tool.h"
 #include "version.h"
 
 #include <cstring>
@@ -14,7 +16,7 @@
 
 namespace {
 
-constexpr const char* tool = "mmc-probe";
+using mmc_probe::tool;
 
 void usage(std::FILE* to)
 {
@@ -63,8 +65,8 @@ int run(int argc, char** argv)
     if (optind >= argc) throw mmc::cli::UsageError("no subcommand given (geometry or capacity)");
     const std::string sub = argv[optind];
     const std::vector<std::string> rest(argv + optind + 1, argv + argc);
-    if (sub == "geometry") return mmc::probe::run_geometry(rest);
-    if (sub == "capacity") return mmc::probe::run_capacity(argc - optind, argv + optind);
+    if (sub == "geometry") return mmc_probe::run_geometry(rest);
+    if (sub == "capacity") return mmc_probe::run_capacity(argc - optind, argv + optind);
     throw mmc::cli::UsageError(fmt::format("unknown subcommand '{}'; expected geometry or capacity", sub));
 }
 

@@ -14,18 +14,6 @@
 
 namespace mmc::probe {
 
-const char* to_string(Verdict v)
-{
-    switch (v) {
-    case Verdict::good: return "good";
-    case Verdict::limbo: return "limbo";
-    case Verdict::wraparound: return "wraparound";
-    case Verdict::chain: return "chain";
-    case Verdict::bad: return "bad";
-    }
-    return "?";
-}
-
 namespace {
 
 constexpr uint64_t stamp_magic = 0x6d6d632d70726f62; // "mmc-prob"
@@ -174,7 +162,7 @@ private:
         r_.blocks_written += data.size() / bs_;
     }
 
-    void report(const char* phase, uint64_t done, uint64_t total)
+    void report(CapacityPhase phase, uint64_t done, uint64_t total)
     {
         if (o_.progress) o_.progress({phase, done, total, r_.blocks_written});
     }
@@ -244,7 +232,7 @@ private:
         // copy (taken before either was written) is the one left standing.
         for (auto it = backups_.rbegin(); it != backups_.rend(); ++it) {
             write(it->first, it->second);
-            if (++done % 64 == 0 || done == total) report("restore", done, total);
+            if (++done % 64 == 0 || done == total) report(CapacityPhase::restore, done, total);
         }
         backups_.clear();
         copied_.clear();
@@ -268,15 +256,15 @@ private:
         // cache's worth of other blocks is rewritten: the cache lets go of it.
         const uint64_t read_cache = (o_.read_cache_bytes + bs_ - 1) / bs_;
         r_.read_cache_bytes = o_.read_cache_bytes;
-        if (read_cache > bound) r_.confidence = "low";
+        if (read_cache > bound) r_.confidence = Confidence::low;
         uint64_t next_check = std::min<uint64_t>(std::max<uint64_t>(64, read_cache), bound);
-        report("cache", 0, bound);
+        report(CapacityPhase::cache, 0, bound);
         const double run_start = now();
         while (!top_bad && rewritten < bound) {
             const uint64_t n = next_check - rewritten;
             rewrite(top - rewritten - n, n);
             rewritten += n;
-            report("cache", rewritten, bound);
+            report(CapacityPhase::cache, rewritten, bound);
             top_bad = !holds_own_stamp(top);
             next_check = std::min(bound, rewritten + std::max({uint64_t{64}, rewritten / 16, read_cache}));
         }
@@ -285,7 +273,7 @@ private:
         const double per_block = rewritten ? std::max(1e-9, (now() - run_start) / rewritten) : 1e-9;
 
         // 2. The wrap, from the anchor, which must have kept its stamp.
-        report("wrap", 0, 1);
+        report(CapacityPhase::wrap, 0, 1);
         if (!holds_own_stamp(anchor)) {
             r_.verdict = Verdict::bad;
             r_.usable_bytes = 0;
@@ -302,7 +290,7 @@ private:
             const auto s = stamp_of(buf_, salt_);
             if (s && *s == anchor && (!module || d < *module)) module = d;
         }
-        report("wrap", 1, 1);
+        report(CapacityPhase::wrap, 1, 1);
 
         // 3. The search for the first bad block U.
         uint64_t lo = anchor; // holds its stamp
@@ -327,7 +315,7 @@ private:
         uint64_t total_rounds = search_bound(limit - lo - 1, cache_blocks_, weight * per_probe, cap).first;
         uint64_t round = 0;
         while (first_bad - lo > 1) {
-            report("search", round, std::max(total_rounds, round + 1));
+            report(CapacityPhase::search, round, std::max(total_rounds, round + 1));
             const double round_start = now();
             const uint64_t span = first_bad - lo;
             const uint64_t k = std::min(probes_per_round(span - 1, cache_blocks_, weight * per_probe, cap), span - 1);
@@ -364,7 +352,7 @@ private:
                 total_rounds = round + search_bound(first_bad - lo - 1, cache_blocks_, weight * per_probe, cap).first;
             }
         }
-        report("search", round, round);
+        report(CapacityPhase::search, round, round);
         uint64_t usable = first_bad;
         if (!found_bad && limit < hi) r_.usable_is_lower_bound = true;
         if (!found_bad && limit == hi) usable = hi;

@@ -28,6 +28,8 @@
 // (`stop`) restores too.
 #pragma once
 
+#include "probe/confidence.h"
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -49,10 +51,12 @@ public:
 };
 
 enum class Verdict { good, limbo, wraparound, chain, bad };
-const char* to_string(Verdict);
+
+// The probe's steps, in the order they run (the method above; restore last).
+enum class CapacityPhase { cache, wrap, search, restore };
 
 struct CapacityProgress {
-    std::string phase;       // "cache", "wrap", "search", "restore"
+    CapacityPhase phase = CapacityPhase::cache;
     uint64_t done = 0;       // units of this phase done
     uint64_t total = 0;      // and expected (an estimate for search)
     uint64_t blocks_written = 0;
@@ -103,9 +107,9 @@ struct CapacityResult {
     bool restored = false;              // every copy was written back
     bool interrupted = false;
     bool usable_is_lower_bound = false; // U fell inside the cache-flush area: usable is at least this
-    // "high", or "low" when a read cache in front of the card is larger than
+    // high, or low when a read cache in front of the card is larger than
     // the probe may rewrite to get past it (its verifying reads may be the cache's).
-    std::string confidence = "high";
+    Confidence confidence = Confidence::high;
     uint64_t read_cache_bytes = 0;      // the options' read cache, as given
     std::string read_cache_evidence;    // what timing found in front of the card (mmc-probe says it here)
     double seconds = 0;

@@ -1,7 +1,9 @@
 #include "probe/capacity_view.h"
 
 #include "cli/printable.h"
+#include "cli/progress.h"
 #include "cli/size.h"
+#include "probe/words_view.h"
 #include "probe/measure.h"
 
 #include <fmt/format.h>
@@ -98,7 +100,7 @@ std::string result_text(const CapacityTarget& t, const CapacityResult& r, uint32
         out += fmt::format("{}: {}\n", t.path, verdict_sentence(r));
     else
         out += fmt::format("{}: interrupted: no verdict\n", t.path);
-    line("verdict", r.verdict ? to_string(*r.verdict) : "none (interrupted)");
+    line("verdict", r.verdict ? verdict_name(*r.verdict) : "none (interrupted)");
     line("announced", size_text(r.announced_bytes, block_size));
     if (r.verdict) {
         line("usable", size_text(r.usable_bytes, block_size) +
@@ -108,7 +110,7 @@ std::string result_text(const CapacityTarget& t, const CapacityResult& r, uint32
                       : *r.cache_bytes ? fmt::format("about {} (an upper bound)", cli::format_bytes(*r.cache_bytes))
                                        : "none");
     }
-    line("confidence", r.confidence);
+    line("confidence", confidence_name(r.confidence));
     if (!r.read_cache_evidence.empty()) line("read cache", r.read_cache_evidence);
     line("blocks written", fmt::format("{} ({} stamped blocks copied{})", r.blocks_written, r.blocks_backed_up,
                                        r.restored ? " and written back" : ""));
@@ -127,12 +129,12 @@ nlohmann::ordered_json result_json(const CapacityTarget& t, const CapacityResult
     nlohmann::ordered_json j;
     j["device"] = t.path;
     j["card"] = t.card ? nlohmann::ordered_json(dev::identity_json(*t.card)) : nlohmann::ordered_json(nullptr);
-    j["verdict"] = r.verdict ? nlohmann::ordered_json(to_string(*r.verdict)) : nlohmann::ordered_json(nullptr);
+    j["verdict"] = r.verdict ? nlohmann::ordered_json(verdict_name(*r.verdict)) : nlohmann::ordered_json(nullptr);
     j["announced_bytes"] = r.announced_bytes;
     j["usable_bytes"] = r.usable_bytes;
     j["module_bytes"] = r.module_bytes ? nlohmann::ordered_json(*r.module_bytes) : nlohmann::ordered_json(nullptr);
     j["cache_bytes"] = r.cache_bytes ? nlohmann::ordered_json(*r.cache_bytes) : nlohmann::ordered_json(nullptr);
-    j["confidence"] = r.confidence;
+    j["confidence"] = confidence_name(r.confidence);
     j["read_cache_bytes"] = r.read_cache_bytes ? nlohmann::ordered_json(r.read_cache_bytes) : nlohmann::ordered_json(nullptr);
     j["read_cache_evidence"] = r.read_cache_evidence.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.read_cache_evidence);
     j["blocks_written"] = r.blocks_written;
@@ -147,6 +149,50 @@ nlohmann::ordered_json result_json(const CapacityTarget& t, const CapacityResult
     j["shrink_command"] = cmd.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(cmd);
     j["interrupted"] = r.interrupted;
     return j;
+}
+
+nlohmann::ordered_json dry_run_json(const CapacityTarget& target, const CapacityPlan& plan)
+{
+    nlohmann::ordered_json j;
+    j["device"] = target.path;
+    j["card"] = target.card ? nlohmann::ordered_json(dev::identity_json(*target.card)) : nlohmann::ordered_json(nullptr);
+    j["dry_run"] = true;
+    j["block_size"] = plan.block_size;
+    j["announced_bytes"] = plan.block_count * plan.block_size;
+    j["max_blocks_written"] = plan.max_blocks_written;
+    j["typical_blocks_written"] = plan.typical_blocks_written;
+    j["max_backup_blocks"] = plan.max_backup_blocks;
+    return j;
+}
+
+std::string CapacityProgressText::operator()(const CapacityProgress& p)
+{
+    if (p.phase != phase_) {
+        phase_ = p.phase;
+        phase_start_ = std::chrono::steady_clock::now();
+    }
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - phase_start_).count();
+    auto eta = [&] { return cli::eta_text(static_cast<double>(p.done), static_cast<double>(p.total), elapsed); };
+    switch (p.phase) {
+    case CapacityPhase::cache: return fmt::format("cache check: {}/{} blocks rewritten in place, {}", p.done, p.total, eta());
+    case CapacityPhase::wrap: return "wrap check: looking for the anchor's stamp at powers of two";
+    case CapacityPhase::search:
+        return fmt::format("search: round {} of about {}, {} blocks written, {}", p.done + 1, p.total, p.blocks_written, eta());
+    case CapacityPhase::restore: break;
+    }
+    return fmt::format("restoring: {}/{} blocks written back", p.done, p.total);
+}
+
+std::string partition_refusal(const std::string& path, const std::string& disk_path)
+{
+    return fmt::format("{}: a partition; the capacity is the whole card's: probe {}", path, disk_path);
+}
+
+std::string interrupted_text(const CapacityTarget& target, const CapacityResult& r)
+{
+    return fmt::format("interrupted: {}", r.restored ? fmt::format("the {} stamped blocks were written back; {} is as it was",
+                                                                  r.blocks_backed_up, target.path)
+                                                     : "--destructive: the stamps written so far stay");
 }
 
 } // namespace mmc::probe

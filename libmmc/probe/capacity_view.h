@@ -6,6 +6,7 @@
 #include "dev/identify.h"
 #include "probe/capacity.h"
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -28,6 +29,24 @@ std::string plan_text(const CapacityTarget&, const CapacityPlan&, bool destructi
 std::string result_text(const CapacityTarget&, const CapacityResult&, uint32_t block_size);
 nlohmann::ordered_json result_json(const CapacityTarget&, const CapacityResult&, uint32_t block_size,
                                    bool destructive);
+// Why a partition is refused: the capacity is the whole card's.
+std::string partition_refusal(const std::string& path, const std::string& disk_path);
+// What an interrupted probe left: the card as it was, or the stamps (--destructive).
+std::string interrupted_text(const CapacityTarget&, const CapacityResult&);
+
+// What --dry-run -J says: the plan, nothing written.
+nlohmann::ordered_json dry_run_json(const CapacityTarget&, const CapacityPlan&);
+
+// The progress line's text for each report of the probe, with an estimate
+// of the time left from the time spent in the current phase.
+class CapacityProgressText {
+public:
+    std::string operator()(const CapacityProgress&);
+
+private:
+    std::optional<CapacityPhase> phase_;
+    std::chrono::steady_clock::time_point phase_start_ = std::chrono::steady_clock::now();
+};
 
 // The one mapping from a verdict to the exit status (man mmc-probe, EXIT STATUS).
 int exit_status(Verdict);

@@ -2,6 +2,7 @@
 
 #include "cli/size.h"
 #include "probe/measure.h"
+#include "probe/words_view.h"
 #include "version.h"
 
 #include <algorithm>
@@ -45,7 +46,7 @@ ordered_json open_au_json(const OpenAuResult& r)
     j["start_area_special"] = r.start_area_special ? ordered_json(*r.start_area_special) : ordered_json(nullptr);
     j["trials"] = ordered_json::array();
     for (const auto& t : r.trials)
-        j["trials"].push_back({{"mode", t.mode}, {"aus", t.aus}, {"offset", t.offset}, {"ns_per_write", t.ns_per_write},
+        j["trials"].push_back({{"mode", open_au_mode_name(t.mode)}, {"aus", t.aus}, {"offset", t.offset}, {"ns_per_write", t.ns_per_write},
                                {"bytes_per_s", t.bytes_per_s}, {"recheck", t.recheck}});
     j["bytes_written"] = r.bytes_written;
     j["restored"] = r.restored;
@@ -97,7 +98,7 @@ void print_geometry_text(const ProbedDevice* d, const GeometryReport& r, bool ve
     } else if (!r.source_file) {
         fmt::print("Open AUs:    not measured (--destructive writes to measure them)\n");
     }
-    fmt::print("Confidence:  {}\n", g.confidence);
+    fmt::print("Confidence:  {}\n", confidence_name(g.confidence));
     fmt::print("Registers:   {}\n", cross_check_text(r.claims, g.au_bytes));
     fmt::print("Evidence:\n");
     for (const auto& e : g.evidence) fmt::print("  {}\n", e);
@@ -105,7 +106,7 @@ void print_geometry_text(const ProbedDevice* d, const GeometryReport& r, bool ve
     if (r.open) {
         fmt::print("Write speed (page-sized writes, round-robin over N AUs):\n");
         for (const auto& t : r.open->trials)
-            fmt::print("  {:<12} {:>2} AU{} at {:>9}: {:>9}/s, {} per write{}\n", t.mode, t.aus, t.aus == 1 ? " " : "s",
+            fmt::print("  {:<12} {:>2} AU{} at {:>9}: {:>9}/s, {} per write{}\n", open_au_mode_name(t.mode), t.aus, t.aus == 1 ? " " : "s",
                        cli::format_bytes(t.offset), cli::format_bytes(static_cast<uint64_t>(t.bytes_per_s)),
                        microseconds_text(t.ns_per_write), t.recheck ? " (recheck)" : "");
         fmt::print("Written:     {} (test and restore); {}\n", cli::format_bytes(r.open->bytes_written),
@@ -140,7 +141,7 @@ ordered_json geometry_json(const ProbedDevice* d, const GeometryReport& r)
     j["multi_plane_size"] = opt_json(g.multi_plane_bytes);
     j["au_size"] = opt_json(g.au_bytes);
     j["open_aus"] = opt_json(open_count(r.open));
-    j["confidence"] = g.confidence;
+    j["confidence"] = confidence_name(g.confidence);
     auto evidence = g.evidence;
     for (const auto& n : r.notes) evidence.push_back("note: " + n);
     j["evidence"] = evidence;
@@ -154,6 +155,11 @@ ordered_json geometry_json(const ProbedDevice* d, const GeometryReport& r)
     j["seconds"] = r.seconds;
     j["interrupted"] = r.interrupted;
     return j;
+}
+
+const char* interrupted_text(const GeometryReport& r)
+{
+    return r.open ? "interrupted; every block written was put back" : "interrupted; the ladder is incomplete";
 }
 
 } // namespace mmc::probe

@@ -42,6 +42,10 @@ struct GeometryReport {
 // and random counts, either when only one was found.
 std::optional<unsigned> open_count(const std::optional<OpenAuResult>&);
 
+// What an interrupted reading left: an incomplete ladder, or every block
+// the open-AU test wrote put back.
+const char* interrupted_text(const GeometryReport&);
+
 // device: null for --from-flashbench.
 void print_geometry_text(const ProbedDevice* device, const GeometryReport&, bool verbose);
 nlohmann::ordered_json geometry_json(const ProbedDevice* device, const GeometryReport&);

@@ -31,7 +31,7 @@ Geometry analyze(const Ladder& ladder)
     rows.erase(std::unique(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.align == b.align; }),
                rows.end());
     if (rows.size() < 3) {
-        g.confidence = "none";
+        g.confidence = Confidence::none;
         g.evidence.push_back(fmt::format("{} ladder rows: too few to read", rows.size()));
         return g;
     }
@@ -162,10 +162,10 @@ Geometry analyze(const Ladder& ladder)
                                          bytes(au_min), microseconds_text(t)));
     }
 
-    if (!g.page_bytes && !g.au_bytes) g.confidence = "none";
-    else if (g.page_bytes && g.au_bytes && best >= 3 * t) g.confidence = "high";
-    else if (g.au_bytes) g.confidence = "medium";
-    else g.confidence = "low";
+    if (!g.page_bytes && !g.au_bytes) g.confidence = Confidence::none;
+    else if (g.page_bytes && g.au_bytes && best >= 3 * t) g.confidence = Confidence::high;
+    else if (g.au_bytes) g.confidence = Confidence::medium;
+    else g.confidence = Confidence::low;
     g.evidence.push_back(fmt::format("{} rows from {} to {}; a read takes {}{}{}", rows.size(), bytes(rows.front().align),
                                      bytes(rows.back().align), microseconds_text(read_ns),
                                      ladder.repeats ? fmt::format("; {} repeats per position, the fastest kept", ladder.repeats) : "",

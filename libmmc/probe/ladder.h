@@ -11,6 +11,8 @@
 // reading of flashbench -a, LWN 2011).
 #pragma once
 
+#include "probe/confidence.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,7 +41,7 @@ struct Geometry {
     std::optional<uint64_t> page_bytes;        // the first step
     std::optional<uint64_t> multi_plane_bytes; // a second step right above the page (two pages read at once)
     std::optional<uint64_t> au_bytes;          // the strongest sustained step at AU sizes
-    std::string confidence;                    // "high", "medium", "low" or "none" (no boundary)
+    Confidence confidence = Confidence::none;  // none: no boundary
     double threshold_ns = 0;                   // a step must exceed this to count
     double noise_floor_ns = 0;                 // the spread of diff where there is no boundary
     std::optional<double> page_step_ns, au_step_ns;

@@ -2,6 +2,7 @@
 
 #include "cli/size.h"
 #include "probe/measure.h"
+#include "probe/words_view.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -158,8 +159,8 @@ OpenAuResult measure_open_aus(WriteDevice& dev, const OpenAuOptions& o)
         if (pass == 0) return half >= k ? std::make_pair(half, ppa) : std::make_pair(uint64_t{0}, ppa);
         return std::nullopt;
     };
-    auto trial = [&](const std::string& mode, uint64_t first, unsigned n, unsigned pass) -> std::optional<double> {
-        const bool random = mode != "linear";
+    auto trial = [&](OpenAuMode mode, uint64_t first, unsigned n, unsigned pass) -> std::optional<double> {
+        const bool random = mode != OpenAuMode::linear;
         const auto range = pages_for(random, pass);
         if (!range) return std::nullopt;
         std::vector<std::vector<uint64_t>> pages(n);
@@ -177,7 +178,7 @@ OpenAuResult measure_open_aus(WriteDevice& dev, const OpenAuOptions& o)
         for (unsigned i = 0; i < n; ++i)
             for (unsigned j = 0; j < k; ++j) keep(at(i, j));
         if (o.progress)
-            o.progress(fmt::format("{} open-AU trial{}: {} AU{}", mode, pass ? " (recheck)" : "", n, n == 1 ? "" : "s"));
+            o.progress(fmt::format("{} open-AU trial{}: {} AU{}", open_au_mode_name(mode), pass ? " (recheck)" : "", n, n == 1 ? "" : "s"));
         for (unsigned i = 0; i < n; ++i) {
             dev.write_ns(at(i, 0), data);
             r.bytes_written += o.page_bytes;
@@ -215,7 +216,7 @@ OpenAuResult measure_open_aus(WriteDevice& dev, const OpenAuOptions& o)
     // into an open AU a page program), confirmed on other pages of the same
     // AUs: past the open count those were evicted too, below it they are
     // still open.
-    auto sweep = [&](const std::string& mode) -> std::optional<unsigned> {
+    auto sweep = [&](OpenAuMode mode) -> std::optional<unsigned> {
         double fastest = 0;
         uint64_t first = start;
         unsigned rechecks = 0;
@@ -238,17 +239,17 @@ OpenAuResult measure_open_aus(WriteDevice& dev, const OpenAuOptions& o)
     std::exception_ptr error;
     try {
         r.tried_up_to = plan.max_trial;
-        r.linear = sweep("linear");
-        if (!stopped()) r.random = sweep("random");
+        r.linear = sweep(OpenAuMode::linear);
+        if (!stopped()) r.random = sweep(OpenAuMode::random);
         // The start area: one AU more than the card keeps open, at its first
         // AUs. Special when that does not hit the cliff there.
         if (!stopped() && r.random && *r.random + 1 <= plan.max_trial) {
             const unsigned n = *r.random + 1;
             double open = 0; // the fastest random trial within the open count
             for (const auto& t : r.trials)
-                if (t.mode == "random" && t.aus <= *r.random) open = open ? std::min(open, t.ns_per_write) : t.ns_per_write;
+                if (t.mode == OpenAuMode::random && t.aus <= *r.random) open = open ? std::min(open, t.ns_per_write) : t.ns_per_write;
             // The sweep's own criterion: no cliff there is a special area.
-            if (const auto ns = trial("start-random", 0, n, 0)) r.start_area_special = *ns <= 2 * open;
+            if (const auto ns = trial(OpenAuMode::start_random, 0, n, 0)) r.start_area_special = *ns <= 2 * open;
         } else if (!stopped()) {
             r.notes.push_back("start area not measured: it needs the random open-AU count and one AU more");
         }

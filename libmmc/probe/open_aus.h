@@ -65,8 +65,12 @@ struct OpenAuOptions {
     std::function<void(const std::string& what)> progress;
 };
 
+// How a trial takes the pages of its AUs: in order, at random, or at random
+// in the card's first AUs (the start-area case).
+enum class OpenAuMode { linear, random, start_random };
+
 struct OpenAuTrial {
-    std::string mode;       // "linear", "random", "start-random"
+    OpenAuMode mode = OpenAuMode::linear;
     unsigned aus = 0;
     uint64_t offset = 0;    // the first AU's offset
     double ns_per_write = 0;

@@ -101,11 +101,11 @@ ReadCacheFinding find_read_cache(ReadTimer& dev, const std::atomic<bool>* stop)
     return f;
 }
 
-std::string ReadCacheFinding::confidence() const
+Confidence ReadCacheFinding::confidence() const
 {
-    if (!detected) return {};
-    if (!bytes) return "low";
-    return passes_disagreed ? "medium" : "high";
+    if (!detected) return Confidence::high;
+    if (!bytes) return Confidence::low;
+    return passes_disagreed ? Confidence::medium : Confidence::high;
 }
 
 ColdReads::ColdReads(ReadTimer& device, uint64_t flood_bytes) : dev_(device), flood_bytes_(flood_bytes) {}

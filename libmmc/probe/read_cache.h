@@ -19,6 +19,7 @@
 // N holding only them), so the timed read reaches the card.
 #pragma once
 
+#include "probe/confidence.h"
 #include "probe/read_timer.h"
 
 #include <atomic>
@@ -38,10 +39,11 @@ struct ReadCacheFinding {
     // not empty the cache when flooded again, and was doubled until one did.
     // The timing is then less sure than two passes agreeing.
     bool passes_disagreed = false;
-    // "high": sized, and the second pass agreed; "medium": the passes
-    // disagreed and a larger size was confirmed; "low": not emptied at all
-    // (no size); "" when no cache was detected.
-    std::string confidence() const;
+    // What the cache leaves of a probe's confidence: high when none was
+    // detected, or it was sized and the second pass agreed; medium when the
+    // passes disagreed and a larger size was confirmed; low when it could
+    // not be emptied (no size).
+    Confidence confidence() const;
 };
 
 // The largest cache looked for: 64 MiB or an eighth of the device.

@@ -9,10 +9,11 @@ namespace mmc::probe {
 
 namespace {
 
-const char* verdict(const RegisterClaim& c, std::optional<uint64_t> au)
+// Whether the claim equals the measured AU; nothing when either is missing.
+std::optional<bool> agrees(const RegisterClaim& c, std::optional<uint64_t> au)
 {
-    if (!c.bytes || !au) return nullptr;
-    return *c.bytes == *au ? "agrees" : "differs";
+    if (!c.bytes || !au) return std::nullopt;
+    return *c.bytes == *au;
 }
 
 } // namespace
@@ -54,8 +55,8 @@ nlohmann::ordered_json cross_check_json(const RegisterClaims& r, std::optional<u
     for (const auto& c : r.claims) {
         nlohmann::ordered_json o;
         o["bytes"] = c.bytes ? nlohmann::ordered_json(*c.bytes) : nlohmann::ordered_json(nullptr);
-        const char* v = verdict(c, au);
-        o["agrees"] = v ? nlohmann::ordered_json(std::string(v) == "agrees") : nlohmann::ordered_json(nullptr);
+        const auto a = agrees(c, au);
+        o["agrees"] = a ? nlohmann::ordered_json(*a) : nlohmann::ordered_json(nullptr);
         j[c.key] = o;
     }
     return j;
@@ -67,8 +68,8 @@ std::string cross_check_text(const RegisterClaims& r, std::optional<uint64_t> au
     std::string out;
     for (const auto& c : r.claims) {
         if (!c.bytes) continue;
-        const char* v = verdict(c, au);
-        out += (out.empty() ? "" : "; ") + c.label + " " + cli::format_bytes(*c.bytes) + (v ? std::string(" (") + v + ")" : "");
+        const auto a = agrees(c, au);
+        out += (out.empty() ? "" : "; ") + c.label + " " + cli::format_bytes(*c.bytes) + (a ? (*a ? " (agrees)" : " (differs)") : "");
     }
     return out.empty() ? "none given by the card" : out;
 }

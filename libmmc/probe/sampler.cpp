@@ -2,6 +2,7 @@
 
 #include "cli/size.h"
 #include "probe/measure.h"
+#include "probe/words_view.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -149,9 +150,9 @@ void note_read_cache(GeometryReading& r)
 {
     if (!r.read_cache.detected) return;
     r.geometry.evidence.push_back(r.read_cache.evidence);
-    if (!r.read_cache.bytes && r.geometry.confidence != "none") r.geometry.confidence = "low";
+    if (!r.read_cache.bytes && r.geometry.confidence != Confidence::none) r.geometry.confidence = Confidence::low;
     // Two sizing passes that disagreed: a high reading is held to medium.
-    else if (r.read_cache.passes_disagreed && r.geometry.confidence == "high") r.geometry.confidence = "medium";
+    else if (r.read_cache.passes_disagreed && r.geometry.confidence == Confidence::high) r.geometry.confidence = Confidence::medium;
 }
 
 } // namespace
@@ -165,14 +166,14 @@ GeometryReading read_geometry(ReadTimer& card, SampleOptions options, bool again
     r.ladder = sample_ladder(device, options);
     r.geometry = analyze(r.ladder);
     const bool stopped = options.stop && options.stop->load();
-    if (!again_if_unclear || r.geometry.confidence == "high" || stopped) {
+    if (!again_if_unclear || r.geometry.confidence == Confidence::high || stopped) {
         note_read_cache(r);
         return r;
     }
     auto found = [](const std::optional<uint64_t>& b) { return b ? cli::format_bytes(*b) : std::string("none"); };
     const std::string first = fmt::format("a first reading with {} repeats was not clear (confidence {}: page {}, AU {}); "
                                           "read again with {}",
-                                          options.repeats, r.geometry.confidence, found(r.geometry.page_bytes),
+                                          options.repeats, confidence_name(r.geometry.confidence), found(r.geometry.page_bytes),
                                           found(r.geometry.au_bytes), 3 * options.repeats);
     options.repeats *= 3;
     r.ladder = sample_ladder(device, options);

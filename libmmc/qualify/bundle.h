@@ -19,7 +19,7 @@ struct BundleInputs {
     std::string card_label, host_label; // empty: derived, as mmc-report does
     json environment;                   // report::collect_environment()
     std::string created;                // ISO-8601 UTC
-    std::optional<Attachment> attachment; // the device as check_device found it; none: not recorded
+    std::optional<Attachment> attachment = std::nullopt; // the device as check_device found it; none: not recorded
 };
 
 struct MadeBundle {

@@ -65,7 +65,7 @@ struct StepSpec {
     // no registers to read), or "" when it can; null: it always can. The
     // plan shows the reason and the pipeline records the step as skipped
     // with it, without running it.
-    std::function<std::string(const Settings&)> skip_when;
+    std::function<std::string(const Settings&)> skip_when = nullptr;
 };
 
 } // namespace mmc::qualify

@@ -12,9 +12,12 @@
 #include "out/bus_view.h"
 #include "out/device_view.h"
 #include "out/erase_view.h"
+#include "cli/stop_signal.h"
+#include "dev/resolver.h"
 #include "out/reader_view.h"
-#include "probe/capacity.h"
-#include "probe/capacity_view.h"
+#include "probe/capacity_run.h"
+#include "probe/geometry_run.h"
+#include "probe/words_view.h"
 #include "qualify/child_step.h"
 #include "version.h"
 
@@ -327,6 +330,38 @@ std::function<std::string(const Settings&)> describe_child(std::string tool, Arg
 
 
 
+// mmc-probe geometry, read-only, in this process: the ladder and the
+// registers' claims; the document is mmc-probe geometry -J's.
+StepResult run_geometry(StepContext& c)
+{
+    const Settings& s = c.settings;
+    StepResult r;
+    probe::GeometryReport report;
+    try {
+        dev::ResolveOptions ro;
+        ro.roots = s.roots;
+        const auto d = probe::probed_device(dev::resolve_device(s.device, dev::Purpose::read, ro), s.roots, s.use_ioctl);
+        probe::GeometryRunOptions o;
+        o.stop = &c.stop;
+        o.progress = [&](const std::string& what) {
+            if (c.progress) c.progress(what, false);
+        };
+        report = probe::probe_geometry(d, o);
+        r.doc = probe::geometry_json(&d, report);
+    } catch (const cli::Error& e) { // the resolver's refusal, a partition
+        return failed(cli::exit_status(e.kind), cli::error_text(e));
+    } catch (const std::exception& e) {
+        return failed(cli::failure, e.what());
+    }
+    if (report.interrupted) {
+        r.exit_status = cli::interrupted;
+        r.message = probe::interrupted_text(report);
+    } else {
+        c.geometry = r.doc;
+    }
+    return r;
+}
+
 // mmc-probe capacity's exit statuses that name a fake (10-13): an answer.
 bool names_a_fake(int status)
 {
@@ -336,16 +371,69 @@ bool names_a_fake(int status)
     return false;
 }
 
-StepResult run_capacity(const StepSpec& child, StepContext& c)
+// While the capacity probe holds copies of the blocks it stamps, a second
+// Ctrl-C must not end mmc-qualify before they are written back (mmc-qualify's
+// own second signal kills: a step stuck in a command). The child mmc-probe
+// this step once was ran on in its own process group; in this process the
+// second signal is ignored for the step's length.
+class SecondSignalIgnored {
+public:
+    SecondSignalIgnored() { cli::install_stop_signals(cli::SecondSignal::ignored); }
+    ~SecondSignalIgnored() { cli::install_stop_signals(cli::SecondSignal::kills); }
+    SecondSignalIgnored(const SecondSignalIgnored&) = delete;
+    SecondSignalIgnored& operator=(const SecondSignalIgnored&) = delete;
+};
+
+// mmc-probe capacity --yes (asked once, for the whole plan) in this process:
+// its document, its exit status, and a fake's verdict as the step's answer.
+StepResult run_capacity(StepContext& c)
 {
-    StepResult r = child.run(c);
-    if (r.skipped || !r.doc.is_object()) return r;
-    const auto verdict = r.doc.value("verdict", json()).is_string() ? r.doc["verdict"].get<std::string>() : std::string();
-    if (!verdict.empty() && names_a_fake(r.exit_status)) {
+    const Settings& s = c.settings;
+    dev::Device d;
+    try {
+        dev::ResolveOptions ro;
+        ro.roots = s.roots;
+        ro.any_device = s.any_device;
+        d = dev::resolve_device(s.device, dev::Purpose::probe, ro);
+        if (d.is_partition)
+            return failed(cli::usage, probe::partition_refusal(d.path, d.disk_path));
+        d.require_allowed();
+    } catch (const dev::DeviceError& e) {
+        return failed(cli::failure, cli::error_text(e));
+    }
+    StepResult r;
+    probe::CapacityResult result;
+    try {
+        const auto target = probe::capacity_target(d, s.roots, s.use_ioctl);
+        probe::DeviceBlocks io(target.path);
+        probe::CapacityOptions o;
+        probe::plan_capacity(io.block_count(), io.block_size(), o); // throws for a device too small to probe
+        const SecondSignalIgnored restore_first;
+        probe::CapacityProgressText progress_text;
+        o.stop = &c.stop;
+        o.progress = [&](const probe::CapacityProgress& p) {
+            if (c.progress) c.progress(progress_text(p), false);
+        };
+        try {
+            result = probe::run_capacity_probe(target, io, o);
+        } catch (const std::exception& e) {
+            return failed(cli::failure, fmt::format("{}: {}", target.path, e.what()));
+        }
+        r.doc = probe::capacity_document(probe::result_json(target, result, io.block_size(), o.destructive));
+        if (result.interrupted) {
+            r.exit_status = cli::interrupted;
+            r.message = probe::interrupted_text(target, result);
+            return r;
+        }
+    } catch (const std::exception& e) {
+        return failed(cli::failure, e.what());
+    }
+    r.exit_status = probe::exit_status(*result.verdict);
+    if (names_a_fake(r.exit_status)) {
         r.status_is_answer = true;
-        const auto usable = size_at(r.doc, "usable_bytes"), announced = size_at(r.doc, "announced_bytes");
-        r.message = fmt::format("the card is fake ({}): {} of {} usable", verdict, usable ? cli::format_bytes(*usable) : "none",
-                                announced ? cli::format_bytes(*announced) : "?");
+        r.message = fmt::format("the card is fake ({}): {} of {} usable", probe::verdict_name(*result.verdict),
+                                result.usable_bytes ? cli::format_bytes(result.usable_bytes) : "none",
+                                cli::format_bytes(result.announced_bytes));
     }
     return r;
 }
@@ -399,18 +487,13 @@ StepSpec bench_step(const std::string& suite, Needs needs)
             [suite](StepContext& c) { return run_bench(c, suite); }};
 }
 
+// The plan names the mmc-probe command that does what the step does.
 StepSpec geometry_step()
 {
-    const auto args = child_args({"geometry", "-J"}, false);
-    StepSpec spec = child_step("geometry", "mmc-probe", args, Needs::always, WhenMissing::skip);
-    spec.describe = describe_child("mmc-probe", args, "reads across aligned boundaries for the page and AU (read-only)");
-    auto child = spec.run;
-    spec.run = [child](StepContext& c) {
-        StepResult r = child(c);
-        if (r.exit_status == cli::ok && !r.skipped && r.doc.is_object()) c.geometry = r.doc;
-        return r;
-    };
-    return spec;
+    return {"geometry", "mmc-probe", Needs::always,
+            describe_child("mmc-probe", child_args({"geometry", "-J"}, false),
+                           "reads across aligned boundaries for the page and AU (read-only)"),
+            run_geometry};
 }
 
 StepSpec health_step()
@@ -433,12 +516,10 @@ StepSpec health_step()
 
 StepSpec capacity_step()
 {
-    const auto args = child_args({"capacity", "-J", "--yes"}, true);
-    StepSpec child = child_step("capacity", "mmc-probe", args, Needs::destructive, WhenMissing::skip);
-    StepSpec spec = child;
-    spec.describe = describe_child("mmc-probe", args, "WRITES stamps to test the capacity is real (the blocks it overwrites are put back)");
-    spec.run = [child](StepContext& c) { return run_capacity(child, c); };
-    return spec;
+    return {"capacity", "mmc-probe", Needs::destructive,
+            describe_child("mmc-probe", child_args({"capacity", "-J", "--yes"}, true),
+                           "WRITES stamps to test the capacity is real (the blocks it overwrites are put back)"),
+            run_capacity};
 }
 
 StepSpec sustained_step()
@@ -469,7 +550,7 @@ std::vector<StepSpec> step_table(const Settings& s)
     table.push_back(info_step());
     table.push_back(bus_step());
     table.push_back(health_step());   // read-only: always (skipped when mmc-health is not installed)
-    table.push_back(geometry_step()); // read-only: always (skipped when mmc-probe is not installed)
+    table.push_back(geometry_step()); // read-only: always
     table.push_back(erase_step());
     table.push_back(capacity_step()); // --destructive: after the erase, before the benchmarks write
     // The state and sustained suites are steps of their own, below.

@@ -5,7 +5,9 @@ tools/checkusage.sh is the model), checked from each tool's own getopt table:
 - --help prints "Usage:" on stdout and exits 0; -V/--version names mmckit;
 - an unknown option exits 2 with "Try 'TOOL --help'" on stderr;
 - a lost stdout (/dev/full) exits 1 with "write error";
-- every long option of the getopt table is in --help and in the man page;
+- every long option of the getopt table is in --help and in the man page,
+  and so is every option of a subcommand whose front end is a part of the
+  tool (tools/TOOL/SUBCOMMAND.cpp: its own table, its own --help);
 - a short letter means the same long option in every tool;
 - every long option of every tool (and subcommand) means what README.md's
   "One command-line language" table says, one meaning per option and one
@@ -70,7 +72,8 @@ for tool in tools:
     helps[tool] = helped.stdout
     # A tool with subcommands lists them under "Subcommands:"; each has its own --help.
     sub = re.search(r"^Subcommands:\n((?: \S.*\n)+)", helped.stdout, re.M)
-    for name in re.findall(r"^ (\S+)", sub.group(1), re.M) if sub else []:
+    subcommands = re.findall(r"^ (\S+)", sub.group(1), re.M) if sub else []
+    for name in subcommands:
         helps[f"{tool} {name}"] = run([exe, name, "--help"]).stdout
     version = run([exe, "-V"])
     check(f"{tool} -V: names mmckit", version.returncode == 0 and f"{tool} from mmckit" in version.stdout,
@@ -83,17 +86,34 @@ for tool in tools:
     check(f"{tool} --help >/dev/full: exit 1, write error",
           lost.returncode == 1 and "write error" in lost.stderr, f"exit {lost.returncode}: {lost.stderr.strip()}")
     man = open(os.path.join(top, "man", tool + ".1"), encoding="utf-8").read().replace("\\-", "-")
-    for name, letter in table:
-        check(f"{tool} --{name}: in --help", f"--{name}" in helped.stdout)
-        check(f"{tool} --{name}: in the man page", re.search(rf"--{re.escape(name)}\b", man) is not None)
-        if letter:
-            letters.setdefault(letter, {}).setdefault(name, []).append(tool)
+    # The tool's own table against its --help; a subcommand's table (its
+    # front end in tools/TOOL/SUBCOMMAND.cpp) against the subcommand's.
+    tables = [(tool, table, helped.stdout)]
+    parts = os.path.join(top, "tools", tool)
+    if os.path.isdir(parts):
+        for name in subcommands:
+            source = os.path.join(parts, name + ".cpp")
+            if not os.path.exists(source):
+                continue
+            part_table = getopt_table(source)
+            check(f"{tool} {name}: has a getopt table", part_table is not None, "no longopts[] found")
+            tables.append((f"{tool} {name}", part_table or [], helps[f"{tool} {name}"]))
+        check(f"{tool}: every part in tools/{tool}/ is a subcommand its --help lists",
+              all(f[:-4] in subcommands for f in os.listdir(parts) if f.endswith(".cpp")),
+              f"subcommands listed: {subcommands}")
+    for who, options, help_text in tables:
+        for name, letter in options:
+            check(f"{who} --{name}: in --help", f"--{name}" in help_text)
+            check(f"{who} --{name}: in the man page", re.search(rf"--{re.escape(name)}\b", man) is not None)
+            if letter:
+                letters.setdefault(letter, {}).setdefault(name, []).append(who)
 
 # Plugins live in a directory of their own under tools/ (tools/NAME/NAME.cpp,
 # built apart from the tools): each has man/NAME.1, which names every key its
-# config callback takes.
+# config callback takes. A directory named after a tool holds that tool's
+# parts (checked above), not a plugin.
 tools_dir = os.path.join(top, "tools")
-for name in sorted(d for d in os.listdir(tools_dir) if os.path.isdir(os.path.join(tools_dir, d))):
+for name in sorted(d for d in os.listdir(tools_dir) if os.path.isdir(os.path.join(tools_dir, d)) and d not in tools):
     page = os.path.join(top, "man", name + ".1")
     check(f"tools/{name}: has man/{name}.1", os.path.exists(page))
     source = os.path.join(tools_dir, name, name + ".cpp")

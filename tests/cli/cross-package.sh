@@ -1,4 +1,5 @@
 #!/bin/bash
+# check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
 # The boards' packages (make deb-arm64, make deb-armhf): cross-built .debs
 # whose architecture, version, Depends and contents dpkg-deb confirms, whose
 # binaries are for the target CPU, and run under QEMU user emulation (--help

@@ -120,14 +120,16 @@ else
     else
         fail "no bundle written for the fixture card ($bundle)"
     fi
-    # mmc-probe and mmc-health not installed (mmc-qualify alone, nothing on
-    # PATH): the geometry and health steps are skipped with why, not failed.
+    # mmc-health not installed (mmc-qualify alone, nothing on PATH): the
+    # health step is skipped with why, not failed. The geometry step needs no
+    # mmc-probe (it runs in mmc-qualify): it runs, and fails as above.
     mkdir -p "$work/solo" && cp $q "$work/solo/"
     run 1 env PATH=/nonexistent "$work/solo/mmc-qualify" -J --out "$work/solo-out" $fixture mmcblk0 &&
-        want "no mmc-probe: the geometry step is skipped, with why" \
-            "$(pyjson "$out" "' '.join(str(x) for x in (lambda s: (s['name'], s['state'], s['exit_status'], s['message']))(j['steps'][3]))")" \
-            "geometry skipped None mmc-probe not found beside mmc-qualify or on PATH"
-        want "no mmc-health: the health step is skipped, with why" "$(pyjson "$out" "j['steps'][2]['name'], j['steps'][2]['state']")" "health skipped"
+        want "no mmc-probe: the geometry step still runs (in-process), with its real exit status" \
+            "$(pyjson "$out" "' '.join(str(x) for x in (lambda s: (s['name'], s['state'], s['exit_status'], 'not found' in s['message']))(j['steps'][3]))")" \
+            "geometry failed 1 False"
+        want "no mmc-health: the health step is skipped, with why" "$(pyjson "$out" "j['steps'][2]['name'], j['steps'][2]['state'], j['steps'][2]['message']")" \
+            "health skipped mmc-health not found beside mmc-qualify or on PATH"
     # --db: the bundle is stored as it finishes, and the store reads it back.
     run 1 $q --db "$work/results.sqlite" --out "$work/db" $fixture mmcblk0 && expect "--db: stored" "$out" "^Stored: .*stored"
     run 0 build/bin/mmc-report -J --db "$work/results.sqlite" &&
@@ -219,19 +221,28 @@ else
     fail "fake: no bundle ($bundle)"
 fi
 
+# interrupt.sh STEP PAUSE NAME ARGS... (run by mmc-sim): mmc-qualify -J ARGS
+# on the simulated card, its output in NAME.json and NAME.err; once its
+# stderr shows STEP started, PAUSE seconds later, one SIGINT (Ctrl-C); its
+# exit status in NAME.rc.
+cat >"$work/interrupt.sh" <<'SH'
+step=$1 pause=$2 name=$3; shift 3
+mmc-qualify -J "$@" "$MMC_SIM_DEV" >"$name.json" 2>"$name.err" &
+pid=$!
+i=0
+while ! grep -q "$step \.\.\." "$name.err" && [ $i -lt 2400 ]; do sleep 0.05; i=$((i + 1)); done
+sleep "$pause"
+kill -INT $pid
+wait $pid
+echo $? >"$name.rc"
+SH
+
 # Ctrl-C during the erase (a full card whose blocks take 10 ms to erase:
 # about 2.5 s for each 1 GiB chunk the erase stops between): exit 130, the
 # erase records it, no benchmark starts, and the card saw no write at all.
-$sim -p class10-2015 --capacity 2G --state full --block-erase 10ms --stats "$work/int-stats.json" -- sh -c '
-    mmc-qualify -J --destructive --yes --any-device --runtime 1s --suite quick,a1 --out "$0/int" "$MMC_SIM_DEV" \
-        > "$0/int.json" 2> "$0/int.err" &
-    pid=$!
-    i=0
-    while ! grep -q "erase \.\.\." "$0/int.err" && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
-    sleep 0.5
-    kill -INT $pid
-    wait $pid
-    echo $? > "$0/int.rc"' "$work" >/dev/null 2>&1
+$sim -p class10-2015 --capacity 2G --state full --block-erase 10ms --stats "$work/int-stats.json" -- \
+    sh "$work/interrupt.sh" erase 0.5 "$work/int" --destructive --yes --any-device --runtime 1s --suite quick,a1 \
+    --out "$work/int" >/dev/null 2>&1
 want "Ctrl-C during the erase: exit 130" "$(cat "$work/int.rc" 2>/dev/null)" "130"
 expect "Ctrl-C: stderr says no later step started" "$work/int.err" "interrupted during the erase step; no later step was started"
 want "Ctrl-C: the erase was interrupted, the benchmarks not started" \
@@ -242,4 +253,23 @@ bundle=$(pyjson "$work/int.json" "j['bundle']")
     "$(pyjson "$bundle" "j['interrupted'], j['partial'], [s['message'] for s in j['steps']][-1]")" "True True not started: interrupted" ||
     fail "Ctrl-C: no bundle ($bundle)"
 want "Ctrl-C: the card saw no write (the geometry probe only reads; no later step started)" "$(pyjson "$work/int-stats.json" "j['counters']['write']['requests']")" "0"
+
+# Ctrl-C during the capacity probe (a slow card; the probe runs inside
+# mmc-qualify): the step ends 130 with the probe's own words, every block it
+# stamped is written back (past the erased first AU the card reads as
+# before), and no later step starts.
+$sim -p class10-2015 --capacity 64M --state full --bus-rate 2M -- sh -c '
+    dd if="$MMC_SIM_DEV" iflag=direct bs=1M skip=4 status=none | sha256sum > "$0/cap.before"
+    sh "$0/interrupt.sh" capacity 1 "$0/capint" --destructive --yes --any-device --erase region --size 4M --runtime 1s \
+        --suite quick --out "$0/capint"
+    dd if="$MMC_SIM_DEV" iflag=direct bs=1M skip=4 status=none | sha256sum > "$0/cap.after"' "$work" >/dev/null 2>&1
+want "Ctrl-C during the capacity probe: exit 130" "$(cat "$work/capint.rc" 2>/dev/null)" "130"
+want "Ctrl-C during the capacity probe: the step says the blocks were written back; no benchmark started" \
+    "$(pyjson "$work/capint.json" "[(s['name'], s['state'], s['exit_status'], 'stamped blocks were written back' in (s['message'] or '')) for s in j['steps'][4:]]")" \
+    "[('erase', 'ok', 0, False), ('capacity', 'failed', 130, True), ('bench-quick', 'not started', None, False), ('bench-state', 'not started', None, False)]"
+if [ -s "$work/cap.before" ] && cmp -s "$work/cap.before" "$work/cap.after"; then
+    pass "Ctrl-C during the capacity probe: the card past the erased first 4 MiB is byte-identical afterwards"
+else
+    fail "Ctrl-C during the capacity probe: the card changed (or was not read)"
+fi
 finish

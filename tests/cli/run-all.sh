@@ -17,6 +17,23 @@ suite why.sh 'echo "  FAIL the page: got 8192"; echo "    | evidence 1"; echo " 
 # A GoogleTest binary that dies halfway, before its summary.
 suite unit_tests 'echo "[==========] Running 5 tests from 1 test suite."; kill -SEGV $$'
 
+# The boards' suites ("# check: boards") are left out of make check, and the
+# run says so by name; --boards runs only them, --all both.
+mkdir -p "$tmp/t/cli" "$tmp/t/lab"
+printf '#!/bin/sh\necho "host: 1 passed, 0 failed, 0 skipped"\n' >"$tmp/t/cli/host.sh"
+printf '#!/bin/sh\n# check: boards\necho "board: 1 passed, 0 failed, 0 skipped"\n' >"$tmp/t/lab/board.sh"
+printf '#!/bin/sh\necho "[  PASSED  ] 1 test."\n' >"$tmp/t/unit_tests"
+chmod +x "$tmp/t/cli/host.sh" "$tmp/t/lab/board.sh" "$tmp/t/unit_tests"
+run 0 env CHECK_TESTS_DIR="$tmp/t" CHECK_UNIT="$tmp/t/unit_tests" "$top/tests/run-all" &&
+    expect "make check leaves the boards' suites out" "$out" "^check: 2 passed, 0 failed, 0 skipped"
+expect "  and names them" "$out" "^check: 1 suites not in this run \(make check-boards, or make check-all for both\): board.sh$"
+run 0 env CHECK_TESTS_DIR="$tmp/t" CHECK_UNIT="$tmp/t/unit_tests" "$top/tests/run-all" --boards &&
+    expect "--boards runs only them" "$out" "^check: 1 passed, 0 failed, 0 skipped"
+expect "  and names what it left out" "$out" "^check: 1 suites not in this run \(make check\): host.sh$"
+run 0 env CHECK_TESTS_DIR="$tmp/t" CHECK_UNIT="$tmp/t/unit_tests" "$top/tests/run-all" --all &&
+    expect "--all runs every suite" "$out" "^check: 3 passed, 0 failed, 0 skipped"
+if grep -q "not in this run" "$out"; then fail "  --all says something was left out"; else pass "  and leaves nothing out"; fi
+
 run 2 make -s -C "$top" check CHECK_SUITES="$tmp/segv.sh" &&
     expect "make check is red when a suite segfaults" "$out" "segv.sh: no summary line, exit 139"
 expect "  and counts the crash as a failure" "$out" "^check: 0 passed, 1 failed, 0 skipped"
@@ -115,6 +132,13 @@ run 0 "$top/tests/run-all" "$tmp/good.sh" "$tmp/noqemu.sh" &&
     expect "a suite that ran no check is listed as skipped, with its reason" "$out" "noqemu.sh: lab: qemu-system-x86_64 not installed"
 expect "  under its own heading" "$out" "^check: 1 suites ran no check \(skipped, not passed\):"
 
-run 0 "$top/tests/run-all" "$tmp/good.sh" "$tmp/good.sh" && expect "the end says what the run took" "$out" "^check: took [0-9]+ s; the slowest suites"
-expect "  with each suite's seconds" "$out" "^  [0-9]+ $tmp/good.sh$"
+run 0 "$top/tests/run-all" "$tmp/good.sh" "$tmp/good.sh" && expect "the end says what the run took, in time and CPU" "$out" "^check: took [0-9]+ s, the suites [0-9]+ s of CPU; the slowest suites"
+expect "  with each suite's seconds of wall clock and of CPU" "$out" "^ +[0-9]+ +[0-9]+  $tmp/good.sh$"
+
+# The CPU column counts what a suite started and waited for: a child that
+# does a fixed amount of work (not a fixed time, so load cannot change it)
+# of about 2 s of CPU shows as at least 1.
+suite spin.sh '(i=0; while [ $i -lt 2000000 ]; do i=$((i + 1)); done) || exit 1
+echo "spin: 1 passed, 0 failed, 0 skipped"'
+run 0 "$top/tests/run-all" "$tmp/spin.sh" && expect "a suite's CPU time includes its children's" "$out" "^\(\S*spin.sh took [0-9]+ s, ([1-9]|[0-9]{2,}) s of CPU\)$"
 finish

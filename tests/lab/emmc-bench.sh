@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
 # mmc-bench on the emulated eMMC: the quick suite runs (read-only and with
 # --destructive) and its JSON names the card and the bus correctly.
 cd "$(dirname "$0")/../.." || exit 1

@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
 # mmc-erase on the emulated eMMC of the eMMC lab (EXT_CSD_REV 3,
 # HC_ERASE_GRP_SIZE 512 KiB, SEC_FEATURE_SUPPORT 0, ERASED_MEM_CONT 0, reads
 # 0xff after an erase), on two cards: the shared boot's 4 GiB card (block

@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
 # mmc-health on the emulated eMMC of the eMMC lab (QEMU's eMMC on an AST2600
 # board): EXT_CSD reaches mmc-health through the kernel, by CMD8 and from
 # debugfs alike. QEMU's eMMC reports EXT_CSD_REV 3 (mmc-info's suite reads

@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
 # mmc-info and mmc-bus on the emulated eMMC of the eMMC lab (an Aspeed AST2600
 # board, boot partitions on): EXT_CSD by CMD8 and from debugfs agree, the boot
 # areas and the boot configuration are decoded, CID/CSD decode as MMC, every

@@ -101,9 +101,15 @@ check "Ctrl-C: partial JSON, marked interrupted" ctrlc.json "j['partial'], j['in
 [ ! -s "$res/ctrlc-after.ls" ] && pass "Ctrl-C: test file removed" || fail "Ctrl-C left: $(cat "$res/ctrlc-after.ls")"
 
 rc "sustained suite on the emulated card: completes" sustained 0
-check "sustained: QEMU's card shows no SLC cache (no knee), burst and sustained speed measured" sustained.json \
-    "j['sustained']['slc_cache_bytes'], j['sustained']['burst_mb_s'] > 0, j['sustained']['sustained_mb_s'] > 0, j['sustained']['worst_latency_ms'] > 0" \
-    "None True True True"
+# Whether a knee is found is logic, tested exactly on the flash model's
+# virtual clock (tests/unit/bench_sustained_*: the SLC-cache presets and the
+# honest card). Here QEMU's card (no cache) runs under TCG on the host's CPU:
+# a busy host once slowed the later writes enough to read as a knee at
+# 10.8 MB of 33.5. What load cannot change is asserted: speeds measured,
+# every byte written, and a knee, if one is reported, inside what was written.
+check "sustained: burst and sustained speed measured, every byte written, any knee inside it" sustained.json \
+    "j['sustained']['burst_mb_s'] > 0, j['sustained']['sustained_mb_s'] > 0, j['sustained']['worst_latency_ms'] > 0, j['sustained']['bytes_written'] == 32 << 20, j['sustained']['slc_cache_bytes'] is None or 0 < j['sustained']['slc_cache_bytes'] < j['sustained']['bytes_written']" \
+    "True True True True True"
 
 rc "device powered off mid-run: exit 1" power-off 1
 check "power-off: partial results kept" power-off.json "j['partial'], j['jobs'][0]['partial'], j['jobs'][0]['ios'] > 0" "True True True"

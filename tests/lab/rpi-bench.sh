@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
 # mmc-bench's quick suite in the Raspberry Pi lab, on the Pi's own SD host:
 # read-only, then with writes on a 4 MiB region. Speeds under emulation say
 # nothing about a real Pi; the checks are that every job ran, moved data and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
 # mmc-erase in the Raspberry Pi lab, on the Pi's own SD host: a dry run that
 # names the card, a raw CMD32/CMD33/CMD38 erase (4M+4M) and a BLKDISCARD
 # (8M+4M), both verified. A pattern sits just outside both ranges and at

@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
 # mmc-info and mmc-bus in the Raspberry Pi lab (QEMU's Raspberry Pi 3B, the
 # card on the Pi's own SD host, sdhost-bcm2835, arm64 tools): the card's
 # identity and live registers (CID/CSD by command, the same as the kernel's

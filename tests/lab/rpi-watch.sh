@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
 # mmc-watch in the Raspberry Pi lab: two watchers (JSON and text) while the
 # Pi's SD host is unbound from sdhost-bcm2835 and bound again - the rescan of
 # a platform host, which removes the host and its card and finds them anew.

@@ -15,7 +15,7 @@ namespace mmc::test {
 using namespace mmc::bench;
 
 struct Claims {
-    std::optional<int> video_class, uhs_grade, speed_class;
+    std::optional<int> video_class{}, uhs_grade{}, speed_class{}; // {}: a claim left out is none, without a warning
 };
 
 struct Run {

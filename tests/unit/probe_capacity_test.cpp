@@ -4,6 +4,7 @@
 // byte-identical afterwards. The card's own counters say what was written.
 #include "probe/capacity.h"
 #include "probe/read_cache.h"
+#include "probe/words_view.h"
 #include "probe_sim_device.h"
 #include "sim/card.h"
 
@@ -128,7 +129,7 @@ TEST_P(ProbeCapacity, NamesTheFakeExactlyAndGivesEveryByteBack)
     const auto r = probe::probe_capacity(io, o);
 
     ASSERT_TRUE(r.verdict.has_value());
-    EXPECT_EQ(probe::to_string(*r.verdict), std::string(probe::to_string(f.verdict)));
+    EXPECT_EQ(probe::verdict_name(*r.verdict), std::string(probe::verdict_name(f.verdict)));
     EXPECT_EQ(r.usable_bytes, f.usable);
     EXPECT_FALSE(r.usable_is_lower_bound);
     EXPECT_EQ(r.announced_bytes, 256 * MiB);
@@ -217,7 +218,7 @@ TEST(ProbeCapacityStop, AStopRestoresEverythingAndNamesNoVerdict)
     o.stop = &stop;
     int calls = 0;
     o.progress = [&](const probe::CapacityProgress& pr) {
-        if (pr.phase == "search" && ++calls == 2) stop = true;
+        if (pr.phase == probe::CapacityPhase::search && ++calls == 2) stop = true;
     };
     const auto r = probe::probe_capacity(io, o);
     EXPECT_TRUE(r.interrupted);
@@ -344,10 +345,10 @@ TEST(ProbeCapacityThroughABridgeCache, SameAnswersAsWithout)
             o.read_cache_bytes = *found.bytes;
             const auto r = probe::probe_capacity(io, o);
             ASSERT_TRUE(r.verdict.has_value());
-            EXPECT_EQ(probe::to_string(*r.verdict), std::string(probe::to_string(f.verdict)));
+            EXPECT_EQ(probe::verdict_name(*r.verdict), std::string(probe::verdict_name(f.verdict)));
             EXPECT_EQ(r.usable_bytes, f.usable);
             EXPECT_EQ(r.module_bytes.has_value(), f.verdict == Verdict::wraparound || f.verdict == Verdict::chain);
-            EXPECT_EQ(r.confidence, "high");
+            EXPECT_EQ(r.confidence, probe::Confidence::high);
             EXPECT_TRUE(r.restored);
             // Read past the bridge: flood it before the digest.
             std::vector<uint8_t> flood(8 * MiB);
@@ -375,6 +376,6 @@ TEST(ProbeCapacityThroughABridgeCache, OneLargerThanTheChecksMayRewriteIsLowConf
     o.seed = 7;
     o.read_cache_bytes = 8 * MiB;
     const auto r = probe::probe_capacity(io, o);
-    EXPECT_EQ(r.confidence, "low");
+    EXPECT_EQ(r.confidence, probe::Confidence::low);
     EXPECT_EQ(r.read_cache_bytes, 8 * MiB);
 }

@@ -1,6 +1,7 @@
 // What mmc-probe capacity prints: the JSON contract, the sfdisk line, the
 // exit status per verdict.
 #include "probe/capacity_view.h"
+#include "probe/words_view.h"
 
 #include <gtest/gtest.h>
 #include <set>
@@ -75,8 +76,8 @@ TEST(ProbeCapacityView, EachVerdictHasItsOwnExitStatus)
     std::set<int> seen;
     for (Verdict v : {Verdict::good, Verdict::limbo, Verdict::wraparound, Verdict::chain, Verdict::bad}) {
         const int s = exit_status(v);
-        EXPECT_TRUE(seen.insert(s).second) << to_string(v);
-        EXPECT_TRUE(s != 1 && s != 2 && s != 130) << to_string(v) << ": taken by failure, usage or interrupted";
+        EXPECT_TRUE(seen.insert(s).second) << verdict_name(v);
+        EXPECT_TRUE(s != 1 && s != 2 && s != 130) << verdict_name(v) << ": taken by failure, usage or interrupted";
     }
     EXPECT_EQ(exit_status(Verdict::good), 0);
 }

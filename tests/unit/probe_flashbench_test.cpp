@@ -130,7 +130,7 @@ TEST(ProbeFlashbenchCorpus, ReadmeAlign)
     EXPECT_EQ(*g.page_bytes, 8 * KiB);
     ASSERT_TRUE(g.multi_plane_bytes);
     EXPECT_EQ(*g.multi_plane_bytes, 16 * KiB);
-    EXPECT_EQ(g.confidence, "high");
+    EXPECT_EQ(g.confidence, Confidence::high);
 }
 
 // SanDisk 4 GB SDHC: page 4 KiB (two read at once: 8 KiB), erase block 512 KiB (probable).
@@ -153,7 +153,7 @@ TEST(ProbeFlashbenchCorpus, Smi0x1bHasNoAuStep)
     EXPECT_FALSE(g.au_bytes);
     ASSERT_TRUE(g.page_bytes);
     EXPECT_EQ(*g.page_bytes, 16 * KiB);
-    EXPECT_EQ(g.confidence, "low");
+    EXPECT_EQ(g.confidence, Confidence::low);
 }
 
 // An NVMe drive has no ladder: no boundary at all.
@@ -162,7 +162,7 @@ TEST(ProbeFlashbenchCorpus, NvmeShowsNoBoundary)
     const auto g = read("issue9-nvme-align");
     EXPECT_FALSE(g.page_bytes);
     EXPECT_FALSE(g.au_bytes);
-    EXPECT_EQ(g.confidence, "none");
+    EXPECT_EQ(g.confidence, Confidence::none);
 }
 
 // Noisy timings (pre and post vary 0.6-3.4 ms): nothing can be read from them.
@@ -170,6 +170,6 @@ TEST(ProbeFlashbenchCorpus, NoisyLadderClaimsNothing)
 {
     const auto g = read("issue16-negative-diff");
     EXPECT_FALSE(g.au_bytes);
-    EXPECT_EQ(g.confidence, "none");
+    EXPECT_EQ(g.confidence, Confidence::none);
     EXPECT_GT(g.noise_floor_ns, 100e3);
 }

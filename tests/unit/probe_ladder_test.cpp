@@ -57,7 +57,7 @@ TEST(ProbeLadder, CleanStepsArePageAndAu)
             ASSERT_TRUE(g.au_bytes);
             EXPECT_EQ(*g.au_bytes, au);
             EXPECT_FALSE(g.multi_plane_bytes);
-            EXPECT_EQ(g.confidence, "high");
+            EXPECT_EQ(g.confidence, Confidence::high);
         }
 }
 
@@ -79,7 +79,7 @@ TEST(ProbeLadder, FlatLadderHasNoBoundary)
     const auto g = analyze(l);
     EXPECT_FALSE(g.page_bytes);
     EXPECT_FALSE(g.au_bytes);
-    EXPECT_EQ(g.confidence, "none");
+    EXPECT_EQ(g.confidence, Confidence::none);
 }
 
 TEST(ProbeLadder, AuBeyondTheLadderIsNotClaimed)
@@ -88,12 +88,12 @@ TEST(ProbeLadder, AuBeyondTheLadderIsNotClaimed)
     const auto g = analyze(synthetic(16 * KiB, 16 * MiB, 8 * MiB, 0));
     ASSERT_TRUE(g.page_bytes);
     EXPECT_FALSE(g.au_bytes);
-    EXPECT_EQ(g.confidence, "low");
+    EXPECT_EQ(g.confidence, Confidence::low);
 }
 
 TEST(ProbeLadder, TooFewRows)
 {
     Ladder l;
     l.rows.push_back({4096, 1, 2, 1, 1});
-    EXPECT_EQ(analyze(l).confidence, "none");
+    EXPECT_EQ(analyze(l).confidence, Confidence::none);
 }

@@ -4,6 +4,7 @@
 // a ladder read naively through it is wrong (what the defeat is for).
 #include "probe/read_cache.h"
 #include "probe/sampler.h"
+#include "probe/words_view.h"
 #include "probe_sim_device.h"
 
 #include <gtest/gtest.h>
@@ -114,7 +115,7 @@ TEST(ProbeReadCache, ALadderItCannotEmptyIsOfLowConfidence)
     const auto r = read_geometry(c, SampleOptions{}, true);
     EXPECT_TRUE(r.read_cache.detected);
     EXPECT_FALSE(r.read_cache.bytes);
-    EXPECT_TRUE(r.geometry.confidence == "low" || r.geometry.confidence == "none") << r.geometry.confidence;
+    EXPECT_TRUE(r.geometry.confidence == Confidence::low || r.geometry.confidence == Confidence::none) << confidence_name(r.geometry.confidence);
 }
 
 namespace {
@@ -158,7 +159,7 @@ TEST(ProbeReadCache, ASizingPassDisturbedByTheHostIsCaughtByTheSecond)
     ASSERT_TRUE(f.bytes);
     EXPECT_GE(*f.bytes, 4 * MiB) << "the confirming pass must size past the cache";
     EXPECT_TRUE(f.passes_disagreed);
-    EXPECT_EQ(f.confidence(), "medium");
+    EXPECT_EQ(f.confidence(), Confidence::medium);
     EXPECT_NE(f.evidence.find("second sizing pass"), std::string::npos) << f.evidence;
     // The size holds: a re-read after a flood of it reaches the card (the
     // bridge would answer in under half the time).
@@ -174,7 +175,7 @@ TEST(ProbeReadCache, TwoAgreeingPassesAreOfHighConfidence)
     const auto f = find_read_cache(c);
     ASSERT_TRUE(f.bytes);
     EXPECT_FALSE(f.passes_disagreed);
-    EXPECT_EQ(f.confidence(), "high");
+    EXPECT_EQ(f.confidence(), Confidence::high);
     SimCard none(card(256 * MiB, 16 * KiB, 4 * MiB, 0), 20e3);
-    EXPECT_EQ(find_read_cache(none).confidence(), "");
+    EXPECT_EQ(find_read_cache(none).confidence(), Confidence::high) << "nothing in the way";
 }

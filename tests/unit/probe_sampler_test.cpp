@@ -68,7 +68,7 @@ TEST(ProbeSampler, FindsTheModelsGeometryAndStaysInsideTheDevice)
         EXPECT_EQ(*g.page_bytes, c.page);
         ASSERT_TRUE(g.au_bytes);
         EXPECT_EQ(*g.au_bytes, c.au);
-        EXPECT_EQ(g.confidence, "high");
+        EXPECT_EQ(g.confidence, Confidence::high);
     }
 }
 

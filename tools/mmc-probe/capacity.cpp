@@ -1,4 +1,5 @@
-#include "probe/capacity_command.h"
+#include "capacity.h"
+#include "tool.h"
 
 #include "cli/cli.h"
 #include "cli/confirm.h"
@@ -6,23 +7,24 @@
 #include "cli/progress.h"
 #include "cli/size.h"
 #include "cli/stop_signal.h"
-#include "dev/identify.h"
 #include "dev/resolver.h"
-#include "probe/capacity.h"
-#include "probe/capacity_device.h"
-#include "probe/capacity_view.h"
-#include "probe/read_cache.h"
-#include "probe/tool_name.h"
+#include "probe/capacity_run.h"
 #include "version.h"
 
 #include <atomic>
+#include <chrono>
 #include <fmt/format.h>
 #include <getopt.h>
+#include <memory>
 #include <unistd.h>
 
-namespace mmc::probe {
+namespace mmc_probe {
 
 namespace {
+
+namespace cli = mmc::cli;
+namespace dev = mmc::dev;
+using namespace mmc::probe;
 
 void capacity_usage(std::FILE* to)
 {
@@ -56,7 +58,7 @@ Examples:
  {0} capacity --dry-run /dev/mmcblk0
  {0} capacity --yes /dev/mmcblk0
 )",
-               probe_tool);
+               tool);
 }
 
 struct CapacityCommandOptions {
@@ -106,7 +108,7 @@ CapacityCommandOptions parse_capacity_command(int argc, char** argv)
             o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
             break;
         case 'h': capacity_usage(stdout); std::exit(cli::ok);
-        case 'V': cli::print_version_and_exit(probe_tool);
+        case 'V': cli::print_version_and_exit(tool);
         default: cli::throw_getopt_error(c, argv);
         }
     }
@@ -114,28 +116,6 @@ CapacityCommandOptions parse_capacity_command(int argc, char** argv)
     o.device = argv[optind++];
     if (optind < argc) throw cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));
     return o;
-}
-
-void print_json(const nlohmann::ordered_json& body)
-{
-    nlohmann::ordered_json doc;
-    doc["tool"] = probe_tool;
-    doc["version"] = mmc::version;
-    doc["command"] = "capacity";
-    doc.update(body);
-    cli::print_json(doc, probe_tool);
-}
-
-std::string progress_text(const CapacityProgress& p, double elapsed_in_phase)
-{
-    if (p.phase == "cache")
-        return fmt::format("cache check: {}/{} blocks rewritten in place, {}", p.done, p.total,
-                           cli::eta_text(static_cast<double>(p.done), static_cast<double>(p.total), elapsed_in_phase));
-    if (p.phase == "wrap") return "wrap check: looking for the anchor's stamp at powers of two";
-    if (p.phase == "search")
-        return fmt::format("search: round {} of about {}, {} blocks written, {}", p.done + 1, p.total, p.blocks_written,
-                           cli::eta_text(static_cast<double>(p.done), static_cast<double>(p.total), elapsed_in_phase));
-    return fmt::format("restoring: {}/{} blocks written back", p.done, p.total);
 }
 
 } // namespace
@@ -151,17 +131,15 @@ int run_capacity(int argc, char** argv)
     try {
         d = dev::resolve_device(o.device, dev::Purpose::probe, ro);
         if (d.is_partition) {
-            cli::error(probe_tool, fmt::format("{}: a partition; the capacity is the whole card's: probe {}", d.path, d.disk_path));
+            cli::error(tool, partition_refusal(d.path, d.disk_path));
             return cli::usage;
         }
         d.require_allowed();
     } catch (const dev::DeviceError& e) {
-        cli::error(probe_tool, cli::error_text(e));
+        cli::error(tool, cli::error_text(e));
         return cli::failure;
     }
-    std::optional<dev::Identity> card;
-    if (d.card) card = dev::identify(*d.card, o.roots, {true}).identity;
-    const CapacityTarget target{d.path, card, d.not_mmc, d.is_reader_slot()};
+    const CapacityTarget target = capacity_target(d, o.roots, true);
 
     std::unique_ptr<DeviceBlocks> io;
     CapacityPlan plan;
@@ -169,25 +147,13 @@ int run_capacity(int argc, char** argv)
         io = std::make_unique<DeviceBlocks>(target.path);
         plan = plan_capacity(io->block_count(), io->block_size(), o.probe);
     } catch (const std::exception& e) {
-        cli::error(probe_tool, e.what());
+        cli::error(tool, e.what());
         return cli::failure;
     }
 
     if (o.dry_run) {
-        if (o.json) {
-            nlohmann::ordered_json j;
-            j["device"] = target.path;
-            j["card"] = target.card ? nlohmann::ordered_json(dev::identity_json(*target.card)) : nlohmann::ordered_json(nullptr);
-            j["dry_run"] = true;
-            j["block_size"] = plan.block_size;
-            j["announced_bytes"] = plan.block_count * plan.block_size;
-            j["max_blocks_written"] = plan.max_blocks_written;
-            j["typical_blocks_written"] = plan.typical_blocks_written;
-            j["max_backup_blocks"] = plan.max_backup_blocks;
-            print_json(j);
-        } else {
-            fmt::print("{}Dry run: nothing was written.\n", plan_text(target, plan, o.probe.destructive));
-        }
+        if (o.json) cli::print_json(capacity_document(dry_run_json(target, plan)), tool);
+        else fmt::print("{}Dry run: nothing was written.\n", plan_text(target, plan, o.probe.destructive));
         return cli::ok;
     }
 
@@ -195,7 +161,7 @@ int run_capacity(int argc, char** argv)
     cli::install_stop_signals();
     if (!o.yes) {
         if (!isatty(STDIN_FILENO)) {
-            cli::error(probe_tool, fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes "
+            cli::error(tool, fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes "
                                          "(or --dry-run to see what would be written)",
                                          target.path));
             return cli::failure;
@@ -205,11 +171,11 @@ int run_capacity(int argc, char** argv)
         const bool yes = cli::confirm(question, "probe", false) == cli::Confirmation::yes;
         if (cli::stop_requested().load()) {
             fmt::print(stderr, "\n");
-            cli::error(probe_tool, "interrupted before anything was written");
+            cli::error(tool, "interrupted before anything was written");
             return cli::interrupted;
         }
         if (!yes) {
-            cli::error(probe_tool, "not confirmed; nothing was written");
+            cli::error(tool, "not confirmed; nothing was written");
             return cli::failure;
         }
     } else if (!o.json) {
@@ -218,51 +184,29 @@ int run_capacity(int argc, char** argv)
     }
 
     cli::ProgressLine line;
-    std::string phase;
-    auto phase_start = std::chrono::steady_clock::now();
+    CapacityProgressText progress_text;
     o.probe.stop = &cli::stop_requested();
-    o.probe.progress = [&](const CapacityProgress& p) {
-        if (p.phase != phase) {
-            phase = p.phase;
-            phase_start = std::chrono::steady_clock::now();
-        }
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - phase_start).count();
-        line.show(progress_text(p, elapsed));
-    };
+    o.probe.progress = [&](const CapacityProgress& p) { line.show(progress_text(p)); };
 
     CapacityResult r;
-    ReadCacheFinding read_cache;
     try {
-        // A reader's bridge answers re-reads from its RAM: found by timing
-        // first, so the probe's checks can read past it (read_cache.h).
-        BlockReadTimer timer(target.path);
-        read_cache = find_read_cache(timer, o.probe.stop);
-        if (read_cache.detected) o.probe.read_cache_bytes = read_cache.bytes.value_or(max_read_cache_bytes(timer.size()));
-        r = probe_capacity(*io, o.probe);
-        r.read_cache_evidence = read_cache.evidence;
-        // The cache's own confidence caps the probe's: "low" when it could not
-        // be emptied, "medium" when its two sizing passes disagreed.
-        if (read_cache.confidence() == "low") r.confidence = "low";
-        else if (read_cache.confidence() == "medium" && r.confidence == "high") r.confidence = "medium";
+        r = run_capacity_probe(target, *io, o.probe);
     } catch (const std::exception& e) {
         line.clear();
-        cli::error(probe_tool, fmt::format("{}: {}", target.path, e.what()));
+        cli::error(tool, fmt::format("{}: {}", target.path, e.what()));
         return cli::failure;
     }
     line.clear();
 
     if (o.json)
-        print_json(result_json(target, r, io->block_size(), o.probe.destructive));
+        cli::print_json(capacity_document(result_json(target, r, io->block_size(), o.probe.destructive)), tool);
     else
         fmt::print("{}", result_text(target, r, io->block_size()));
     if (r.interrupted) {
-        cli::error(probe_tool, fmt::format("interrupted: {}", r.restored ? fmt::format("the {} stamped blocks were written back; "
-                                                                                  "{} is as it was",
-                                                                                  r.blocks_backed_up, target.path)
-                                                                    : "--destructive: the stamps written so far stay"));
+        cli::error(tool, interrupted_text(target, r));
         return cli::interrupted;
     }
     return exit_status(*r.verdict);
 }
 
-} // namespace mmc::probe
+} // namespace mmc_probe

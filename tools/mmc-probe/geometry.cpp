@@ -1,5 +1,5 @@
-#include "probe/geometry_command.h"
-#include "probe/geometry_view.h"
+#include "geometry.h"
+#include "tool.h"
 
 #include "cli/cli.h"
 #include "cli/confirm.h"
@@ -9,13 +9,10 @@
 #include "cli/size.h"
 #include "cli/stop_signal.h"
 #include "dev/resolver.h"
-#include "dev/identify.h"
 #include "probe/flashbench_text.h"
+#include "probe/geometry_run.h"
+#include "probe/geometry_view.h"
 #include "probe/ladder.h"
-#include "probe/open_aus.h"
-#include "probe/register_check.h"
-#include "probe/sampler.h"
-#include "probe/tool_name.h"
 #include "version.h"
 
 #include <atomic>
@@ -26,12 +23,14 @@
 #include <optional>
 #include <unistd.h>
 
-namespace mmc::probe {
+namespace mmc_probe {
 
 namespace {
 
+namespace cli = mmc::cli;
+namespace dev = mmc::dev;
 namespace fs = std::filesystem;
-using nlohmann::ordered_json;
+using namespace mmc::probe;
 
 void geometry_usage(std::FILE* to)
 {
@@ -71,7 +70,7 @@ Examples:
  {0} geometry --destructive --yes /dev/mmcblk0
  flashbench -a /dev/mmcblk0 --blocksize=1024 -o /dev/null | {0} geometry --from-flashbench -
 )",
-               probe_tool);
+               tool);
 }
 
 struct GeometryCommandOptions {
@@ -113,7 +112,7 @@ GeometryCommandOptions parse_geometry_command(const std::vector<std::string>& ar
         {"version", no_argument, nullptr, 'V'},
         {nullptr, 0, nullptr, 0},
     };
-    std::vector<std::string> storage{std::string(probe_tool) + " geometry"};
+    std::vector<std::string> storage{std::string(tool) + " geometry"};
     storage.insert(storage.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& s : storage) argv.push_back(s.data());
@@ -145,7 +144,7 @@ GeometryCommandOptions parse_geometry_command(const std::vector<std::string>& ar
         case 'J': o.json = true; break;
         case 'v': o.verbose = true; break;
         case 'h': geometry_usage(stdout); std::exit(cli::ok);
-        case 'V': cli::print_version_and_exit(probe_tool);
+        case 'V': cli::print_version_and_exit(tool);
         default: cli::throw_getopt_error(c, argv.data());
         }
     }
@@ -170,32 +169,6 @@ dev::ResolveOptions resolve_options(const GeometryCommandOptions& o)
     return ro;
 }
 
-// The device the ladder reads, resolved for reading; the write of the
-// open-AU test is judged in refuse_before_reading.
-ProbedDevice probed(const dev::Device& resolved, const GeometryCommandOptions& o)
-{
-    ProbedDevice d;
-    d.path = resolved.path;
-    d.name = resolved.name;
-    if (resolved.is_partition)
-        throw cli::UsageError(fmt::format("{} is a partition; name the whole device ({}): boundaries are counted from "
-                                          "its start",
-                                          d.path, resolved.disk));
-    if (!resolved.card) {
-        d.not_card = resolved.not_mmc;
-        d.in_reader = resolved.is_reader_slot();
-        return d;
-    }
-    d.card = dev::identify(*resolved.card, o.roots, {o.use_ioctl});
-    if (const auto v = dev::card_attr(*resolved.card, "preferred_erase_size")) {
-        char* end = nullptr;
-        const unsigned long long n = std::strtoull(v->c_str(), &end, 10);
-        if (end != v->c_str() && n) d.preferred_erase = n;
-    }
-    return d;
-}
-
-
 int from_flashbench(const GeometryCommandOptions& o)
 {
     GeometryReport r;
@@ -205,7 +178,7 @@ int from_flashbench(const GeometryCommandOptions& o)
     try {
         text = cli::read_input(*o.flashbench, 16u << 20, "flashbench output");
     } catch (const std::exception& e) {
-        cli::error(probe_tool, e.what());
+        cli::error(tool, e.what());
         return cli::failure;
     }
     try {
@@ -213,12 +186,12 @@ int from_flashbench(const GeometryCommandOptions& o)
         r.ladder = std::move(parsed.ladder);
         r.notes = std::move(parsed.notes);
     } catch (const FlashbenchParseError& e) {
-        cli::error(probe_tool, fmt::format("{}: {}", *o.flashbench == "-" ? "standard input" : *o.flashbench, e.what()));
+        cli::error(tool, fmt::format("{}: {}", *o.flashbench == "-" ? "standard input" : *o.flashbench, e.what()));
         return cli::failure;
     }
     r.geometry = analyze(r.ladder);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (o.json) cli::print_json(geometry_json(nullptr, r), probe_tool);
+    if (o.json) cli::print_json(geometry_json(nullptr, r), tool);
     else print_geometry_text(nullptr, r, o.verbose);
     return cli::ok;
 }
@@ -230,7 +203,7 @@ std::optional<int> refuse_write(const GeometryCommandOptions& o)
     try {
         dev::resolve_device(o.device, dev::Purpose::probe, resolve_options(o)).require_allowed();
     } catch (const dev::DeviceError& e) {
-        cli::error(probe_tool, cli::error_text(e));
+        cli::error(tool, cli::error_text(e));
         return cli::failure;
     }
     return std::nullopt;
@@ -243,7 +216,7 @@ std::optional<int> refuse_before_reading(const GeometryCommandOptions& o, const 
 {
     if (const auto refused = refuse_write(o)) return refused;
     if (!o.yes && !isatty(STDIN_FILENO)) {
-        cli::error(probe_tool, fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes", d.path));
+        cli::error(tool, fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes", d.path));
         return cli::failure;
     }
     return std::nullopt;
@@ -252,11 +225,11 @@ std::optional<int> refuse_before_reading(const GeometryCommandOptions& o, const 
 // Before writing: the safety of mmc-erase again (the device may have been
 // mounted meanwhile), what will be overwritten, and the user's yes. Returns
 // an exit status when the test must not run.
-std::optional<int> refuse_or_confirm(const GeometryCommandOptions& o, const ProbedDevice& d, const WritePlan& plan, const Geometry& g)
+std::optional<int> refuse_or_confirm(const GeometryCommandOptions& o, const ProbedDevice& d, const WritePlan& plan, uint64_t au_bytes)
 {
     if (const auto refused = refuse_before_reading(o, d)) return refused;
     if (!plan.max_trial) {
-        cli::error(probe_tool, fmt::format("{}: too small for an open-AU test with {} AUs", d.path, cli::format_bytes(*g.au_bytes)));
+        cli::error(tool, fmt::format("{}: too small for an open-AU test with {} AUs", d.path, cli::format_bytes(au_bytes)));
         return cli::failure;
     }
     const std::string what = fmt::format(
@@ -271,21 +244,17 @@ std::optional<int> refuse_or_confirm(const GeometryCommandOptions& o, const Prob
     const auto answer = cli::confirm(what, "write", false);
     if (cli::stop_requested().load()) return cli::interrupted;
     if (answer != cli::Confirmation::yes) {
-        cli::error(probe_tool, "not confirmed; nothing was written");
+        cli::error(tool, "not confirmed; nothing was written");
         return cli::failure;
     }
     return std::nullopt;
 }
 
-std::string found(const std::optional<uint64_t>& bytes) { return bytes ? cli::format_bytes(*bytes) : "none"; }
-
 int on_device(const GeometryCommandOptions& o)
 {
     // A name that leads to no block device is a cli::Error that reaches the
     // tool's cli::run_tool in the resolver's words.
-    const ProbedDevice d = probed(dev::resolve_device(o.device, dev::Purpose::read, resolve_options(o)), o);
-    GeometryReport r;
-    if (d.card) r.claims = claims_of(*d.card, d.preferred_erase);
+    const ProbedDevice d = probed_device(dev::resolve_device(o.device, dev::Purpose::read, resolve_options(o)), o.roots, o.use_ioctl);
     if (o.destructive && !o.dry_run)
         if (const auto refused = refuse_before_reading(o, d)) return *refused;
     if (o.dry_run) {
@@ -293,84 +262,40 @@ int on_device(const GeometryCommandOptions& o)
         if (const auto refused = refuse_write(o)) return *refused;
     }
     cli::install_stop_signals();
-    const auto start = std::chrono::steady_clock::now();
-    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     cli::ProgressLine line;
+    GeometryRunOptions run;
+    run.repeats = o.repeats;
+    run.positions = o.positions;
+    run.again_if_unclear = !o.repeats_given;
+    run.open_aus = o.destructive;
+    run.dry_run = o.dry_run;
+    run.max_open = o.max_open;
+    run.stop = &cli::stop_requested();
+    run.progress = [&](const std::string& what) { line.show(what); };
+    std::optional<int> refused;
+    run.approve_writes = [&](const WritePlan& plan, const Geometry& g) {
+        line.clear();
+        refused = refuse_or_confirm(o, d, plan, *g.au_bytes);
+        return !refused;
+    };
+    GeometryReport r;
     try {
-        BlockReadTimer reader(d.path);
-        SampleOptions so;
-        so.repeats = o.repeats;
-        so.positions = o.positions;
-        so.stop = &cli::stop_requested();
-        so.progress = [&](uint64_t done, uint64_t total) {
-            line.show(fmt::format("reading the ladder: {}/{} reads, {}", done, total,
-                                  cli::eta_text(static_cast<double>(done), static_cast<double>(total), elapsed())));
-        };
-        auto reading = read_geometry(reader, so, !o.repeats_given);
-        r.ladder = std::move(reading.ladder);
-        r.geometry = std::move(reading.geometry);
-        r.read_cache = std::move(reading.read_cache);
+        r = probe_geometry(d, run);
         line.clear();
     } catch (const std::exception& e) {
         line.clear();
-        cli::error(probe_tool, e.what());
+        cli::error(tool, e.what());
         return cli::failure;
     }
-    r.interrupted = cli::stop_requested().load();
-
-    if (o.dry_run && !r.interrupted) {
-        if (!r.geometry.page_bytes || !r.geometry.au_bytes) {
-            r.notes.push_back(fmt::format("dry run: the open-AU test would not run without a page and an AU from the ladder "
-                                          "(found: page {}, AU {}); nothing was written",
-                                          found(r.geometry.page_bytes), found(r.geometry.au_bytes)));
-        } else {
-            OpenAuOptions ao;
-            ao.au_bytes = *r.geometry.au_bytes;
-            ao.page_bytes = *r.geometry.page_bytes;
-            ao.max_open = o.max_open;
-            const auto plan = plan_open_aus(BlockReadTimer(d.path).size(), ao);
-            r.notes.push_back(plan.max_trial
-                                  ? fmt::format("dry run: the open-AU test would write {} in page-sized blocks to {} AUs, "
-                                                "between offset 0 and {}, each block read first and written back; "
-                                                "nothing was written",
-                                                cli::format_bytes(plan.bytes), plan.aus, cli::format_bytes(plan.end))
-                                  : fmt::format("dry run: too small for an open-AU test with {} AUs; nothing was written",
-                                                cli::format_bytes(*r.geometry.au_bytes)));
-        }
-    } else if (o.destructive && !r.interrupted) {
-        if (!r.geometry.page_bytes || !r.geometry.au_bytes) {
-            cli::error(probe_tool, fmt::format("{}: no open-AU test without a page and an AU from the ladder (found: page {}, AU {})",
-                                         d.path, found(r.geometry.page_bytes), found(r.geometry.au_bytes)));
-            return cli::failure;
-        }
-        OpenAuOptions ao;
-        ao.au_bytes = *r.geometry.au_bytes;
-        ao.page_bytes = *r.geometry.page_bytes;
-        ao.max_open = o.max_open;
-        ao.stop = &cli::stop_requested();
-        ao.progress = [&](const std::string& what) { line.show(fmt::format("{} ({} so far)", what, cli::duration_text(elapsed()))); };
-        try {
-            BlockWriteDevice probe_dev(d.path);
-            const auto plan = plan_open_aus(probe_dev.size(), ao);
-            if (const auto refused = refuse_or_confirm(o, d, plan, r.geometry)) return *refused;
-            r.open = measure_open_aus(probe_dev, ao);
-            line.clear();
-        } catch (const std::exception& e) {
-            line.clear();
-            cli::error(probe_tool, fmt::format("{}; the blocks written were put back unless said otherwise above", e.what()));
-            return cli::failure;
-        }
-        r.interrupted = r.interrupted || r.open->interrupted;
-    }
-    r.seconds = elapsed();
-    if (o.json) cli::print_json(geometry_json(&d, r), probe_tool);
+    if (refused) return *refused;
+    if (o.json) cli::print_json(geometry_json(&d, r), tool);
     else print_geometry_text(&d, r, o.verbose);
     if (r.open && !r.open->restored) {
-        cli::error(probe_tool, fmt::format("{}: the blocks the test wrote could not all be written back: {}", d.path, r.open->restore_error));
+        cli::error(tool, fmt::format("{}: the blocks the test wrote could not all be written back: {}", d.path, r.open->restore_error));
         return cli::failure;
     }
     if (r.interrupted) {
-        cli::error(probe_tool, r.open ? "interrupted; every block written was put back" : "interrupted; the ladder is incomplete");
+        cli::error(tool, interrupted_text(r));
         return cli::interrupted;
     }
     return cli::ok;
@@ -384,4 +309,4 @@ int run_geometry(const std::vector<std::string>& args)
     return o.flashbench ? from_flashbench(o) : on_device(o);
 }
 
-} // namespace mmc::probe
+} // namespace mmc_probe
