@@ -285,21 +285,7 @@ std::optional<mmc::out::ReaderBusReport> reader_report(const Options& o)
         return std::nullopt; // the MMC path words the failure
     }
     if (!d->is_reader_slot()) return std::nullopt;
-    const auto& usb = *d->usb;
-    mmc::out::ReaderBusReport r{mmc::bus::diagnose_reader({usb.disk, usb.model(), usb.speed_mbit, usb.transport(), usb.medium_present}),
-                                std::nullopt, {}};
-    if (o.measure_seconds) {
-        if (!usb.medium_present)
-            r.measure_error = "no card in the reader";
-        else {
-            try {
-                r.measured_mb_s = mmc::bench::quick_read(d->disk_path, *o.measure_seconds).mb_s;
-            } catch (const std::system_error& e) {
-                r.measure_error = e.what();
-            }
-        }
-    }
-    return r;
+    return mmc::out::reader_bus_report(*d->usb, d->disk_path, o.measure_seconds.value_or(0));
 }
 
 std::vector<mmc::out::BusReport> live_reports(const Options& o)

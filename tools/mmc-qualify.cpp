@@ -47,7 +47,9 @@ void usage(std::FILE* to)
 Identify, diagnose, clean and measure an SD/MMC card; write one result
 bundle and print what the card is, what the bus allows, its flash geometry
 (mmc-probe, when installed), what it measured and which of its claims held.
-DEVICE is /dev/mmcblk0, mmcblk0, mmc0 or mmc0:4567.
+DEVICE is /dev/mmcblk0, mmcblk0, mmc0 or mmc0:4567, or a USB card reader's
+slot (/dev/sdb): what needs the MMC host (registers, health) is then skipped,
+saying why, and the bundle records the reader and its link.
 
 Options:
      --destructive       erase the card (verified), test its capacity, run
@@ -337,15 +339,20 @@ int run(int argc, char** argv)
     // no bundle. A device that is there but refused (no card, in use) still
     // gets its plan in a dry run, which then says the run would be refused.
     std::optional<mmc::dev::DeviceError> refused;
+    // The device's attachment: a USB reader's slot skips the steps that need
+    // the MMC host, and the bundle records the reader and link.
+    mmc::qualify::Settings settings = o.settings;
+    std::optional<mmc::dev::Device> device;
     try {
-        mmc::qualify::check_device(o.settings);
+        device = mmc::qualify::check_device(o.settings);
+        if (device->is_reader_slot()) settings.reader = device->usb;
     } catch (const mmc::dev::DeviceError& e) {
         using Why = mmc::dev::DeviceError::Why;
         if (!o.dry_run || e.why == Why::not_found || e.why == Why::not_block || e.why == Why::no_card || e.why == Why::no_block)
             throw;
         refused = e;
     }
-    const auto plan = mmc::qualify::make_plan(mmc::qualify::step_table(o.settings), o.settings);
+    const auto plan = mmc::qualify::make_plan(mmc::qualify::step_table(settings), settings);
     if (o.dry_run) {
         if (o.json) {
             mmc::qualify::json doc;
@@ -364,9 +371,11 @@ int run(int argc, char** argv)
     }
     if (o.settings.destructive)
         if (const int rc = confirm_destruction(o, plan); rc >= 0) return rc;
+    // Read before any step writes: the partition table's identifier goes with the erase.
+    const auto attachment = mmc::qualify::attachment_of(*device);
 
     StepLines lines;
-    mmc::qualify::StepContext context(o.settings, stop_requested);
+    mmc::qualify::StepContext context(settings, stop_requested);
     context.note = [&lines](const std::string& note) {
         lines.restore();
         fmt::print(stderr, "\n{}: {}\n{}", tool, note, lines.prefix);
@@ -379,7 +388,7 @@ int run(int argc, char** argv)
 
     const std::string bundle_path = mmc::cli::in_context("could not write the bundle", [&] {
         const auto made = mmc::qualify::make_bundle(
-            outcome, {o.card_label, o.host_label, mmc::report::collect_environment(), now_utc()});
+            outcome, {o.card_label, o.host_label, mmc::report::collect_environment(), now_utc(), attachment});
         const auto written = mmc::qualify::write_bundle(o.out_dir, made);
         if (!written.replaced_at.empty()) fmt::print(stderr, "{}\n", mmc::cli::replaced_warning(tool, written.replaced_at));
         return written.path;

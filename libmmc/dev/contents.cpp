@@ -99,6 +99,16 @@ std::vector<Volume> volumes_in_range(const std::string& disk, uint64_t offset, u
     return found;
 }
 
+std::string partition_table_id(const std::string& path)
+{
+    Probe p(path);
+    if (!p.pr) return {};
+    blkid_probe_enable_superblocks(p.pr, 0);
+    blkid_probe_enable_partitions(p.pr, 1);
+    if (blkid_do_safeprobe(p.pr) != 0) return {}; // nothing found, unreadable, or ambivalent
+    return p.value("PTUUID");
+}
+
 std::string volumes_text(const std::vector<Volume>& volumes)
 {
     std::string out;

@@ -37,4 +37,10 @@ std::vector<Volume> volumes_in_range(const std::string& disk, uint64_t offset, u
 // cli::printable (dev/ sits below the CLI layer and does not sanitise).
 std::string volumes_text(const std::vector<Volume>& volumes);
 
+// The partition table's identifier on the device at `path` (blkid's PTUUID:
+// the MBR disk signature "0x1a2b3c4d" read as "1a2b3c4d", or the GPT disk
+// GUID); empty when it has no partition table or cannot be read. It travels
+// with the card from a slot to a reader, which a register cannot.
+std::string partition_table_id(const std::string& path);
+
 } // namespace mmc::dev

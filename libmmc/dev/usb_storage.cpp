@@ -199,10 +199,12 @@ std::string describe_usb(const UsbStorage& u)
     return fmt::format("{}: {} in a {} reader ({})", u.disk, card_kind(u), u.link(), how);
 }
 
+std::string reader_words(const UsbStorage& u) { return fmt::format("a {} reader ({})", u.link(), reader_and_driver(u)); }
+
 std::string reader_card_words(const UsbStorage& u)
 {
     const std::string kind = card_kind(u);
-    return fmt::format("{} {} in a {} reader ({})", kind.rfind("SD", 0) == 0 ? "an" : "a", kind, u.link(), reader_and_driver(u));
+    return fmt::format("{} {} in {}", kind.rfind("SD", 0) == 0 ? "an" : "a", kind, reader_words(u));
 }
 
 } // namespace mmc::dev

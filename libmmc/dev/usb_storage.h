@@ -70,6 +70,8 @@ std::string describe_usb(const UsbStorage& usb);
 // The card in a reader's slot, without the disk's name, with its article:
 // "an SD card in a USB 2.0 reader (Genesys Logic GL827L, usb-storage)".
 std::string reader_card_words(const UsbStorage& usb);
+// The reader alone, with its article: "a USB 2.0 reader (Genesys Logic GL827L, usb-storage)".
+std::string reader_words(const UsbStorage& usb);
 // A USB disk that is no reader, without its name:
 // "USB disk, not a card reader (SanDisk 3.2Gen1, 0781:5581, USB 3.0, usb-storage)".
 std::string usb_disk_words(const UsbStorage& usb);

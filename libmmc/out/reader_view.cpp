@@ -1,8 +1,10 @@
 #include "out/reader_view.h"
 
+#include "bench/quick_read.h"
 #include "cli/size.h"
 
 #include <fmt/format.h>
+#include <system_error>
 
 namespace mmc::out {
 
@@ -58,6 +60,39 @@ nlohmann::ordered_json reader_json(const dev::UsbStorage& u, uint64_t capacity)
     j["flash_slots"] = u.flash_slots;
     j["basis"] = u.basis;
     j["registers_unreadable"] = registers_through_reader();
+    return j;
+}
+
+ReaderBusReport reader_bus_report(const dev::UsbStorage& usb, const std::string& disk_path, double measure_s)
+{
+    ReaderBusReport r{bus::diagnose_reader({usb.disk, usb.model(), usb.speed_mbit, usb.transport(), usb.medium_present}),
+                      std::nullopt, {}};
+    if (measure_s <= 0) return r;
+    if (!usb.medium_present) {
+        r.measure_error = "no card in the reader";
+        return r;
+    }
+    try {
+        r.measured_mb_s = bench::quick_read(disk_path, measure_s).mb_s;
+    } catch (const std::system_error& e) {
+        r.measure_error = e.what();
+    }
+    return r;
+}
+
+nlohmann::ordered_json reader_record_json(const dev::UsbStorage& u)
+{
+    nlohmann::ordered_json j;
+    j["chip"] = u.model();
+    j["usb_id"] = u.usb_id();
+    j["driver"] = u.driver.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(u.driver);
+    j["transport"] = bus::to_string(u.transport());
+    j["speed_mbit"] = u.speed_mbit ? nlohmann::ordered_json(*u.speed_mbit) : nlohmann::ordered_json(nullptr);
+    j["link"] = u.link();
+    const auto c = u.speed_mbit ? std::optional(bus::usb_ceiling(*u.speed_mbit, u.transport())) : std::nullopt;
+    const auto& figure = c && c->practical ? c->practical : c ? c->raw : std::nullopt;
+    j["ceiling_mb_s"] = figure ? nlohmann::ordered_json(figure->mb_s) : nlohmann::ordered_json(nullptr);
+    j["ceiling_source"] = figure ? nlohmann::ordered_json(figure->source) : nlohmann::ordered_json(nullptr);
     return j;
 }
 

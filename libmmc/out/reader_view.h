@@ -25,7 +25,15 @@ struct ReaderBusReport {
     std::optional<double> measured_mb_s;
     std::string measure_error;
 };
+// The reader doctor on a reader's slot, and with measure_s > 0 a sequential
+// read of disk_path for that long (mmc-bus --measure; mmc-qualify's bus step).
+ReaderBusReport reader_bus_report(const dev::UsbStorage& usb, const std::string& disk_path, double measure_s);
 std::string reader_bus_text(const ReaderBusReport& report);
 nlohmann::ordered_json reader_bus_json(const ReaderBusReport& report);
+
+// The reader as a result bundle records it (man/mmc-report.1, "reader"):
+// chip, USB ID, driver, transport, negotiated speed, and the link's ceiling
+// with its source.
+nlohmann::ordered_json reader_record_json(const dev::UsbStorage& usb);
 
 } // namespace mmc::out

@@ -20,7 +20,10 @@ CapacityResult run_capacity_probe(const CapacityTarget& target, DeviceBlocks& io
     if (read_cache.detected) options.read_cache_bytes = read_cache.bytes.value_or(max_read_cache_bytes(timer.size()));
     CapacityResult r = probe_capacity(io, options);
     r.read_cache_evidence = read_cache.evidence;
-    if (read_cache.detected && !read_cache.bytes) r.confidence = Confidence::low;
+    // The cache's own confidence caps the probe's: low when it could not be
+    // emptied, medium when its two sizing passes disagreed.
+    if (read_cache.confidence() == Confidence::low) r.confidence = Confidence::low;
+    else if (read_cache.confidence() == Confidence::medium && r.confidence == Confidence::high) r.confidence = Confidence::medium;
     return r;
 }
 

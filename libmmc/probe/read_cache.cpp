@@ -65,7 +65,7 @@ ReadCacheFinding find_read_cache(ReadTimer& dev, const std::atomic<bool>* stop)
     const uint64_t most = max_read_cache_bytes(size);
     const uint64_t base = aligned(size / 16 * 6) + 7 * 4096;
     uint64_t fresh = 0;
-    for (uint64_t n = first_flood; n <= most && !stopped(stop); n *= 2) {
+    const auto emptied_by = [&](uint64_t n) {
         std::vector<uint64_t> blocks;
         for (int k = 0; k < 3; ++k) blocks.push_back(base + ++fresh * 64 * KiB);
         for (uint64_t at : blocks) dev.read_ns(at, rb);
@@ -75,21 +75,37 @@ ReadCacheFinding find_read_cache(ReadTimer& dev, const std::atomic<bool>* stop)
             reread.push_back(dev.read_ns(at, rb));
             cold.push_back(dev.read_ns(base + ++fresh * 64 * KiB, rb));
         }
-        if (median(reread) >= 0.75 * median(cold)) {
-            f.bytes = n;
-            break;
-        }
+        return median(reread) >= 0.75 * median(cold);
+    };
+    uint64_t n = first_flood;
+    while (n <= most && !stopped(stop) && !emptied_by(n)) n *= 2;
+    // The confirming pass: the same test again on fresh blocks. A size that
+    // does not hold is doubled and confirmed again, within the limit.
+    while (n <= most && !stopped(stop) && !emptied_by(n)) {
+        f.passes_disagreed = true;
+        n *= 2;
     }
+    if (n <= most && !stopped(stop)) f.bytes = n;
     auto us = [](double ns) { return fmt::format("{:.0f} us", ns / 1e3); };
     f.evidence = f.bytes ? fmt::format("a read cache in front of the card (a USB reader's bridge?): re-reads took {} against {} "
                                        "for first reads; reading {} elsewhere empties it, so each timed re-read was "
-                                       "preceded by that",
-                                       us(f.again_ns), us(f.first_ns), cli::format_bytes(*f.bytes))
+                                       "preceded by that{}",
+                                       us(f.again_ns), us(f.first_ns), cli::format_bytes(*f.bytes),
+                                       f.passes_disagreed ? " (a second sizing pass found the first one's size too small: "
+                                                            "the timing was disturbed, so the size is less sure)"
+                                                          : "")
                          : fmt::format("a read cache in front of the card (a USB reader's bridge?): re-reads took {} against {} "
                                        "for first reads, and reading {} elsewhere did not empty it: the re-reads may be the "
                                        "cache's, not the card's",
                                        us(f.again_ns), us(f.first_ns), cli::format_bytes(most));
     return f;
+}
+
+Confidence ReadCacheFinding::confidence() const
+{
+    if (!detected) return Confidence::high;
+    if (!bytes) return Confidence::low;
+    return passes_disagreed ? Confidence::medium : Confidence::high;
 }
 
 ColdReads::ColdReads(ReadTimer& device, uint64_t flood_bytes) : dev_(device), flood_bytes_(flood_bytes) {}

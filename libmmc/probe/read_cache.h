@@ -9,12 +9,17 @@
 // re-reads much faster than the first reads (under half). Measured by
 // flooding: a fresh block read, then N bytes read elsewhere, then the block
 // again, N doubling from 64 KiB until the re-read is slow again; that N is
-// an upper bound on the cache. Defeated by ColdReads: before a timed read
+// an upper bound on the cache. Then confirmed: a second flood of N, and
+// fresh blocks re-read after it must read cold too; if they do not (a
+// loaded host once slowed the cold reads the first pass compared against,
+// and a 4 MiB bridge cache was sized at 1 MiB), N doubles and is confirmed
+// again, up to the limit. Defeated by ColdReads: before a timed read
 // of blocks that were all read since the last flood, N bytes are read
 // elsewhere first (a scan of N distinct bytes leaves an LRU cache of at most
 // N holding only them), so the timed read reaches the card.
 #pragma once
 
+#include "probe/confidence.h"
 #include "probe/read_timer.h"
 
 #include <atomic>
@@ -30,6 +35,15 @@ struct ReadCacheFinding {
     std::optional<uint64_t> bytes; // a flood this large defeats it (an upper bound); none: not found up to the limit
     double first_ns = 0, again_ns = 0; // medians of first reads and immediate re-reads
     std::string evidence;              // one sentence, empty when nothing was detected
+    // The confirming pass disagreed with the first: the size it found did
+    // not empty the cache when flooded again, and was doubled until one did.
+    // The timing is then less sure than two passes agreeing.
+    bool passes_disagreed = false;
+    // What the cache leaves of a probe's confidence: high when none was
+    // detected, or it was sized and the second pass agreed; medium when the
+    // passes disagreed and a larger size was confirmed; low when it could
+    // not be emptied (no size).
+    Confidence confidence() const;
 };
 
 // The largest cache looked for: 64 MiB or an eighth of the device.

@@ -151,6 +151,8 @@ void note_read_cache(GeometryReading& r)
     if (!r.read_cache.detected) return;
     r.geometry.evidence.push_back(r.read_cache.evidence);
     if (!r.read_cache.bytes && r.geometry.confidence != Confidence::none) r.geometry.confidence = Confidence::low;
+    // Two sizing passes that disagreed: a high reading is held to medium.
+    else if (r.read_cache.passes_disagreed && r.geometry.confidence == Confidence::high) r.geometry.confidence = Confidence::medium;
 }
 
 } // namespace

@@ -49,6 +49,18 @@ MadeBundle make_bundle(const Outcome& outcome, const BundleInputs& inputs)
     MadeBundle made;
     made.bundle = report::make_bundle(in);
     made.bundle.health = health;
+    if (const auto& a = inputs.attachment) {
+        auto& b = made.bundle;
+        b.attachment = attachment_text(*a, b.bus);
+        b.reader = a->reader;
+        b.card.sectors = a->sectors;
+        b.card.partition_table_id = a->partition_table_id;
+        // A card in a reader has no registers to give its size: the disk's.
+        if (!b.card.capacity_bytes && a->sectors) {
+            b.card.capacity_bytes = *a->sectors * 512;
+            if (!b.card.label_given) b.card.label = report::default_card_label(b.card);
+        }
+    }
     report::read_tool_parts(made.bundle);
     made.doc = report::to_json(made.bundle);
     auto& steps = made.doc["steps"];

@@ -6,6 +6,7 @@
 // keys it does not know, so older readers still read it.
 #pragma once
 
+#include "qualify/attachment.h"
 #include "qualify/pipeline.h"
 #include "report/bundle.h"
 #include "report/make_bundle.h"
@@ -18,6 +19,7 @@ struct BundleInputs {
     std::string card_label, host_label; // empty: derived, as mmc-report does
     json environment;                   // report::collect_environment()
     std::string created;                // ISO-8601 UTC
+    std::optional<Attachment> attachment = std::nullopt; // the device as check_device found it; none: not recorded
 };
 
 struct MadeBundle {

@@ -15,7 +15,8 @@ dev::Device check_device(const Settings& s, const std::filesystem::path& proc)
     const auto purpose = s.destructive ? dev::Purpose::erase : dev::Purpose::read;
     dev::Device d = dev::resolve_device(s.device, purpose, o);
     d.require_allowed();
-    if (!d.card && !s.any_device)
+    // A USB card reader's slot is a card, as the resolver judges it.
+    if (!d.card && !d.is_reader_slot() && !s.any_device)
         throw dev::DeviceError(dev::DeviceError::Why::not_mmc, d.typed, "not an MMC/SD device: " + d.not_mmc,
                                cli::Remedy::any_device_measure);
     return d;

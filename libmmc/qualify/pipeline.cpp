@@ -56,6 +56,13 @@ Outcome run_plan(const Plan& plan, StepContext& context, const RunHooks& hooks)
             continue;
         }
         if (hooks.started) hooks.started(planned);
+        if (!planned.skip.empty()) { // the plan said so: it cannot run on this device
+            rec.state = StepState::skipped;
+            rec.message = planned.skip;
+            if (hooks.finished) hooks.finished(rec);
+            out.steps.push_back(std::move(rec));
+            continue;
+        }
         const auto t0 = std::chrono::steady_clock::now();
         StepResult r = run_guarded(planned.spec, context);
         rec.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

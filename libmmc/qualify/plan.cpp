@@ -20,7 +20,8 @@ Plan make_plan(const std::vector<StepSpec>& table, const Settings& settings)
             plan.left_out.push_back(spec.name);
             continue;
         }
-        plan.steps.push_back({spec, spec.describe ? spec.describe(settings) : std::string()});
+        plan.steps.push_back({spec, spec.describe ? spec.describe(settings) : std::string(),
+                              spec.skip_when ? spec.skip_when(settings) : std::string()});
     }
     return plan;
 }
@@ -32,7 +33,8 @@ std::string plan_text(const Plan& plan)
     std::size_t width = 0;
     for (const auto& s : plan.steps) width = std::max(width, s.spec.name.size());
     for (std::size_t i = 0; i < plan.steps.size(); ++i)
-        text += fmt::format(" {}. {:<{}}  {}\n", i + 1, plan.steps[i].spec.name, width, plan.steps[i].what);
+        text += fmt::format(" {}. {:<{}}  {}\n", i + 1, plan.steps[i].spec.name, width,
+                            plan.steps[i].skip.empty() ? plan.steps[i].what : "skipped: " + plan.steps[i].skip);
     if (!plan.left_out.empty()) {
         std::string names;
         for (const auto& n : plan.left_out) names += (names.empty() ? "" : ", ") + n;
@@ -51,7 +53,8 @@ json plan_json(const Plan& plan)
         steps.push_back({{"name", s.spec.name},
                          {"tool", s.spec.tool},
                          {"needs_destructive", s.spec.needs == Needs::destructive},
-                         {"what", s.what}});
+                         {"what", s.what},
+                         {"skipped", s.skip.empty() ? json(nullptr) : json(s.skip)}});
     j["left_out"] = plan.left_out;
     return j;
 }

@@ -13,6 +13,7 @@ namespace mmc::qualify {
 struct PlannedStep {
     StepSpec spec;
     std::string what; // spec.describe(settings)
+    std::string skip; // spec.skip_when(settings): why it will not run here; "" when it will
 };
 
 struct Plan {
@@ -25,7 +26,8 @@ struct Plan {
 // The table's steps that apply: those that need --destructive only with it.
 Plan make_plan(const std::vector<StepSpec>& table, const Settings& settings);
 
-// "Plan for /dev/mmcblk0 (read-only):" and one line per step.
+// "Plan for /dev/mmcblk0 (read-only):" and one line per step; a step that
+// cannot run on this device says "skipped: why" instead of what it does.
 std::string plan_text(const Plan& plan);
 json plan_json(const Plan& plan);
 

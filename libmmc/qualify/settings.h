@@ -3,8 +3,10 @@
 #pragma once
 
 #include "dev/sysfs.h"
+#include "dev/usb_storage.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,11 @@ struct Settings {
     bool sustained = false;                  // mmc-bench's sustained suite over the whole card (--destructive)
     double bus_measure_s = 2;                // mmc-bus --measure: a short sequential read
     dev::SysRoots roots;
+    // Not an option: the USB card reader the device is a slot of, as
+    // check_device found it. The steps that need the MMC host are skipped,
+    // with the reader named (StepSpec::skip_when); the bus step runs the
+    // reader doctor instead.
+    std::optional<dev::UsbStorage> reader;
 };
 
 // The suites run when none are named: the write suites only with --destructive.

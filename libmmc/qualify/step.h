@@ -61,6 +61,11 @@ struct StepSpec {
     // confirmation; it may look at the device but never changes it.
     std::function<std::string(const Settings&)> describe;
     std::function<StepResult(StepContext&)> run;
+    // Why this step cannot run on this device (a card in a USB reader has
+    // no registers to read), or "" when it can; null: it always can. The
+    // plan shows the reason and the pipeline records the step as skipped
+    // with it, without running it.
+    std::function<std::string(const Settings&)> skip_when = nullptr;
 };
 
 } // namespace mmc::qualify

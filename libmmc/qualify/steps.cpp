@@ -14,6 +14,7 @@
 #include "out/erase_view.h"
 #include "cli/stop_signal.h"
 #include "dev/resolver.h"
+#include "out/reader_view.h"
 #include "probe/capacity_run.h"
 #include "probe/geometry_run.h"
 #include "probe/words_view.h"
@@ -75,10 +76,36 @@ StepResult run_info(StepContext& c)
     }
 }
 
+// What cannot be read through the USB reader the device is in, and what
+// would read it; "" when the device is in no reader.
+std::function<std::string(const Settings&)> needs_mmc_host(std::string what)
+{
+    return [what](const Settings& s) {
+        if (!s.reader) return std::string();
+        return fmt::format("{}: not readable through {}; an SD slot on an MMC host reads them", what, dev::reader_words(*s.reader));
+    };
+}
+
+// A card in a USB reader: the reader doctor (the USB link's ceiling) in
+// place of the MMC bus's, as mmc-bus gives it for a reader's slot.
+StepResult run_reader_bus(const Settings& s)
+{
+    const auto d = dev::resolve_device(s.device, dev::Purpose::read, {s.roots});
+    const auto report = out::reader_bus_report(*s.reader, d.path, s.bus_measure_s);
+    StepResult r;
+    json body;
+    body["hosts"] = json::array();
+    body["readers"] = json::array({out::reader_bus_json(report)});
+    r.doc = tool_doc("mmc-bus", body);
+    r.summary = out::reader_bus_text(report);
+    return r;
+}
+
 StepResult run_bus(StepContext& c)
 {
     const Settings& s = c.settings;
     try {
+        if (s.reader) return run_reader_bus(s);
         const auto target = dev::resolve(s.device, s.roots);
         const dev::Card* card = target.card ? &*target.card : nullptr;
         // The info step's registers when it identified this card; else read them now.
@@ -426,15 +453,22 @@ StepResult run_state(StepContext& c)
 
 StepSpec info_step()
 {
-    return {"info", "mmc-info", Needs::always,
-            [](const Settings& s) { return fmt::format("reads the card's registers ({})", s.use_ioctl ? "sysfs, debugfs, ioctl" : "sysfs, debugfs"); },
-            run_info};
+    StepSpec spec{"info", "mmc-info", Needs::always,
+                  [](const Settings& s) { return fmt::format("reads the card's registers ({})", s.use_ioctl ? "sysfs, debugfs, ioctl" : "sysfs, debugfs"); },
+                  run_info};
+    spec.skip_when = needs_mmc_host("registers");
+    return spec;
 }
 
 StepSpec bus_step()
 {
     return {"bus", "mmc-bus", Needs::always,
-            [](const Settings& s) { return fmt::format("diagnoses the bus; reads the card for {:g} s", s.bus_measure_s); },
+            [](const Settings& s) {
+                if (s.reader)
+                    return fmt::format("diagnoses the reader's USB link and its ceiling (the bus between reader and card is "
+                                       "out of sight); reads the card for {:g} s", s.bus_measure_s);
+                return fmt::format("diagnoses the bus; reads the card for {:g} s", s.bus_measure_s);
+            },
             run_bus};
 }
 
@@ -468,6 +502,7 @@ StepSpec health_step()
     StepSpec spec = child_step("health", "mmc-health", args, Needs::always, WhenMissing::skip);
     spec.describe = describe_child("mmc-health", args,
                                    "reads wear and writability: registers and the vendor CMD56 block the CID names");
+    spec.skip_when = needs_mmc_host("wear and writability (registers, CMD56)");
     auto child = spec.run;
     spec.run = [child](StepContext& c) {
         StepResult r = child(c);

@@ -125,6 +125,14 @@ json part(const json& doc, const char* key)
 
 } // namespace
 
+std::string card_cid(const Bundle& b)
+{
+    const json* regs = b.registers.is_object() && b.registers.contains("registers") ? &b.registers["registers"] : nullptr;
+    if (!regs || !regs->is_object() || !regs->contains("cid")) return {};
+    const json& cid = (*regs)["cid"];
+    return cid.is_object() && cid.contains("hex") && cid["hex"].is_string() ? cid["hex"].get<std::string>() : std::string();
+}
+
 json to_json(const Bundle& b)
 {
     json j;
@@ -144,6 +152,10 @@ json to_json(const Bundle& b)
                    {"uhs_speed_grade", c.classes.uhs_speed_grade},
                    {"video_speed_class", c.classes.video_speed_class},
                    {"app_perf_class", c.classes.app_perf_class}}}};
+    // Added later, written only when known: older bundles stay as they were.
+    if (c.sectors) j["card"]["sectors"] = *c.sectors;
+    if (!c.partition_table_id.empty()) j["card"]["partition_table_id"] = c.partition_table_id;
+    if (c.label_given) j["card"]["label_given"] = true;
     j["host"] = {{"label", b.host.label}, {"controller", b.host.controller}, {"bus_mode", b.host.bus_mode}, {"kernel", b.host.kernel}};
     if (b.source) {
         const auto& s = *b.source;
@@ -177,6 +189,10 @@ json to_json(const Bundle& b)
     if (!b.bench.is_null()) j["bench"] = b.bench;
     if (!b.probe.is_null()) j["probe"] = b.probe;
     if (!b.health.is_null()) j["health"] = b.health;
+    if (!b.attachment.empty()) {
+        j["attachment"] = b.attachment;
+        j["reader"] = b.reader;
+    }
     json steps = json::array();
     for (const auto& s : b.steps) steps.push_back({{"name", s.name}, {"ok", s.ok}, {"message", s.message}});
     j["steps"] = steps;
@@ -232,6 +248,9 @@ Bundle from_json(const json& doc)
             b.card.classes.video_speed_class = r.text(*cl, "video_speed_class", "card.classes");
             b.card.classes.app_perf_class = r.text(*cl, "app_perf_class", "card.classes");
         }
+        if (auto n = r.figure(*c, "sectors", "card", max_capacity_bytes / 512, "sectors")) b.card.sectors = static_cast<uint64_t>(*n);
+        b.card.partition_table_id = r.text(*c, "partition_table_id", "card");
+        b.card.label_given = c->contains("label_given") && (*c)["label_given"].is_boolean() && (*c)["label_given"].get<bool>();
     }
     if (b.card.label.empty()) {
         b.card.label = b.card.product.empty() ? "unnamed card"
@@ -292,6 +311,8 @@ Bundle from_json(const json& doc)
     if (const json* be = r.array(doc, "bench", "")) b.bench = *be;
     if (const json* pr = r.object(doc, "probe", "")) b.probe = *pr;
     if (const json* he = r.object(doc, "health", "")) b.health = *he;
+    b.attachment = r.text(doc, "attachment", "");
+    if (const json* rd = r.object(doc, "reader", "")) b.reader = *rd;
     if (const json* steps = r.array(doc, "steps", "")) {
         for (std::size_t i = 0; i < steps->size(); ++i) {
             const json& s = (*steps)[i];

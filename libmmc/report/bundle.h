@@ -41,6 +41,14 @@ struct CardInfo {
     std::optional<uint64_t> capacity_bytes;
     std::string type;         // "SD", "MMC" or "" (unknown)
     Classes classes;
+    // What tells the card apart where its CID cannot be read (a USB reader):
+    // the device's size in 512-byte sectors and its partition table's
+    // identifier (blkid's PTUUID), as they were when the run began; and
+    // whether the label is the user's (--card-label) rather than derived.
+    // Absent in bundles made before mmc-qualify recorded them.
+    std::optional<uint64_t> sectors;
+    std::string partition_table_id;
+    bool label_given = false;
 };
 
 struct HostInfo {
@@ -154,6 +162,13 @@ struct Bundle {
     json bench;       // array of mmc-bench -J documents
     json probe;       // {"geometry": mmc-probe geometry -J, "capacity": mmc-probe capacity -J}
     json health;      // mmc-health -J of the card
+    // How the card was attached: "slot mmc0 SDR104 4-bit", "USB 2.0 reader,
+    // usb-storage", "block device loop0"; "" when the bundle does not say
+    // (made before mmc-qualify recorded it, or imported). reader: the USB
+    // reader (chip, usb_id, driver, transport, speed_mbit, link,
+    // ceiling_mb_s, ceiling_source), null when not in a reader or unknown.
+    std::string attachment;
+    json reader;
     std::vector<Step> steps;
     json environment; // hostname, machine, kernel, arch, os, cpu_model
     json tools;       // {"mmc-info": "0.1.0", ...}
@@ -168,6 +183,9 @@ struct Bundle {
     std::optional<SustainedCurve> sustained; // from the last mmc-bench document of suite "sustained"
     std::optional<HealthFigures> health_figures; // from health
 };
+
+// The CID as its hex, from the registers mmc-info read; "" without one.
+std::string card_cid(const Bundle& bundle);
 
 // The parts read out of the tools' documents, as from_json fills them in
 // (make_bundle too): geometry and capacity from bundle.probe, state and

@@ -13,7 +13,8 @@ const std::vector<std::string> csv_columns = {
     "error",           "claim",      "required", "measured", "unit", "result", "why", "bundle",
     // Added after "bundle" so that readers by position keep working.
     "bus_ceiling_mb_s", "page_size", "au_size", "open_aus", "probe_confidence", "capacity_verdict", "usable_bytes",
-    "state_summary", "health_verdict", "life_used_percent", "life_source", "sustained_mb_s", "slc_cache_bytes", "worst_latency_ms"};
+    "state_summary", "health_verdict", "life_used_percent", "life_source", "sustained_mb_s", "slc_cache_bytes", "worst_latency_ms",
+    "attachment"};
 
 namespace {
 
@@ -101,7 +102,7 @@ std::string csv_report(const Report& rep)
 {
     std::string out = csv_line(csv_columns);
     for (const auto& g : rep.groups) {
-        for (std::size_t m = 0; m < g.members.size(); ++m) {
+        for (const std::size_t m : g.in_row_order()) {
             const Bundle& b = rep.bundles[g.members[m]];
             const std::string& card = g.cards[g.row_of[m]];
             const std::string& host = g.hosts[g.column_of[m]];
@@ -119,9 +120,10 @@ std::string csv_report(const Report& rep)
             f.insert(f.end(), {h ? h->verdict : "", h ? num(h->life_used_percent) : "", h ? h->life_source : ""});
             const auto& su = b.sustained;
             f.insert(f.end(), {su ? num(su->sustained_mb_s) : "", su ? num(su->knee_bytes) : "", su ? num(su->worst_latency_ms) : ""});
+            f.push_back(b.attachment);
             out += csv_line(f);
         }
-        for (std::size_t m = 0; m < g.members.size(); ++m) {
+        for (const std::size_t m : g.in_row_order()) {
             const Bundle& b = rep.bundles[g.members[m]];
             for (const auto& v : b.verdicts) {
                 std::vector<std::string> f{"verdicts", g.title, g.cards[g.row_of[m]], g.hosts[g.column_of[m]]};
@@ -176,7 +178,7 @@ json json_report(const Report& rep, const std::vector<std::string>& warnings)
             jg[write ? "seq_write_mb_s" : "seq_read_mb_s"] = matrix;
         }
         json results = json::array(), verdicts = json::array(), failed = json::array();
-        for (std::size_t m = 0; m < g.members.size(); ++m) {
+        for (const std::size_t m : g.in_row_order()) {
             const Bundle& b = rep.bundles[g.members[m]];
             const std::string& card = g.cards[g.row_of[m]];
             const std::string& host = g.hosts[g.column_of[m]];
@@ -193,6 +195,9 @@ json json_report(const Report& rep, const std::vector<std::string>& warnings)
             row["state"] = state_json(b);
             row["health"] = health_json(b);
             row["sustained"] = sustained_json(b);
+            // How the card was attached; null when the bundle does not say.
+            row["attachment"] = b.attachment.empty() ? json(nullptr) : json(b.attachment);
+            row["reader"] = b.reader;
             results.push_back(row);
             for (const auto& v : b.verdicts) {
                 const auto ceiling = verdict_ceiling(b, v);

@@ -238,7 +238,7 @@ std::string chart_by_card(const Report& rep, const Group& g, const std::string& 
 std::string chart_iops(const Report& rep, const Group& g, const std::string& id)
 {
     std::vector<Item> items;
-    for (std::size_t m = 0; m < g.members.size(); ++m) {
+    for (const std::size_t m : g.in_row_order()) {
         const Bundle& b = rep.bundles[g.members[m]];
         if (b.results.rand_read_iops.empty() && b.results.rand_write_iops.empty()) continue;
         const std::string where = g.member_label(m);
@@ -307,7 +307,7 @@ std::string html_random_table(const Report& rep, const Group& g)
     std::string h = "<div class=\"table-wrap\"><table class=\"random\"><caption>Random I/O, IOPS at QD1, and sequential MB/s</caption><thead><tr>"
                     "<th scope=\"col\">Card @ host</th><th>1K w</th><th>1K r</th><th>4K w</th><th>4K r</th><th>16K w</th><th>16K r</th>"
                     "<th>seq w MB/s</th><th>seq r MB/s</th></tr></thead><tbody>";
-    for (std::size_t m = 0; m < g.members.size(); ++m) {
+    for (const std::size_t m : g.in_row_order()) {
         const Bundle& b = rep.bundles[g.members[m]];
         h += fmt::format("<tr><th scope=\"row\">{}</th>", html_escape(g.member_label(m)));
         for (const auto key : iops_keys)
@@ -333,7 +333,7 @@ std::string html_verdict_table(const Report& rep, const Group& g)
                     "<thead><tr><th scope=\"col\">Card @ host</th><th scope=\"col\">Claim</th><th scope=\"col\">Required</th>"
                     "<th scope=\"col\">Measured</th><th scope=\"col\">Bus ceiling</th><th scope=\"col\">Result</th>"
                     "<th scope=\"col\" class=\"why\">Why</th></tr></thead><tbody>";
-    for (std::size_t m = 0; m < g.members.size(); ++m) {
+    for (const std::size_t m : g.in_row_order()) {
         const Bundle& b = rep.bundles[g.members[m]];
         for (const auto& v : b.verdicts) {
             const auto ceiling = verdict_ceiling(b, v);
@@ -354,7 +354,7 @@ std::string html_probe_table(const Report& rep, const Group& g)
     std::string h = "<div class=\"table-wrap\"><table class=\"probe\"><caption>Flash geometry and capacity, measured by mmc-probe</caption>"
                     "<thead><tr><th scope=\"col\">Card @ host</th><th scope=\"col\">Page</th><th scope=\"col\">AU</th>"
                     "<th scope=\"col\">Open AUs</th><th scope=\"col\">Confidence</th><th scope=\"col\">Capacity</th></tr></thead><tbody>";
-    for (std::size_t m = 0; m < g.members.size(); ++m) {
+    for (const std::size_t m : g.in_row_order()) {
         const Bundle& b = rep.bundles[g.members[m]];
         if (!b.geometry && !b.capacity) continue;
         const auto& geo = b.geometry;
@@ -407,7 +407,7 @@ std::string chart_health(const Report& rep, const Group& g, const std::string& i
 std::string state_list(const Report& rep, const Group& g)
 {
     std::string h = "<ul class=\"state\">";
-    for (std::size_t m = 0; m < g.members.size(); ++m) {
+    for (const std::size_t m : g.in_row_order()) {
         const Bundle& b = rep.bundles[g.members[m]];
         if (b.state)
             h += fmt::format("<li>{}: {}</li>", html_escape(g.member_label(m)), html_escape(b.state->summary.empty() ? missing_text : b.state->summary));
@@ -612,7 +612,7 @@ std::string html_report(const Report& rep, const HtmlOptions& o)
         if (g.has_state(rep.bundles)) h += "<h3>What erasing bought</h3>\n" + state_list(rep, g) + "\n";
         if (g.has_sustained(rep.bundles)) {
             h += "<h3>Sustained writes</h3>\n<div class=\"charts\">";
-            for (std::size_t m = 0; m < g.members.size(); ++m)
+            for (const std::size_t m : g.in_row_order())
                 if (const auto& curve = rep.bundles[g.members[m]].sustained)
                     h += "<figure><figcaption>Throughput against bytes written: the SLC cache's knee and the class line "
                          "marked.</figcaption>" +
@@ -628,7 +628,7 @@ std::string html_report(const Report& rep, const HtmlOptions& o)
         }
 
         std::string boxes;
-        for (std::size_t m = 0; m < g.members.size(); ++m) {
+        for (const std::size_t m : g.in_row_order()) {
             const Bundle& b = rep.bundles[g.members[m]];
             if (b.registers.is_null()) continue;
             boxes += card_box(b, g.member_label(m));
@@ -636,7 +636,7 @@ std::string html_report(const Report& rep, const HtmlOptions& o)
         if (!boxes.empty()) h += "<h3>Cards</h3>\n<div class=\"cards\">" + boxes + "</div>\n";
 
         std::string problems;
-        for (std::size_t m = 0; m < g.members.size(); ++m) {
+        for (const std::size_t m : g.in_row_order()) {
             const Bundle& b = rep.bundles[g.members[m]];
             if (!b.error.empty()) problems += fmt::format("<li>{}: error: {}</li>", html_escape(g.member_label(m)), html_escape(b.error));
             for (const auto& s : b.steps)

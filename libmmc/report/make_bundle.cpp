@@ -287,6 +287,7 @@ Bundle make_bundle(const MakeInputs& in)
     if (b.card.type == "sd") b.card.type = "SD";
     if (b.card.type == "mmc") b.card.type = "MMC";
     b.card.label = in.card_label.empty() ? default_card_label(b.card) : in.card_label;
+    b.card.label_given = !in.card_label.empty();
 
     // The host: mmc-bus's diagnosis, then mmc-bench's bus, then mmc-info's controller.
     if (bus) b.bus = pick_bus_host(*bus, card_host);

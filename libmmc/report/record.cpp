@@ -190,6 +190,14 @@ BundleRecord make_record(const std::string& text_in, const std::string& source_p
         {"state_rand_write_used_iops", st ? number(st->rand_write_used_iops) : SqlValue{}},
         {"state_rand_write_erased_iops", st ? number(st->rand_write_erased_iops) : SqlValue{}},
         {"state_summary", st ? text_or_null(st->summary) : SqlValue{}},
+        {"attachment", text_or_null(b.attachment)},
+        {"card_sectors", size(b.card.sectors)},
+        {"partition_table_id", text_or_null(b.card.partition_table_id)},
+        {"reader_chip", text(value_at(b.reader, {"chip"}))},
+        {"reader_usb_id", text(value_at(b.reader, {"usb_id"}))},
+        {"reader_driver", text(value_at(b.reader, {"driver"}))},
+        {"reader_speed_mbit", number(value_at(b.reader, {"speed_mbit"}))},
+        {"reader_ceiling_mb_s", number(value_at(b.reader, {"ceiling_mb_s"}))},
     };
     for (const auto& v : b.verdicts)
         r.verdicts.push_back({v.claim, number(v.required), number(v.measured), text_or_null(v.unit), v.result, text_or_null(v.why),

@@ -90,6 +90,21 @@ ALTER TABLE bundles ADD COLUMN state_summary TEXT;
 ALTER TABLE verdicts ADD COLUMN bus_ceiling_mb_s DOUBLE PRECISION;
 )";
 
+// Version 4: how the card was attached (issue 26): the attachment's words,
+// the USB reader and its link when it was in one, and what tells a card
+// apart without its CID (its sectors, its partition table's identifier).
+// Rows stored before stay NULL: their bundles did not say.
+const char* const schema_v4 = R"(
+ALTER TABLE bundles ADD COLUMN attachment TEXT;
+ALTER TABLE bundles ADD COLUMN card_sectors BIGINT;
+ALTER TABLE bundles ADD COLUMN partition_table_id TEXT;
+ALTER TABLE bundles ADD COLUMN reader_chip TEXT;
+ALTER TABLE bundles ADD COLUMN reader_usb_id TEXT;
+ALTER TABLE bundles ADD COLUMN reader_driver TEXT;
+ALTER TABLE bundles ADD COLUMN reader_speed_mbit DOUBLE PRECISION;
+ALTER TABLE bundles ADD COLUMN reader_ceiling_mb_s DOUBLE PRECISION;
+)";
+
 std::string with_dialect(std::string sql, const SqlDialect& d)
 {
     for (const auto& [from, to] : {std::pair<std::string, std::string>{"{id}", d.id_column}, {"{json}", d.json_column}})
@@ -113,6 +128,7 @@ const std::vector<Migration>& migrations()
         {1, "bundles, verdicts, jobs, rejections", schema_v1},
         {2, "indexes for the report's filters", schema_v2},
         {3, "mmc-probe's answers, the state comparison, verdicts' bus ceiling", schema_v3},
+        {4, "the card's attachment: a USB reader and its link, or a slot; sectors and partition table id", schema_v4},
     };
     return steps;
 }

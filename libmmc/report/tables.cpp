@@ -120,15 +120,51 @@ std::string capacity_text(const std::optional<ProbeCapacity>& c)
     return fmt::format("{}: {} of {} usable", c->verdict, cli::format_bytes(*c->usable_bytes), bytes_text(c->announced_bytes));
 }
 
+namespace {
+
+// What a row of the report knows of its card: the identity of the bundle
+// that opened it (its serial filled in later when it had none).
+struct RowCard {
+    std::string label, serial, cid, partition_table_id, attachment;
+    std::optional<uint64_t> sectors;
+    bool label_given = false;
+    std::size_t card = 0; // which card: rows of one card share it
+};
+
+RowCard row_card(const Bundle& b)
+{
+    return {b.card.label, b.card.serial, card_cid(b), b.card.partition_table_id, b.attachment, b.card.sectors, b.card.label_given};
+}
+
+} // namespace
+
+namespace {
+
+bool same_card(const RowCard& x, const RowCard& y)
+{
+    // The CID is the card's own name: when both have one, it decides.
+    if (!x.cid.empty() && !y.cid.empty()) return x.cid == y.cid;
+    // A reader cannot read the CID. Labels the user gave both decide next.
+    if (x.label_given && y.label_given) return x.label == y.label;
+    // Else the exact size and the partition table's identifier together (a
+    // size alone is shared by every card of a model, so it never decides alone).
+    if (x.sectors && y.sectors && !x.partition_table_id.empty() && !y.partition_table_id.empty())
+        return *x.sectors == *y.sectors && x.partition_table_id == y.partition_table_id;
+    // Bundles that say none of these: the same label, and the same serial
+    // unless one side has none.
+    return x.label == y.label && (x.serial == y.serial || x.serial.empty() || y.serial.empty());
+}
+
+} // namespace
+
+bool same_card(const Bundle& a, const Bundle& b) { return same_card(row_card(a), row_card(b)); }
+
 Report build_report(std::vector<Bundle> bundles)
 {
     Report r;
     r.bundles = std::move(bundles);
     std::map<std::string, std::size_t> group_of;
-    struct Row {
-        std::string label, serial;
-    };
-    std::vector<std::vector<Row>> rows;
+    std::vector<std::vector<RowCard>> rows;
     for (int i = 0; i < static_cast<int>(r.bundles.size()); ++i) {
         const Bundle& b = r.bundles[i];
         const bool imported = b.kind == "imported" && b.source;
@@ -153,15 +189,28 @@ Report build_report(std::vector<Bundle> bundles)
             g.hosts.push_back(b.host.label);
             for (auto& row : g.cell) row.push_back(-1);
         }
-        // The same card: the same label and serial, or a serial missing on one side.
+        // The first row of the same card (same_card) with its cell on this
+        // host free; a card seen before whose cells are taken (the same
+        // host in a reader and in a slot) gets a row of its own, with the
+        // card's label, beside its others.
         int row = -1;
-        for (std::size_t k = 0; k < grows.size() && row < 0; ++k)
-            if (grows[k].label == b.card.label && (grows[k].serial == b.card.serial || grows[k].serial.empty() || b.card.serial.empty()) &&
-                g.cell[k][col] < 0)
-                row = static_cast<int>(k);
+        std::optional<std::size_t> known;
+        const RowCard card = row_card(b);
+        for (std::size_t k = 0; k < grows.size() && row < 0; ++k) {
+            if (!same_card(grows[k], card)) continue;
+            if (!known) known = k;
+            if (g.cell[k][col] < 0) row = static_cast<int>(k);
+        }
         if (row < 0) {
             row = static_cast<int>(grows.size());
-            grows.push_back({b.card.label, b.card.serial});
+            RowCard rc = card;
+            if (known) {
+                rc.card = grows[*known].card;
+                rc.label = grows[*known].label;
+            } else {
+                for (const auto& other : grows) rc.card = std::max(rc.card, other.card + 1);
+            }
+            grows.push_back(rc);
             g.cell.emplace_back(g.hosts.size(), -1);
         } else if (grows[row].serial.empty()) {
             grows[row].serial = b.card.serial;
@@ -171,8 +220,34 @@ Report build_report(std::vector<Bundle> bundles)
         g.row_of.push_back(row);
         g.column_of.push_back(col);
     }
+    for (std::size_t gi = 0; gi < r.groups.size(); ++gi) {
+        auto& g = r.groups[gi];
+        auto& grows = rows[gi];
+        // Rows of one card together, in the order cards first appear.
+        std::vector<std::size_t> order(grows.size());
+        for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+        std::vector<std::size_t> first_row_of_card;
+        for (std::size_t k = 0; k < grows.size(); ++k) {
+            if (grows[k].card >= first_row_of_card.size()) first_row_of_card.resize(grows[k].card + 1, grows.size());
+            first_row_of_card[grows[k].card] = std::min(first_row_of_card[grows[k].card], k);
+        }
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return first_row_of_card[grows[a].card] < first_row_of_card[grows[b].card]; });
+        std::vector<int> new_index(grows.size());
+        for (std::size_t k = 0; k < order.size(); ++k) new_index[order[k]] = static_cast<int>(k);
+        std::vector<RowCard> sorted_rows;
+        std::vector<std::vector<int>> sorted_cells;
+        for (const auto k : order) {
+            sorted_rows.push_back(grows[k]);
+            sorted_cells.push_back(g.cell[k]);
+        }
+        grows = std::move(sorted_rows);
+        g.cell = std::move(sorted_cells);
+        for (auto& rw : g.row_of) rw = new_index[rw];
+    }
     // Unique row names: rows of one label get their serials when those tell
-    // them apart, else numbers in order.
+    // them apart, else their attachments when those do (one card in a
+    // reader and in a slot), else numbers in order.
     for (std::size_t gi = 0; gi < r.groups.size(); ++gi) {
         const auto& grows = rows[gi];
         auto& cards = r.groups[gi].cards;
@@ -182,18 +257,35 @@ Report build_report(std::vector<Bundle> bundles)
                 if (grows[m].label == grows[k].label) same.push_back(m);
             std::string name = grows[k].label;
             if (same.size() > 1) {
-                bool serials_differ = true;
-                for (std::size_t a = 0; a < same.size(); ++a)
-                    for (std::size_t b = 0; b < same.size(); ++b)
-                        if (grows[same[a]].serial.empty() || (a != b && grows[same[a]].serial == grows[same[b]].serial))
-                            serials_differ = false;
-                if (serials_differ) name += fmt::format(" (serial {})", grows[k].serial);
+                auto all_differ = [&](std::string RowCard::*field) {
+                    for (std::size_t a = 0; a < same.size(); ++a)
+                        for (std::size_t b = 0; b < same.size(); ++b)
+                            if ((grows[same[a]].*field).empty() || (a != b && grows[same[a]].*field == grows[same[b]].*field)) return false;
+                    return true;
+                };
+                if (all_differ(&RowCard::serial)) name += fmt::format(" (serial {})", grows[k].serial);
+                else if (all_differ(&RowCard::attachment)) name += fmt::format(" ({})", grows[k].attachment);
                 else name += fmt::format(" ({})", std::find(same.begin(), same.end(), k) - same.begin() + 1);
             }
             cards.push_back(name);
         }
     }
     return r;
+}
+
+std::vector<std::size_t> Group::in_row_order() const
+{
+    std::vector<std::size_t> order(members.size());
+    for (std::size_t m = 0; m < order.size(); ++m) order[m] = m;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return row_of[a] < row_of[b]; });
+    return order;
+}
+
+bool Group::has_attachments(const std::vector<Bundle>& bundles) const
+{
+    for (int i : members)
+        if (!bundles[i].attachment.empty()) return true;
+    return false;
 }
 
 std::string mb_s_text(std::optional<double> v)

@@ -33,6 +33,10 @@ struct Group {
     bool has_state(const std::vector<Bundle>& bundles) const; // the state comparison
     bool has_sustained(const std::vector<Bundle>& bundles) const; // the sustained suite's curve
     bool has_health(const std::vector<Bundle>& bundles) const; // mmc-health's verdict
+    bool has_attachments(const std::vector<Bundle>& bundles) const; // a bundle that says how its card was attached
+    // Positions in members, ordered by their rows (file order within a
+    // row): the views list members so, keeping one card's rows together.
+    std::vector<std::size_t> in_row_order() const;
     // How the text and HTML views name a member in a row: "card @ host".
     std::string member_label(std::size_t member) const;
 };
@@ -57,12 +61,24 @@ std::vector<HealthHistory> health_histories(const Report& rep, const Group& g);
 // "80%", or "–".
 std::string life_used_text(const HealthFigures& h);
 
+// Whether two bundles are of the same card: their CIDs when both have one;
+// else the labels when the user gave both (--card-label); else the exact
+// sector count and the partition table's identifier when both have them (a
+// reader cannot read the CID, but the card's size and its disk identifier
+// travel with it; a size alone is shared by every card of a model); else,
+// as for bundles that record none of these, the same label and the same
+// serial unless one side has none.
+bool same_card(const Bundle& a, const Bundle& b);
+
 // Groups bundles in the order given. A bundle goes to the first row of its
-// card (the same label, and the same serial unless one side has none) whose
-// cell on its host is free; two bundles of one card on one host make two
-// rows, so nothing is hidden. Rows of one label are told apart by their
-// serials when all have different ones ("(serial 0x...)"), else numbered
-// "(1)", "(2)" in order.
+// card (same_card) whose cell on its host is free; two bundles of one card
+// on one host (in a reader and in a slot) make two rows, so nothing is
+// hidden, and the new row takes the card's label. Rows of one card are
+// kept together; members stay in the order given (Group::in_row_order
+// lists them by row).
+// Rows of one label are told apart by their serials when all have
+// different ones ("(serial 0x...)"), else by their attachments when those
+// differ ("(USB 2.0 reader, usb-storage)"), else numbered "(1)", "(2)" in order.
 Report build_report(std::vector<Bundle> bundles);
 
 // Figures as tables print them: MB/s to 4 significant digits ("18.2",

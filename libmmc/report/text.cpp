@@ -38,6 +38,19 @@ const char* result_color(const std::string& result)
 
 namespace {
 
+// A group whose bundles say how their cards were attached gets a column for
+// it after "Card @ host" (one card in a reader and in a slot side by side).
+void add_attachment_column(cli::TextTable& t, const Report& rep, const Group& g, const std::vector<std::size_t>& members)
+{
+    if (!g.has_attachments(rep.bundles)) return;
+    t.header.insert(t.header.begin() + 1, "Attachment");
+    t.right_aligned.insert(t.right_aligned.begin() + 1, false);
+    for (std::size_t k = 0; k < t.rows.size(); ++k) {
+        const std::string& a = rep.bundles[g.members[members[k]]].attachment;
+        t.rows[k].insert(t.rows[k].begin() + 1, a.empty() ? std::string(missing_text) : a);
+    }
+}
+
 std::string text_seq_table(const Report& rep, const Group& g, bool write)
 {
     cli::TextTable t;
@@ -69,8 +82,10 @@ std::string text_random_table(const Report& rep, const Group& g)
     cli::TextTable t;
     t.header = {"Card @ host", "1K w", "1K r", "4K w", "4K r", "16K w", "16K r", "seq w MB/s", "seq r MB/s"};
     t.right_aligned = {false, true, true, true, true, true, true, true, true};
-    for (std::size_t m = 0; m < g.members.size(); ++m) {
+    std::vector<std::size_t> shown;
+    for (const std::size_t m : g.in_row_order()) {
         const Bundle& b = rep.bundles[g.members[m]];
+        shown.push_back(m);
         std::vector<std::string> row{g.member_label(m)};
         for (const auto key : iops_keys) {
             row.push_back(iops_text(rand_iops(b.results, true, key)));
@@ -80,6 +95,7 @@ std::string text_random_table(const Report& rep, const Group& g)
         row.push_back(mb_s_text(b.results.seq_read_mb_s));
         t.rows.push_back(std::move(row));
     }
+    add_attachment_column(t, rep, g, shown);
     return cli::render_table(t, 2, 6);
 }
 
@@ -89,7 +105,7 @@ std::string text_verdict_table(const Report& rep, const Group& g, bool color)
     t.header = {"Card @ host", "Claim", "Required", "Measured", "Bus ceiling", "Result"};
     t.right_aligned = {false, false, true, true, true, false};
     std::vector<std::string> results;
-    for (std::size_t m = 0; m < g.members.size(); ++m) {
+    for (const std::size_t m : g.in_row_order()) {
         const Bundle& b = rep.bundles[g.members[m]];
         for (const auto& v : b.verdicts) {
             const auto ceiling = verdict_ceiling(b, v);
@@ -109,14 +125,17 @@ std::string text_probe_table(const Report& rep, const Group& g)
     cli::TextTable t;
     t.header = {"Card @ host", "Page", "AU", "Open AUs", "Confidence", "Capacity"};
     t.right_aligned = {false, true, true, true, false, false};
-    for (std::size_t m = 0; m < g.members.size(); ++m) {
+    std::vector<std::size_t> shown;
+    for (const std::size_t m : g.in_row_order()) {
         const Bundle& b = rep.bundles[g.members[m]];
         if (!b.geometry && !b.capacity) continue;
+        shown.push_back(m);
         const auto& geo = b.geometry;
         t.rows.push_back({g.member_label(m), geo ? bytes_text(geo->page_size) : missing_text, geo ? bytes_text(geo->au_size) : missing_text,
                           geo ? count_text(geo->open_aus) : missing_text,
                           geo && !geo->confidence.empty() ? geo->confidence : missing_text, capacity_text(b.capacity)});
     }
+    add_attachment_column(t, rep, g, shown);
     return cli::render_table(t, 2, 10);
 }
 
@@ -126,14 +145,17 @@ std::string text_sustained_table(const Report& rep, const Group& g)
     cli::TextTable t;
     t.header = {"Card @ host", "Burst MB/s", "SLC cache", "Sustained MB/s", "Worst write ms"};
     t.right_aligned = {false, true, true, true, true};
-    for (std::size_t m = 0; m < g.members.size(); ++m) {
+    std::vector<std::size_t> shown;
+    for (const std::size_t m : g.in_row_order()) {
         const Bundle& b = rep.bundles[g.members[m]];
         if (!b.sustained) continue;
+        shown.push_back(m);
         const auto& s = *b.sustained;
         t.rows.push_back({g.member_label(m), mb_s_text(s.burst_mb_s), s.knee_bytes ? bytes_text(s.knee_bytes) : "none",
                           mb_s_text(s.sustained_mb_s),
                           s.worst_latency_ms ? fmt::format("{:.0f}", *s.worst_latency_ms) : std::string(missing_text)});
     }
+    add_attachment_column(t, rep, g, shown);
     return cli::render_table(t, 2, 10);
 }
 
@@ -162,7 +184,7 @@ std::string text_health_table(const Report& rep, const Group& g)
 std::string state_lines(const Report& rep, const Group& g)
 {
     std::string out;
-    for (std::size_t m = 0; m < g.members.size(); ++m) {
+    for (const std::size_t m : g.in_row_order()) {
         const Bundle& b = rep.bundles[g.members[m]];
         if (b.state) out += fmt::format("  {}: {}\n", g.member_label(m), b.state->summary.empty() ? missing_text : b.state->summary);
     }
@@ -237,7 +259,7 @@ std::string text_report(const Report& unsafe, bool color)
         if (!g.has_sequential(rep.bundles) && !g.has_random(rep.bundles)) out += "\n  No figures.\n";
 
         std::string problems;
-        for (std::size_t m = 0; m < g.members.size(); ++m) {
+        for (const std::size_t m : g.in_row_order()) {
             const Bundle& b = rep.bundles[g.members[m]];
             if (!b.error.empty()) problems += fmt::format("  {}: error: {}\n", g.member_label(m), b.error);
             for (const auto& s : b.steps)

@@ -189,7 +189,7 @@ if [ -f "$bundle" ]; then
         "$(pyjson "$bundle" "j['results']['seq_write_mb_s'] == max((x for d in j['bench'] if d['suite'] == 'quick' for x in d['jobs'] if x['rw'] == 'write'), key=lambda x: x['block_size'])['mb_s']")" \
         "True"
     run 0 build/bin/mmc-report "$(dirname "$bundle")" &&
-        expect "mmc-report shows the probe's answers" "$out" "sim @ host +16 KiB +4 MiB +– +(high|medium) +good" &&
+        expect "mmc-report shows the probe's answers, and how the card was attached" "$out" "sim @ host +block device loop[0-9]+ +16 KiB +4 MiB +– +(high|medium) +good" &&
         expect "mmc-report shows what erasing bought" "$out" "sim @ host: sequential write .* MB/s after erase"
 else
     fail "sim: no bundle ($bundle)"

@@ -134,7 +134,7 @@ rows_check() {
     got=$(count "$fresh" "SELECT count(*), count(DISTINCT content_hash), count(DISTINCT card_serial) FROM bundles")
     [ "$got" = "1605|1605|1605" ] && pass "$name: 1605 rows, none lost, none twice" || fail "$name: rows: $got"
     got=$(count "$fresh" "SELECT version FROM schema_version")
-    [ "$got" = 3 ] && pass "$name: the new database migrated once, to version 3" || fail "$name: new database at version $got"
+    [ "$got" = 4 ] && pass "$name: the new database migrated once, to version 4" || fail "$name: new database at version $got"
     # 55 examples + 1 earlier-format bundle (+ 2 measured ones where they
     # share the database: PostgreSQL).
     want=56
@@ -144,7 +144,10 @@ rows_check() {
     got=$(count "$db" "SELECT count(*) FROM rejections WHERE reason LIKE 'not JSON%'")
     [ "$got" = 1 ] && pass "$name: the rejection is recorded in the database" || fail "$name: rejections: $got"
     got=$(count "$db" "SELECT version FROM schema_version")
-    [ "$got" = 3 ] && pass "$name: schema version 3" || fail "$name: schema version $got"
+    [ "$got" = 4 ] && pass "$name: schema version 4" || fail "$name: schema version $got"
+    # Version 4's columns: there, and empty for bundles that do not say how the card was attached.
+    got=$(count "$db" "SELECT count(attachment), count(reader_usb_id), count(card_sectors) FROM bundles")
+    [ "$got" = "0|0|0" ] && pass "$name: the attachment columns, empty for bundles made before them" || fail "$name: attachment columns: $got"
 }
 
 on_backend sqlite "$tmp/results.sqlite" "$tmp/fresh.sqlite"

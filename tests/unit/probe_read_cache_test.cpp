@@ -117,3 +117,65 @@ TEST(ProbeReadCache, ALadderItCannotEmptyIsOfLowConfidence)
     EXPECT_FALSE(r.read_cache.bytes);
     EXPECT_TRUE(r.geometry.confidence == Confidence::low || r.geometry.confidence == Confidence::none) << confidence_name(r.geometry.confidence);
 }
+
+namespace {
+
+// A host disturbed for a moment (the lab's QEMU beside a CPU-bound load):
+// the small timed reads numbered [from, to) (flood reads not counted) each
+// take `stall_ns` longer, re-reads and cold reads alike.
+class StalledReads : public ReadTimer {
+public:
+    StalledReads(ReadTimer& dev, unsigned from, unsigned to, double stall_ns) : dev_(dev), from_(from), to_(to), stall_ns_(stall_ns) {}
+    uint64_t size() const override { return dev_.size(); }
+    uint32_t block() const override { return dev_.block(); }
+    uint32_t max_read_bytes() const override { return dev_.max_read_bytes(); }
+    double read_ns(uint64_t offset, uint32_t length) override
+    {
+        const double ns = dev_.read_ns(offset, length);
+        if (length > 2 * dev_.block()) return ns;
+        const unsigned n = small_++;
+        return n >= from_ && n < to_ ? ns + stall_ns_ : ns;
+    }
+
+private:
+    ReadTimer& dev_;
+    unsigned from_, to_;
+    double stall_ns_;
+    unsigned small_ = 0;
+};
+
+} // namespace
+
+TEST(ProbeReadCache, ASizingPassDisturbedByTheHostIsCaughtByTheSecond)
+{
+    // 4 MiB bridge cache; the detection's 16 reads are clean, then the first
+    // sizing step's 9 small reads (3 fresh, 3 re-reads, 3 cold) each stall
+    // 10 ms: the re-reads look as slow as the cold reads, so one pass alone
+    // takes the first flood (64 KiB) for enough, as the lab once did.
+    SimCard c(card(256 * MiB, 16 * KiB, 4 * MiB, 4 * MiB), 20e3);
+    StalledReads noisy(c, 16, 25, 10e6);
+    const auto f = find_read_cache(noisy);
+    ASSERT_TRUE(f.detected);
+    ASSERT_TRUE(f.bytes);
+    EXPECT_GE(*f.bytes, 4 * MiB) << "the confirming pass must size past the cache";
+    EXPECT_TRUE(f.passes_disagreed);
+    EXPECT_EQ(f.confidence(), Confidence::medium);
+    EXPECT_NE(f.evidence.find("second sizing pass"), std::string::npos) << f.evidence;
+    // The size holds: a re-read after a flood of it reaches the card (the
+    // bridge would answer in under half the time).
+    ColdReads cold(c, *f.bytes);
+    const double first = cold.read_ns(40 * MiB, 1024);
+    EXPECT_GT(cold.read_ns(40 * MiB, 1024), first / 2);
+    EXPECT_EQ(cold.floods(), 1u);
+}
+
+TEST(ProbeReadCache, TwoAgreeingPassesAreOfHighConfidence)
+{
+    SimCard c(card(256 * MiB, 16 * KiB, 4 * MiB, 1 * MiB), 20e3);
+    const auto f = find_read_cache(c);
+    ASSERT_TRUE(f.bytes);
+    EXPECT_FALSE(f.passes_disagreed);
+    EXPECT_EQ(f.confidence(), Confidence::high);
+    SimCard none(card(256 * MiB, 16 * KiB, 4 * MiB, 0), 20e3);
+    EXPECT_EQ(find_read_cache(none).confidence(), Confidence::high) << "nothing in the way";
+}

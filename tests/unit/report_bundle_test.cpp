@@ -21,7 +21,7 @@ TEST(ReportBundle, RoundTripKeepsEveryPart)
     Bundle b;
     b.kind = "imported";
     b.created = "2026-11-03T10:15:00Z";
-    b.card = {"SanDisk Ultra A1 32GB", "SanDisk", "SC32G", "0x1234abcd", 31914983424ull, "SD", {"C10", "U1", "V10", "A1"}};
+    b.card = {"SanDisk Ultra A1 32GB", "SanDisk", "SC32G", "0x1234abcd", 31914983424ull, "SD", {"C10", "U1", "V10", "A1"}, std::nullopt, "", false};
     b.host = {"Raspberry Pi 4, DDR50", "sdhci-iproc", "DDR50", "6.1.0"};
     Source s;
     s.title = "A study";

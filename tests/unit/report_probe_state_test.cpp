@@ -3,6 +3,7 @@
 // the text, HTML, CSV and JSON views, stored in database columns (schema 3,
 // which an older database migrates to), and absent without harm from older
 // bundles. Also the verdict table's bus ceiling and "bus-limited" results.
+#include "old_store.h"
 #include "report/bundle.h"
 #include "report/export.h"
 #include "report/html.h"
@@ -175,7 +176,7 @@ TEST(ReportProbeState, HtmlCsvJsonViews)
     EXPECT_NE(html.find("not-applicable</span> (bus-limited)"), std::string::npos);
 
     const std::string csv = csv_report(rep);
-    EXPECT_NE(csv.find(",16384,4194304,,medium,limbo,67108864,sequential write 4.10 -> 9.80 MB/s after erase (x2.39),,,,,,\r\n"),
+    EXPECT_NE(csv.find(",16384,4194304,,medium,limbo,67108864,sequential write 4.10 -> 9.80 MB/s after erase (x2.39),,,,,,,\r\n"),
               std::string::npos)
         << csv;
     EXPECT_NE(csv.find("bus-limited: UHS grade U3 needs 30.0 MB/s, above the HS bus ceiling 25 MB/s\",,25,"), std::string::npos) << csv;
@@ -192,18 +193,10 @@ TEST(ReportProbeState, HtmlCsvJsonViews)
 
 TEST(ReportProbeState, DatabaseColumnsAndTheMigrationFromVersion2)
 {
-    char pattern[] = "/tmp/mmc-probe-state-test.XXXXXX";
-    const std::string dir = mkdtemp(pattern);
-    const std::string path = dir + "/results.sqlite";
-    {
-        // A database of the previous schema, with a row of its time.
-        auto db = open_sqlite(path);
-        ASSERT_EQ(migrate(*db, 2), 0);
-        db->query("INSERT INTO bundles (content_hash, kind, created, ingested, source_path, card_label, host_label, bundle) "
-                  "VALUES ('h1', 'measured', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 'old.json', 'Old card', 'Old host', '{}')");
-    }
+    const auto old_db = mmc::test::old_store(2); // a database of the previous schema, with a row of its time
+    const std::string& path = old_db.path;
     auto store = open_store(path, false);
-    EXPECT_EQ(schema_version(store->connection()), 3);
+    EXPECT_EQ(schema_version(store->connection()), current_schema_version());
     EXPECT_GE(current_schema_version(), 3);
     const auto res = store->ingest("made.json", to_json(made()).dump(2));
     ASSERT_EQ(res.outcome, Outcome::stored) << res.reason;
@@ -224,5 +217,5 @@ TEST(ReportProbeState, DatabaseColumnsAndTheMigrationFromVersion2)
     EXPECT_EQ(one("SELECT card_label || ' ' || coalesce(capacity_verdict, 'NULL') FROM bundles WHERE source_path = 'old.json'"),
               "Old card NULL");
     store.reset();
-    fs::remove_all(dir);
+    fs::remove_all(old_db.dir);
 }

@@ -109,5 +109,5 @@ TEST(ReportSustained, TextJsonAndCsvCarryTheSustainedFigures)
     const json doc = json_report(rep, {});
     EXPECT_EQ(doc["groups"][0]["results"][0]["sustained"],
               (json{{"burst_mb_s", 90.0}, {"slc_cache_bytes", 32 * MiB}, {"sustained_mb_s", 24.0}, {"worst_latency_ms", 412.0}}));
-    EXPECT_NE(csv_report(rep).find(",24,33554432,412\r\n"), std::string::npos) << csv_report(rep);
+    EXPECT_NE(csv_report(rep).find(",24,33554432,412,\r\n"), std::string::npos) << csv_report(rep);
 }

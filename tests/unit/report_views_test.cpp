@@ -63,10 +63,12 @@ TEST(ReportViews, GroupsRowsAndColumns)
     const Group& m = r.groups[0];
     EXPECT_EQ(m.title, "Measured with mmckit");
     EXPECT_EQ(m.hosts, (std::vector<std::string>{"Pi 4, DDR50", "Pi 3, HS"}));
-    EXPECT_EQ(m.cards, (std::vector<std::string>{"Card A (1)", "Card B", "Card A (2)", "Same Model (serial 0x1)", "Same Model (serial 0x2)"}));
+    // The rows of one card stay together: Card A's second row is next to its first.
+    EXPECT_EQ(m.cards, (std::vector<std::string>{"Card A (1)", "Card A (2)", "Card B", "Same Model (serial 0x1)", "Same Model (serial 0x2)"}));
     EXPECT_EQ(m.cell[0][1], 2);
-    EXPECT_EQ(m.cell[2][1], 3) << "the second run of Card A on the Pi 3 gets its own row";
-    EXPECT_EQ(m.cell[2][0], -1);
+    EXPECT_EQ(m.cell[1][1], 3) << "the second run of Card A on the Pi 3 gets its own row";
+    EXPECT_EQ(m.cell[1][0], -1);
+    EXPECT_EQ(m.cell[2][0], 1);
     EXPECT_EQ(r.groups[1].title, "A study");
     EXPECT_EQ(r.groups[1].cards, (std::vector<std::string>{"Card A"}));
 }
@@ -120,12 +122,12 @@ TEST(ReportViews, CsvOneDocumentWithATableColumn)
                         "rand_write_iops_4k,rand_read_iops_4k,rand_write_iops_16k,rand_read_iops_16k,error,claim,"
                         "required,measured,unit,result,why,bundle,bus_ceiling_mb_s,page_size,au_size,open_aus,"
                         "probe_confidence,capacity_verdict,usable_bytes,state_summary,health_verdict,life_used_percent,"
-                        "life_source,sustained_mb_s,slc_cache_bytes,worst_latency_ms\r");
+                        "life_source,sustained_mb_s,slc_cache_bytes,worst_latency_ms,attachment\r");
     // The first twenty columns as before the probe's and the ceiling's were added.
-    EXPECT_EQ(lines[1], "results,Measured with mmckit,\"Card, \"\"quoted\"\"\",Host,,12.5,,,,1650,,,,,,,,,,r/x.json,,,,,,,,,,,,,,\r");
-    EXPECT_EQ(lines[2], "verdicts,Measured with mmckit,\"Card, \"\"quoted\"\"\",Host,,,,,,,,,,A1 random read 4 KiB QD1,1500,1650,IOPS,pass,meets,r/x.json,,,,,,,,,,,,,,\r");
+    EXPECT_EQ(lines[1], "results,Measured with mmckit,\"Card, \"\"quoted\"\"\",Host,,12.5,,,,1650,,,,,,,,,,r/x.json,,,,,,,,,,,,,,,\r");
+    EXPECT_EQ(lines[2], "verdicts,Measured with mmckit,\"Card, \"\"quoted\"\"\",Host,,,,,,,,,,A1 random read 4 KiB QD1,1500,1650,IOPS,pass,meets,r/x.json,,,,,,,,,,,,,,,\r");
     EXPECT_EQ(csv_field("a\nb"), "\"a\nb\"");
-    EXPECT_EQ(csv_columns.size(), 34u);
+    EXPECT_EQ(csv_columns.size(), 35u);
 }
 
 TEST(ReportViews, JsonShape)
