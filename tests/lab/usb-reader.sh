@@ -124,16 +124,23 @@ check_boot uas uas 62 5000
 # cache is found by timing, and read past. Without --any-device: a reader's
 # slot is a card (the resolver of the reader branch).
 cp "$res/ehci/probe.json" "$out" 2>/dev/null || echo '{}' >"$out"
-json_eq "ehci: mmc-probe capacity through the reader: limbo, 256 MiB of 1 GiB, exit 10, high confidence" \
-    "$(cat "$res/ehci/probe.rc" 2>/dev/null || echo none), j.get('verdict'), j.get('usable_bytes'), j.get('announced_bytes'), j.get('confidence')" \
-    "10 limbo 268435456 1073741824 high"
-json_eq "ehci: it found the bridge's 4 MiB read cache (sized within twice) and spaced its checks past it" \
-    "4 * 2**20 <= (j.get('read_cache_bytes') or 0) < 8 * 2**20" "True"
+# How exactly the cache is sized, and the confidence the two sizing passes
+# give, are logic on the virtual clock (tests/unit: read_cache, a stalled
+# first pass caught by the second). Here, under TCG beside other lanes, the
+# second pass may double the size found (a busy host once made it 2 MiB for
+# the 1 MiB cache) and say medium: what load cannot change is asserted, the
+# answers, the cache found, and a size no smaller than the cache (a smaller
+# one would be read through, and the answers above would be wrong).
+json_eq "ehci: mmc-probe capacity through the reader: limbo, 256 MiB of 1 GiB, exit 10, not a low confidence" \
+    "$(cat "$res/ehci/probe.rc" 2>/dev/null || echo none), j.get('verdict'), j.get('usable_bytes'), j.get('announced_bytes'), j.get('confidence') in ('high', 'medium')" \
+    "10 limbo 268435456 1073741824 True"
+json_eq "ehci: it found the bridge's 4 MiB read cache and spaced its checks past it" \
+    "4 * 2**20 <= (j.get('read_cache_bytes') or 0)" "True"
 cp "$res/uas/probe.json" "$out" 2>/dev/null || echo '{}' >"$out"
 json_eq "uas: mmc-probe geometry through the reader: 16 KiB page, 4 MiB AU" \
     "$(cat "$res/uas/probe.rc" 2>/dev/null || echo none), j.get('page_size'), j.get('au_size')" "0 16384 4194304"
 json_eq "uas: it found the bridge's 1 MiB read cache and made its re-reads cold" \
-    "j['read_cache']['detected'], 2**20 <= (j['read_cache']['bytes'] or 0) < 2 * 2**20" "True True"
+    "j['read_cache']['detected'], 2**20 <= (j['read_cache']['bytes'] or 0)" "True True"
 
 # What the emulated readers do with discard: QEMU's SCSI disk answers UNMAP,
 # but the kernel's sd driver does not ask a bulk-only USB device for it
