@@ -302,14 +302,29 @@ std::string html_seq_table(const Report& rep, const Group& g)
     return h + "</tbody></table></div>";
 }
 
+// A group whose bundles say how their cards were attached gets a column for
+// it after the row's name, as in the text view (one card in a reader and in
+// a slot side by side): its header, and a member's cell.
+std::string attachment_header(const Report& rep, const Group& g)
+{
+    return g.has_attachments(rep.bundles) ? "<th scope=\"col\">Attachment</th>" : "";
+}
+
+std::string attachment_cell(const Report& rep, const Group& g, std::size_t m)
+{
+    if (!g.has_attachments(rep.bundles)) return "";
+    const std::string& a = rep.bundles[g.members[m]].attachment;
+    return fmt::format("<td>{}</td>", html_escape(a.empty() ? std::string(missing_text) : a));
+}
+
 std::string html_random_table(const Report& rep, const Group& g)
 {
     std::string h = "<div class=\"table-wrap\"><table class=\"random\"><caption>Random I/O, IOPS at QD1, and sequential MB/s</caption><thead><tr>"
-                    "<th scope=\"col\">Card @ host</th><th>1K w</th><th>1K r</th><th>4K w</th><th>4K r</th><th>16K w</th><th>16K r</th>"
+                    "<th scope=\"col\">Card @ host</th>" + attachment_header(rep, g) + "<th>1K w</th><th>1K r</th><th>4K w</th><th>4K r</th><th>16K w</th><th>16K r</th>"
                     "<th>seq w MB/s</th><th>seq r MB/s</th></tr></thead><tbody>";
     for (const std::size_t m : g.in_row_order()) {
         const Bundle& b = rep.bundles[g.members[m]];
-        h += fmt::format("<tr><th scope=\"row\">{}</th>", html_escape(g.member_label(m)));
+        h += fmt::format("<tr><th scope=\"row\">{}</th>", html_escape(g.member_label(m))) + attachment_cell(rep, g, m);
         for (const auto key : iops_keys)
             for (const bool write : {true, false})
                 h += td_num(iops_text(rand_iops(b.results, write, key)),
@@ -352,14 +367,14 @@ std::string html_verdict_table(const Report& rep, const Group& g)
 std::string html_probe_table(const Report& rep, const Group& g)
 {
     std::string h = "<div class=\"table-wrap\"><table class=\"probe\"><caption>Flash geometry and capacity, measured by mmc-probe</caption>"
-                    "<thead><tr><th scope=\"col\">Card @ host</th><th scope=\"col\">Page</th><th scope=\"col\">AU</th>"
+                    "<thead><tr><th scope=\"col\">Card @ host</th>" + attachment_header(rep, g) + "<th scope=\"col\">Page</th><th scope=\"col\">AU</th>"
                     "<th scope=\"col\">Open AUs</th><th scope=\"col\">Confidence</th><th scope=\"col\">Capacity</th></tr></thead><tbody>";
     for (const std::size_t m : g.in_row_order()) {
         const Bundle& b = rep.bundles[g.members[m]];
         if (!b.geometry && !b.capacity) continue;
         const auto& geo = b.geometry;
-        h += fmt::format("<tr><th scope=\"row\">{}</th>{}{}{}<td>{}</td><td>{}</td></tr>", html_escape(g.member_label(m)),
-                         td_num(geo ? bytes_text(geo->page_size) : missing_text), td_num(geo ? bytes_text(geo->au_size) : missing_text),
+        h += fmt::format("<tr><th scope=\"row\">{}</th>{}{}{}{}<td>{}</td><td>{}</td></tr>", html_escape(g.member_label(m)),
+                         attachment_cell(rep, g, m), td_num(geo ? bytes_text(geo->page_size) : missing_text), td_num(geo ? bytes_text(geo->au_size) : missing_text),
                          td_num(geo ? count_text(geo->open_aus) : missing_text),
                          html_escape(geo && !geo->confidence.empty() ? geo->confidence : missing_text), html_escape(capacity_text(b.capacity)));
     }

@@ -3,6 +3,7 @@
 // its rows side by side, with their attachments in text, JSON and CSV.
 #include "old_store.h"
 #include "report/export.h"
+#include "report/html.h"
 #include "report/schema.h"
 #include "report/store.h"
 #include "report/tables.h"
@@ -115,6 +116,25 @@ TEST(ReportSameCard, InAReaderAndInASlotOnOneHostAdjacentRows)
     ASSERT_NE(b, std::string::npos) << csv;
     EXPECT_LT(a, b);
     EXPECT_EQ(csv.find("Kingston", a) > b, true) << "the other card's row comes after both\n" << csv;
+}
+
+TEST(ReportSameCard, TheHtmlPageHasTheAttachmentColumnToo)
+{
+    const Report r = build_report({in_slot("laptop", "1a2b3c4d"), in_reader("laptop", "1a2b3c4d")});
+    const std::string page = html_report(r, {});
+    // The random I/O table: the header, then the slot's row and the reader's, each with its attachment.
+    const auto table = page.find("<table class=\"random\">");
+    ASSERT_NE(table, std::string::npos);
+    const auto header = page.find("<th scope=\"col\">Card @ host</th><th scope=\"col\">Attachment</th>", table);
+    ASSERT_NE(header, std::string::npos) << page.substr(table, 600);
+    const auto slot = page.find("<td>slot mmc0 SDR104 4-bit</td>", header);
+    const auto reader = page.find("<td>USB 2.0 reader, usb-storage</td>", header);
+    ASSERT_NE(slot, std::string::npos);
+    ASSERT_NE(reader, std::string::npos);
+    EXPECT_LT(slot, reader);
+    EXPECT_LT(reader, page.find("</table>", table));
+    // Bundles that record no attachment keep the page as it was.
+    EXPECT_EQ(html_report(build_report({other("laptop")}), {}).find("Attachment"), std::string::npos);
 }
 
 TEST(ReportSameCard, OnTwoHostsOneRowTwoColumns)
