@@ -145,16 +145,14 @@ Parsed parse_options(int argc, char** argv)
     auto& s = p.session;
     Job custom;
     bool have_custom = false, custom_detail = false, suite_given = false;
-    Suite suite = Suite::quick; // s.suite's word, parsed
     std::optional<double> runtime;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":s:b:q:e:t:f:ynJhV", longopts, nullptr)) != -1) {
         switch (c) {
         case 's':
-            if (const auto given = suite_from_text(optarg)) suite = *given;
+            if (const auto given = suite_from_text(optarg)) s.suite = *given;
             else throw mmc::cli::UsageError(fmt::format("--suite {}: unknown suite (expected {})", optarg, suite_list()));
-            s.suite = optarg;
             suite_given = true;
             break;
         case opt_rw: {
@@ -255,7 +253,7 @@ Parsed parse_options(int argc, char** argv)
         custom.name = default_name(custom);
         s.custom = custom;
     }
-    if (s.suite_options.idle_s && (suite != Suite::sustained || have_custom))
+    if (s.suite_options.idle_s && (s.suite != Suite::sustained || have_custom))
         throw mmc::cli::UsageError("--idle applies to the sustained suite (--suite sustained)");
     if (runtime && *runtime <= 0) throw mmc::cli::UsageError("--runtime: expected a time above zero");
     s.suite_options.runtime_s = runtime;

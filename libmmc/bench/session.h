@@ -22,7 +22,7 @@ namespace mmc::bench {
 struct SessionOptions {
     std::string device;                 // DEVICE as named (/dev/mmcblk0, mmcblk0, mmc0, mmc0:4567)
     std::optional<std::string> file;    // --file PATH instead
-    std::string suite = "quick";        // the suite's word as given (bench::suite_of reads it); ignored with `custom`
+    Suite suite = Suite::quick;         // ignored with `custom`
     std::optional<Job> custom;
     SuiteOptions suite_options;         // runtime, warm-up, CI, offset, length overrides
     // nothing: the suite's own (fragment for the state suite, else none).

@@ -14,8 +14,7 @@ namespace mmc::bench {
 std::optional<Suite> suite_of(const SessionOptions& o)
 {
     if (o.custom) return std::nullopt;
-    if (const auto suite = suite_from_text(o.suite)) return suite;
-    throw SessionUsage(fmt::format("unknown suite '{}' (expected {})", o.suite, suite_list()));
+    return o.suite;
 }
 
 PreconditionMethod precondition_of(const SessionOptions& o)

@@ -13,9 +13,7 @@
 
 namespace mmc::bench {
 
-// The suite a session runs, read from options.suite, the word mmc-bench's
-// --suite or mmc-qualify's suite list gave: nothing for a custom job.
-// Throws SessionUsage for a word that names no suite.
+// The suite a session runs: options.suite, or nothing for a custom job.
 std::optional<Suite> suite_of(const SessionOptions& options);
 
 // The precondition a session runs: the one asked for, else the suite's own

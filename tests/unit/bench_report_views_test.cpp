@@ -80,7 +80,7 @@ RunReport run(const char* suite, std::optional<std::size_t> stop_after_job = std
     RunReport rep = fixed_report(suite);
     SessionOptions o;
     o.device = "/dev/mmcblk0";
-    o.suite = suite;
+    o.suite = suite_from_text(suite).value();
     o.destructive = true;
     o.suite_options.runtime_s = 1;
     JobPlan plan = plan_jobs(o, rep.context, false, rep);

@@ -32,7 +32,7 @@ inline Run run_sustained(const sim::Params& p, Claims claims = {}, std::optional
 {
     SessionOptions o;
     o.device = "/dev/mmcblk0";
-    o.suite = "sustained";
+    o.suite = Suite::sustained;
     o.destructive = true;
     o.suite_options.idle_s = idle_s;
     o.suite_options.length = size;
