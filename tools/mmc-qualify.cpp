@@ -104,15 +104,16 @@ struct Options {
     std::string out_dir = "./mmc-results", db, host_label, card_label;
 };
 
-std::vector<std::string> parse_suites(const std::string& list)
+std::vector<mmc::bench::Suite> parse_suites(const std::string& list)
 {
-    std::vector<std::string> suites;
+    std::vector<mmc::bench::Suite> suites;
     std::istringstream in(list);
     for (std::string s; std::getline(in, s, ',');) {
-        if (!mmc::bench::suite_from_text(s))
+        const auto suite = mmc::bench::suite_from_text(s);
+        if (!suite)
             throw mmc::cli::UsageError(
                 fmt::format("--suite {}: unknown suite '{}' (expected {})", list, s, mmc::bench::suite_list()));
-        suites.push_back(s);
+        suites.push_back(*suite);
     }
     if (suites.empty()) throw mmc::cli::UsageError("--suite: expected a comma-separated list such as quick,a1");
     return suites;
@@ -191,7 +192,7 @@ Options parse_options(int argc, char** argv)
         throw mmc::cli::UsageError("--erase chooses what --destructive erases; add --destructive (or leave --erase out)");
     if (!suites_given) s.suites = mmc::qualify::default_suites(s.destructive);
     // The sustained suite named in --suite is the same step as --sustained.
-    if (std::find(s.suites.begin(), s.suites.end(), "sustained") != s.suites.end()) s.sustained = true;
+    if (std::find(s.suites.begin(), s.suites.end(), mmc::bench::Suite::sustained) != s.suites.end()) s.sustained = true;
     if (s.sustained && !s.destructive)
         throw mmc::cli::UsageError("the sustained suite writes the whole card; add --destructive");
     return o;

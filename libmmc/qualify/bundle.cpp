@@ -33,13 +33,15 @@ MadeBundle make_bundle(const Outcome& outcome, const BundleInputs& inputs)
         in.steps.push_back(bundle_step(s));
         if (s.doc.is_null()) continue; // a step that made no document leaves its part out
         report::ToolDoc d{s.tool, "step " + s.name, s.doc, {}};
-        if (s.tool == "mmc-info") in.info = d;
-        else if (s.tool == "mmc-bus") in.bus = d;
-        else if (s.tool == "mmc-erase") in.erase = d;
-        else if (s.tool == "mmc-bench") in.bench.push_back(d); // partial results still count
-        else if (s.tool == "mmc-probe") in.probe.push_back(d);
-        else if (s.tool == "mmc-health") health = s.doc;
-        else others[s.name] = s.doc;
+        switch (s.part) {
+        case BundlePart::info: in.info = d; break;
+        case BundlePart::bus: in.bus = d; break;
+        case BundlePart::erase: in.erase = d; break;
+        case BundlePart::bench: in.bench.push_back(d); break; // partial results still count
+        case BundlePart::probe: in.probe.push_back(d); break;
+        case BundlePart::health: health = s.doc; break;
+        case BundlePart::document: others[s.name] = s.doc; break;
+        }
     }
     in.card_label = inputs.card_label;
     in.host_label = inputs.host_label;

@@ -49,6 +49,7 @@ Outcome run_plan(const Plan& plan, StepContext& context, const RunHooks& hooks)
         StepRecord rec;
         rec.name = planned.spec.name;
         rec.tool = planned.spec.tool;
+        rec.part = planned.spec.part;
         if (out.interrupted || context.stop.load()) {
             out.interrupted = true;
             rec.message = "not started: interrupted";

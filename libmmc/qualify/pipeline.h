@@ -19,6 +19,7 @@ std::string_view to_string(StepState s); // "ok", "failed", "skipped", "not star
 
 struct StepRecord {
     std::string name, tool;
+    BundlePart part = BundlePart::document;
     StepState state = StepState::not_started;
     std::optional<int> exit_status; // none for a step not started or skipped
     std::string message;

@@ -4,10 +4,11 @@
 
 namespace mmc::qualify {
 
-std::vector<std::string> default_suites(bool destructive)
+std::vector<bench::Suite> default_suites(bool destructive)
 {
-    if (destructive) return {"quick", "iozone", "a1"};
-    return {"quick"};
+    using bench::Suite;
+    if (destructive) return {Suite::quick, Suite::iozone, Suite::a1};
+    return {Suite::quick};
 }
 
 Plan make_plan(const std::vector<StepSpec>& table, const Settings& settings)

@@ -2,6 +2,7 @@
 // step reads its part from here.
 #pragma once
 
+#include "bench/suites.h"
 #include "dev/sysfs.h"
 #include "dev/usb_storage.h"
 
@@ -19,7 +20,7 @@ struct Settings {
     bool destructive = false;                // erase and write suites (asked once, up front)
     bool any_device = false;                 // a block device that is not an MMC/SD card (tests)
     bool use_ioctl = true;                   // card commands for the registers
-    std::vector<std::string> suites;         // mmc-bench suites, one step each
+    std::vector<bench::Suite> suites;        // mmc-bench suites, one step each
     double runtime_s = 5;                    // each benchmark job's budget
     uint64_t region_bytes = uint64_t{64} << 20; // benchmark region, from the card's start
     EraseScope erase_scope = EraseScope::card;
@@ -34,6 +35,6 @@ struct Settings {
 };
 
 // The suites run when none are named: the write suites only with --destructive.
-std::vector<std::string> default_suites(bool destructive);
+std::vector<bench::Suite> default_suites(bool destructive);
 
 } // namespace mmc::qualify

@@ -53,9 +53,15 @@ struct StepContext {
     json geometry = nullptr;
 };
 
+// Where a step's -J document goes in the bundle: the part of the tool that
+// made it. `document`: a tool the bundle format has no part for yet; its
+// document is kept whole, under "documents".
+enum class BundlePart { info, bus, erase, bench, probe, health, document };
+
 struct StepSpec {
     std::string name;  // "info", "bench-quick": the bundle's step name
-    std::string tool;  // whose -J document it makes ("mmc-info"): its place in the bundle
+    std::string tool;  // the program whose -J document it makes ("mmc-info"), as the plan names it
+    BundlePart part = BundlePart::document;
     Needs needs = Needs::always;
     // What it will read, erase or write, for the plan (-n) and the
     // confirmation; it may look at the device but never changes it.

@@ -27,10 +27,6 @@
 namespace mmc::qualify {
 
 namespace {
-constexpr const char* sustained_suite = "sustained";
-}
-
-namespace {
 
 // A document as the tool prints it: "tool" and "version" first.
 json tool_doc(std::string_view tool, const json& body)
@@ -240,7 +236,7 @@ StepResult run_erase(StepContext& c)
     return r;
 }
 
-bench::SessionOptions session_options(const Settings& s, const std::string& suite, std::optional<uint64_t> au_bytes)
+bench::SessionOptions session_options(const Settings& s, bench::Suite suite, std::optional<uint64_t> au_bytes)
 {
     bench::SessionOptions o;
     o.device = s.device;
@@ -248,7 +244,7 @@ bench::SessionOptions session_options(const Settings& s, const std::string& suit
     o.suite_options.runtime_s = s.runtime_s;
     // The sustained suite writes the whole card: an SLC cache of several GiB
     // shows only past its knee, far beyond the other suites' region.
-    if (suite != sustained_suite) o.suite_options.length = s.region_bytes;
+    if (suite != bench::Suite::sustained) o.suite_options.length = s.region_bytes;
     o.destructive = s.destructive;
     o.any_device = s.any_device;
     o.use_ioctl = s.use_ioctl;
@@ -257,7 +253,7 @@ bench::SessionOptions session_options(const Settings& s, const std::string& suit
     return o;
 }
 
-StepResult run_bench(StepContext& c, const std::string& suite, std::optional<uint64_t> au_bytes = std::nullopt)
+StepResult run_bench(StepContext& c, bench::Suite suite, std::optional<uint64_t> au_bytes = std::nullopt)
 {
     const Settings& s = c.settings;
     bench::SessionHooks hooks;
@@ -441,7 +437,7 @@ StepResult run_capacity(StepContext& c)
 StepResult run_state(StepContext& c)
 {
     const auto au = measured_au(c.geometry);
-    StepResult r = run_bench(c, "state", au);
+    StepResult r = run_bench(c, bench::Suite::state, au);
     // Say where the AU came from: the benchmark's own document cannot.
     if (au && r.doc.is_object())
         r.doc["notes"].push_back(
@@ -453,7 +449,7 @@ StepResult run_state(StepContext& c)
 
 StepSpec info_step()
 {
-    StepSpec spec{"info", "mmc-info", Needs::always,
+    StepSpec spec{"info", "mmc-info", BundlePart::info, Needs::always,
                   [](const Settings& s) { return fmt::format("reads the card's registers ({})", s.use_ioctl ? "sysfs, debugfs, ioctl" : "sysfs, debugfs"); },
                   run_info};
     spec.skip_when = needs_mmc_host("registers");
@@ -462,7 +458,7 @@ StepSpec info_step()
 
 StepSpec bus_step()
 {
-    return {"bus", "mmc-bus", Needs::always,
+    return {"bus", "mmc-bus", BundlePart::bus, Needs::always,
             [](const Settings& s) {
                 if (s.reader)
                     return fmt::format("diagnoses the reader's USB link and its ceiling (the bus between reader and card is "
@@ -474,14 +470,14 @@ StepSpec bus_step()
 
 StepSpec erase_step()
 {
-    return {"erase", "mmc-erase", Needs::destructive, describe_erase, run_erase};
+    return {"erase", "mmc-erase", BundlePart::erase, Needs::destructive, describe_erase, run_erase};
 }
 
-StepSpec bench_step(const std::string& suite, Needs needs)
+StepSpec bench_step(bench::Suite suite, Needs needs)
 {
-    return {"bench-" + suite, "mmc-bench", needs,
+    return {fmt::format("bench-{}", bench::to_string(suite)), "mmc-bench", BundlePart::bench, needs,
             [suite](const Settings& s) {
-                return fmt::format("mmc-bench suite {}: {} the first {}, {:g} s a job", suite,
+                return fmt::format("mmc-bench suite {}: {} the first {}, {:g} s a job", bench::to_string(suite),
                                    s.destructive ? "READS AND WRITES" : "reads", cli::format_bytes(s.region_bytes), s.runtime_s);
             },
             [suite](StepContext& c) { return run_bench(c, suite); }};
@@ -490,7 +486,7 @@ StepSpec bench_step(const std::string& suite, Needs needs)
 // The plan names the mmc-probe command that does what the step does.
 StepSpec geometry_step()
 {
-    return {"geometry", "mmc-probe", Needs::always,
+    return {"geometry", "mmc-probe", BundlePart::probe, Needs::always,
             describe_child("mmc-probe", child_args({"geometry", "-J"}, false),
                            "reads across aligned boundaries for the page and AU (read-only)"),
             run_geometry};
@@ -500,6 +496,7 @@ StepSpec health_step()
 {
     const auto args = child_args({"-J"}, false);
     StepSpec spec = child_step("health", "mmc-health", args, Needs::always, WhenMissing::skip);
+    spec.part = BundlePart::health;
     spec.describe = describe_child("mmc-health", args,
                                    "reads wear and writability: registers and the vendor CMD56 block the CID names");
     spec.skip_when = needs_mmc_host("wear and writability (registers, CMD56)");
@@ -516,7 +513,7 @@ StepSpec health_step()
 
 StepSpec capacity_step()
 {
-    return {"capacity", "mmc-probe", Needs::destructive,
+    return {"capacity", "mmc-probe", BundlePart::probe, Needs::destructive,
             describe_child("mmc-probe", child_args({"capacity", "-J", "--yes"}, true),
                            "WRITES stamps to test the capacity is real (the blocks it overwrites are put back)"),
             run_capacity};
@@ -524,18 +521,18 @@ StepSpec capacity_step()
 
 StepSpec sustained_step()
 {
-    return {"bench-sustained", "mmc-bench", Needs::destructive,
+    return {"bench-sustained", "mmc-bench", BundlePart::bench, Needs::destructive,
             [](const Settings&) {
                 return std::string("mmc-bench suite sustained: WRITES the whole card once in 512 KiB recording units: the SLC "
                                    "cache's knee, the speed after it, the longest stall and the speed-class verdicts by the "
                                    "SD spec's per-AU method");
             },
-            [](StepContext& c) { return run_bench(c, sustained_suite); }};
+            [](StepContext& c) { return run_bench(c, bench::Suite::sustained); }};
 }
 
 StepSpec state_step()
 {
-    return {"bench-state", "mmc-bench", Needs::destructive,
+    return {"bench-state", "mmc-bench", BundlePart::bench, Needs::destructive,
             [](const Settings& s) {
                 return fmt::format("mmc-bench suite state: WRITES the first {} used (fragmented), erases it, writes it again, {:g} s a "
                                    "job; AU from the registers, else from the geometry step",
@@ -554,8 +551,8 @@ std::vector<StepSpec> step_table(const Settings& s)
     table.push_back(erase_step());
     table.push_back(capacity_step()); // --destructive: after the erase, before the benchmarks write
     // The state and sustained suites are steps of their own, below.
-    for (const auto& suite : s.suites)
-        if (suite != "state" && suite != sustained_suite) table.push_back(bench_step(suite));
+    for (const bench::Suite suite : s.suites)
+        if (suite != bench::Suite::state && suite != bench::Suite::sustained) table.push_back(bench_step(suite));
     if (s.sustained) table.push_back(sustained_step()); // --destructive --sustained: the whole card, before the state suite
     table.push_back(state_step()); // --destructive: what erasing buys, last
     return table;

@@ -18,7 +18,7 @@ std::vector<StepSpec> step_table(const Settings& settings);
 StepSpec info_step();                          // mmc-info -J DEVICE: dev::identify
 StepSpec bus_step();                           // mmc-bus -J --measure: the bus doctor
 StepSpec erase_step();                         // mmc-erase --yes --verify -J: erase::prepare, execute
-StepSpec bench_step(const std::string& suite, Needs needs = Needs::always); // mmc-bench -J --suite SUITE
+StepSpec bench_step(bench::Suite suite, Needs needs = Needs::always); // mmc-bench -J --suite SUITE
 StepSpec state_step();                         // mmc-bench --suite state --destructive [--au SIZE]: what erasing buys
 
 // Sibling tools run as child processes, skipped when not installed.

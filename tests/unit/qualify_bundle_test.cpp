@@ -11,12 +11,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-StepRecord record(const std::string& name, const std::string& tool, StepState state, std::optional<int> rc,
+StepRecord record(const std::string& name, const std::string& tool, BundlePart part, StepState state, std::optional<int> rc,
                   const std::string& message = {}, json doc = nullptr)
 {
     StepRecord r;
     r.name = name;
     r.tool = tool;
+    r.part = part;
     r.state = state;
     r.exit_status = rc;
     r.message = message;
@@ -38,9 +39,9 @@ TEST(QualifyBundle, InterruptedRunKeepsExitStatusesAndMarksItself)
     Outcome o;
     o.interrupted = true;
     o.interrupted_during = "erase";
-    o.steps = {record("info", "mmc-info", StepState::failed, 1, "mmcblk9: no such device"),
-               record("erase", "mmc-erase", StepState::failed, 130, "interrupted: erased offset 0 length 4194304"),
-               record("bench-quick", "mmc-bench", StepState::not_started, std::nullopt, "not started: interrupted")};
+    o.steps = {record("info", "mmc-info", BundlePart::info, StepState::failed, 1, "mmcblk9: no such device"),
+               record("erase", "mmc-erase", BundlePart::erase, StepState::failed, 130, "interrupted: erased offset 0 length 4194304"),
+               record("bench-quick", "mmc-bench", BundlePart::bench, StepState::not_started, std::nullopt, "not started: interrupted")};
     const auto made = make_bundle(o, {"card X", "host Y", json::object(), "2026-12-01T18:00:00Z"});
     const json& steps = made.doc["steps"];
     ASSERT_EQ(steps.size(), 3u);
@@ -64,8 +65,8 @@ TEST(QualifyBundle, InterruptedRunKeepsExitStatusesAndMarksItself)
 TEST(QualifyBundle, CompleteRunWithResults)
 {
     Outcome o;
-    o.steps = {record("bench-quick", "mmc-bench", StepState::ok, 0, "", bench_doc()),
-               record("geometry", "mmc-probe", StepState::skipped, std::nullopt, "mmc-probe not found")};
+    o.steps = {record("bench-quick", "mmc-bench", BundlePart::bench, StepState::ok, 0, "", bench_doc()),
+               record("geometry", "mmc-probe", BundlePart::probe, StepState::skipped, std::nullopt, "mmc-probe not found")};
     const auto made = make_bundle(o, {"", "lab", json::object(), "2026-12-01T18:00:00Z"});
     EXPECT_EQ(made.doc["interrupted"], false);
     EXPECT_EQ(made.doc["partial"], false);
@@ -78,7 +79,7 @@ TEST(QualifyBundle, CompleteRunWithResults)
 TEST(QualifyBundle, DocumentsOfToolsWithoutAPartAreKeptWhole)
 {
     Outcome o;
-    o.steps = {record("watch", "mmc-watch", StepState::ok, 0, "", {{"tool", "mmc-watch"}, {"events", 3}})};
+    o.steps = {record("watch", "mmc-watch", BundlePart::document, StepState::ok, 0, "", {{"tool", "mmc-watch"}, {"events", 3}})};
     const auto made = make_bundle(o, {"", "", json::object(), "2026-12-01T18:00:00Z"});
     EXPECT_EQ(made.doc["documents"]["watch"]["events"], 3);
 }
@@ -86,9 +87,9 @@ TEST(QualifyBundle, DocumentsOfToolsWithoutAPartAreKeptWhole)
 TEST(QualifyBundle, TheProbesDocumentsGoToTheProbePart)
 {
     Outcome o;
-    o.steps = {record("geometry", "mmc-probe", StepState::ok, 0, "",
+    o.steps = {record("geometry", "mmc-probe", BundlePart::probe, StepState::ok, 0, "",
                       {{"tool", "mmc-probe"}, {"subcommand", "geometry"}, {"page_size", 16384}, {"au_size", 4194304}, {"confidence", "high"}}),
-               record("capacity", "mmc-probe", StepState::ok, 10, "the card is fake (limbo): 64 MiB of 256 MiB usable",
+               record("capacity", "mmc-probe", BundlePart::probe, StepState::ok, 10, "the card is fake (limbo): 64 MiB of 256 MiB usable",
                       {{"tool", "mmc-probe"}, {"command", "capacity"}, {"verdict", "limbo"}, {"usable_bytes", 67108864}})};
     const auto made = make_bundle(o, {"", "", json::object(), "2026-12-01T18:00:00Z"});
     EXPECT_FALSE(made.doc.contains("documents"));
@@ -121,7 +122,7 @@ TEST(QualifyBundle, HealthGoesToItsOwnPart)
     const json health = {{"tool", "mmc-health"},
                          {"verdict", "unknown"},
                          {"cards", json::array({{{"verdict", "unknown"}, {"wear", json::array()}}})}};
-    o.steps = {record("health", "mmc-health", StepState::ok, 6, "", health)};
+    o.steps = {record("health", "mmc-health", BundlePart::health, StepState::ok, 6, "", health)};
     const auto made = make_bundle(o, {"card X", "host Y", json::object(), "2026-12-01T18:00:00Z"});
     EXPECT_EQ(made.doc["health"], health);
     EXPECT_FALSE(made.doc.contains("documents")) << "health has a part: no longer kept among the others";

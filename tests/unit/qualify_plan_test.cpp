@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 using namespace mmc::qualify;
+using mmc::bench::Suite;
 
 namespace {
 
@@ -71,7 +72,7 @@ TEST(QualifyPlan, TheTableIsIdentifyBusHealthGeometryEraseCapacitySuitesState)
     Settings s;
     s.device = "/nonexistent/mmcblk9";
     s.destructive = true;
-    s.suites = {"quick", "a1"};
+    s.suites = {Suite::quick, Suite::a1};
     const auto p = make_plan(step_table(s), s);
     EXPECT_EQ(names(p), (std::vector<std::string>{"info", "bus", "health", "geometry", "erase", "capacity", "bench-quick", "bench-a1", "bench-state"}));
     EXPECT_NE(p.steps[2].what.find("mmc-health -J /nonexistent/mmcblk9: reads wear"), std::string::npos) << p.steps[2].what;
@@ -82,7 +83,7 @@ TEST(QualifyPlan, TheTableIsIdentifyBusHealthGeometryEraseCapacitySuitesState)
     EXPECT_NE(p.steps[6].what.find("READS AND WRITES the first 64 MiB"), std::string::npos) << p.steps[6].what;
     EXPECT_NE(p.steps[8].what.find("suite state"), std::string::npos) << p.steps[8].what;
     // --suites state is the state step, not a second one.
-    s.suites = {"state", "quick"};
+    s.suites = {Suite::state, Suite::quick};
     EXPECT_EQ(names(make_plan(step_table(s), s)),
               (std::vector<std::string>{"info", "bus", "health", "geometry", "erase", "capacity", "bench-quick", "bench-state"}));
     s.destructive = false;
@@ -108,6 +109,6 @@ TEST(QualifyPlan, TheTableIsIdentifyBusHealthGeometryEraseCapacitySuitesState)
 
 TEST(QualifyPlan, DefaultSuites)
 {
-    EXPECT_EQ(default_suites(false), (std::vector<std::string>{"quick"}));
-    EXPECT_EQ(default_suites(true), (std::vector<std::string>{"quick", "iozone", "a1"}));
+    EXPECT_EQ(default_suites(false), (std::vector<Suite>{Suite::quick}));
+    EXPECT_EQ(default_suites(true), (std::vector<Suite>{Suite::quick, Suite::iozone, Suite::a1}));
 }

@@ -35,7 +35,7 @@ Settings in_reader()
 {
     Settings s;
     s.device = "/dev/sdb";
-    s.suites = {"quick"};
+    s.suites = {mmc::bench::Suite::quick};
     s.reader = gl827l();
     return s;
 }
@@ -65,7 +65,7 @@ TEST(QualifyReader, OnAnMmcSlotNothingIsSkipped)
 {
     Settings s;
     s.device = "/dev/mmcblk0";
-    s.suites = {"quick"};
+    s.suites = {mmc::bench::Suite::quick};
     for (const auto& st : make_plan(step_table(s), s).steps) EXPECT_EQ(st.skip, "") << st.spec.name;
 }
 
@@ -103,6 +103,7 @@ TEST(QualifyReader, TheBundleRecordsTheReaderTheLinkAndTheCardsSize)
     StepRecord info;
     info.name = "info";
     info.tool = "mmc-info";
+    info.part = BundlePart::info;
     info.state = StepState::skipped;
     info.message = "registers: not readable through a USB 2.0 reader";
     o.steps.push_back(info);
