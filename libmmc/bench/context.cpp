@@ -140,7 +140,7 @@ Context gather_context(dev_t device, const dev::SysRoots& roots, bool use_ioctl)
     try {
         const auto evidence = dev::gather_bus_evidence(card.host, &card, id.facts.family ? &regs : nullptr, roots);
         const auto d = bus::diagnose(evidence);
-        bi.mode = d.mode;
+        bi.mode = d.mode ? std::string(bus::to_string(*d.mode)) : std::string();
         bi.timing = d.ios.timing;
         bi.clock_hz = d.ios.clock_hz;
         bi.actual_clock_hz = d.ios.actual_clock_hz;

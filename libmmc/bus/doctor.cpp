@@ -28,9 +28,9 @@ constexpr double divider_granularity = 0.9;
 
 // Each family's modes, worst first; among modes of equal ceiling, in the order
 // the kernel prefers them (it picks DDR50 over SDR50, UHS SDR25 over HS).
-using ModeList = std::array<std::string_view, 7>;
-constexpr ModeList sd_modes{"legacy", "SDR12", "HS", "SDR25", "SDR50", "DDR50", "SDR104"};
-constexpr ModeList mmc_modes{"legacy", "HS26", "MMC-HS", "DDR52", "HS200", "HS400", "HS400ES"};
+using ModeList = std::array<Mode, 7>;
+constexpr ModeList sd_modes{Mode::legacy, Mode::sdr12, Mode::hs, Mode::sdr25, Mode::sdr50, Mode::ddr50, Mode::sdr104};
+constexpr ModeList mmc_modes{Mode::legacy, Mode::hs26, Mode::mmc_hs, Mode::ddr52, Mode::hs200, Mode::hs400, Mode::hs400es};
 
 using ModeSet = uint32_t;
 constexpr ModeSet any_mode = (1u << 7) - 1;
@@ -40,36 +40,33 @@ struct FamilyModes {
     regs::CardFamily family;
     const ModeList& modes;
 
-    int index(std::string_view mode) const
+    int index(Mode mode) const
     {
         const auto it = std::find(modes.begin(), modes.end(), mode);
         return it == modes.end() ? -1 : static_cast<int>(it - modes.begin());
     }
-    ModeSet bit(std::string_view mode) const { return index(mode) < 0 ? 0 : 1u << index(mode); }
-    // Of a list of modes ("SDR104 HS200"), the one in this family; "" if none.
-    std::string_view pick(std::string_view list) const
+    ModeSet bit(Mode mode) const { return index(mode) < 0 ? 0 : 1u << index(mode); }
+    // The SoC table's best mode for this family; nullopt if it names none.
+    std::optional<Mode> soc_best(const SocLimit& soc) const
     {
-        while (!list.empty()) {
-            const auto space = list.find(' ');
-            const std::string_view mode = list.substr(0, space);
-            if (index(mode) >= 0) return mode;
-            list = space == std::string_view::npos ? std::string_view{} : list.substr(space + 1);
-        }
-        return {};
+        return family == regs::CardFamily::mmc ? soc.best_mode.mmc : soc.best_mode.sd;
     }
-    std::string_view best(ModeSet set) const
+    // The fastest mode in the set; legacy, which every card and host does,
+    // when the set is empty.
+    Mode best(ModeSet set) const
     {
         for (int i = static_cast<int>(modes.size()) - 1; i >= 0; --i)
             if (set >> i & 1) return modes[static_cast<std::size_t>(i)];
-        return {};
+        return modes.front();
     }
-    std::string_view top() const { return modes.back(); }
-    double ceiling(std::string_view mode) const { return mode_ceiling_mb_s(mode, family).value_or(0); }
+    Mode top() const { return modes.back(); }
+    double ceiling(Mode mode) const { return mode_ceiling_mb_s(mode, family).value_or(0); }
     // Modes that need 1.8 V (or 1.2 V) I/O: every UHS-I mode, HS200 and up.
     ModeSet low_voltage() const
     {
-        return family == regs::CardFamily::mmc ? bit("HS200") | bit("HS400") | bit("HS400ES")
-                                     : bit("SDR12") | bit("SDR25") | bit("SDR50") | bit("DDR50") | bit("SDR104");
+        return family == regs::CardFamily::mmc ? bit(Mode::hs200) | bit(Mode::hs400) | bit(Mode::hs400es)
+                                               : bit(Mode::sdr12) | bit(Mode::sdr25) | bit(Mode::sdr50) | bit(Mode::ddr50) |
+                                                     bit(Mode::sdr104);
     }
 };
 
@@ -131,6 +128,13 @@ bool contains(const std::vector<std::string>& names, std::string_view name)
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+std::string modes_text(const std::vector<Mode>& modes)
+{
+    std::string out;
+    for (const Mode m : modes) out += (out.empty() ? "" : ", ") + std::string(to_string(m));
+    return out;
+}
+
 // The card in the slot, from the most direct evidence available: its family,
 // or an SDIO function (d.sdio), or neither when nothing says.
 void identify_card(const Evidence& e, Diagnosis& d)
@@ -166,21 +170,21 @@ Side sd_card(const Evidence& e, ModeSet proven, bool host_asks_1_8v)
 {
     const FamilyModes& f = sd_family;
     const auto& listed = e.sd_bus_speeds_supported;
-    const auto lists = [&](std::string_view m) { return contains(listed, m); };
-    const bool listed_uhs = lists("SDR50") || lists("SDR104") || lists("DDR50");
+    const auto lists = [&](Mode m) { return std::find(listed.begin(), listed.end(), m) != listed.end(); };
+    const bool listed_uhs = lists(Mode::sdr50) || lists(Mode::sdr104) || lists(Mode::ddr50);
 
     Side s;
     s.owner = Limit::card;
     std::vector<std::string> evidence;
     if (e.s18a) evidence.push_back(fmt::format("OCR S18A={}", *e.s18a ? 1 : 0));
-    if (!listed.empty()) evidence.push_back("CMD6 lists " + join(listed, ", "));
+    if (!listed.empty()) evidence.push_back("CMD6 lists " + modes_text(listed));
     if (listed_uhs) {
         s.known = true;
-        s.modes = f.bit("legacy") | f.bit("SDR12") | f.bit("SDR25") | (lists("SDR25") ? f.bit("HS") : 0);
-        for (const char* m : {"SDR50", "SDR104", "DDR50"})
+        s.modes = f.bit(Mode::legacy) | f.bit(Mode::sdr12) | f.bit(Mode::sdr25) | (lists(Mode::sdr25) ? f.bit(Mode::hs) : 0);
+        for (const Mode m : {Mode::sdr50, Mode::sdr104, Mode::ddr50})
             if (lists(m)) s.modes |= f.bit(m);
         s.modes |= proven;
-        s.why = fmt::format("the card supports UHS-I up to {} ({})", f.best(s.modes), join(evidence, ", "));
+        s.why = fmt::format("the card supports UHS-I up to {} ({})", to_string(f.best(s.modes)), join(evidence, ", "));
         s.tries.push_back("a UHS-I card rated for SDR104 would run faster in this host");
     } else if (e.s18a == true || e.uhs_speed_grade.value_or(0) > 0) {
         // UHS-I, fastest mode unknown: the card is no proven limit.
@@ -188,8 +192,8 @@ Side sd_card(const Evidence& e, ModeSet proven, bool host_asks_1_8v)
         s.why = fmt::format("the card is UHS-I ({}); its fastest mode needs CMD6 to tell", join(evidence, ", "));
     } else if (!listed.empty() || e.s18a == false) {
         s.known = true;
-        s.modes = f.bit("legacy") | (listed.empty() || lists("SDR25") ? f.bit("HS") : 0) | proven;
-        if (!listed.empty()) evidence.back() = "CMD6 lists only " + join(listed, ", ");
+        s.modes = f.bit(Mode::legacy) | (listed.empty() || lists(Mode::sdr25) ? f.bit(Mode::hs) : 0) | proven;
+        if (!listed.empty()) evidence.back() = "CMD6 lists only " + modes_text(listed);
         s.why = fmt::format("the card reports no UHS support ({})", join(evidence, ", "));
         if (e.s18a == false && !host_asks_1_8v)
             s.why += "; a card answers S18A=1 only when the host asks for 1.8 V, which this host does not";
@@ -208,21 +212,21 @@ Side mmc_card(const Evidence& e, ModeSet proven)
     if (!e.device_type) return s;
     const unsigned t = *e.device_type;
     s.known = true;
-    s.modes = f.bit("legacy");
-    if (t & 0x01) s.modes |= f.bit("HS26");
-    if (t & 0x02) s.modes |= f.bit("HS26") | f.bit("MMC-HS");
-    if (t & 0x0c) s.modes |= f.bit("DDR52");
-    if (t & 0x30) s.modes |= f.bit("HS200");
-    if (t & 0xc0) s.modes |= f.bit("HS400");
-    if ((t & 0xc0) && e.strobe_support == true) s.modes |= f.bit("HS400ES");
+    s.modes = f.bit(Mode::legacy);
+    if (t & 0x01) s.modes |= f.bit(Mode::hs26);
+    if (t & 0x02) s.modes |= f.bit(Mode::hs26) | f.bit(Mode::mmc_hs);
+    if (t & 0x0c) s.modes |= f.bit(Mode::ddr52);
+    if (t & 0x30) s.modes |= f.bit(Mode::hs200);
+    if (t & 0xc0) s.modes |= f.bit(Mode::hs400);
+    if ((t & 0xc0) && e.strobe_support == true) s.modes |= f.bit(Mode::hs400es);
     s.modes |= proven;
     const auto best = f.best(s.modes);
-    const std::string words = best == "MMC-HS" ? "HS52" : std::string(best);
+    const std::string_view words = best == Mode::mmc_hs ? "HS52" : to_string(best);
     if (best == f.top())
         s.why = fmt::format("the card supports HS400ES (DEVICE_TYPE 0x{:02x}, STROBE_SUPPORT 1)", t);
     else
         s.why = fmt::format("the card is limited to {} by its DEVICE_TYPE 0x{:02x}{}", words, t,
-                            best == "HS400" ? fmt::format(" (STROBE_SUPPORT {})", e.strobe_support == true ? 1 : 0) : "");
+                            best == Mode::hs400 ? fmt::format(" (STROBE_SUPPORT {})", e.strobe_support == true ? 1 : 0) : "");
     s.tries.push_back("the eMMC itself stops here: only a different eMMC part runs a faster mode");
     return s;
 }
@@ -245,30 +249,31 @@ struct Host {
 Host host_modes(const Evidence& e, const FamilyModes& f, const std::vector<std::string>& caps)
 {
     struct Flag {
-        std::string_view cap, dt_flag, mode;
+        std::string_view cap, dt_flag;
+        Mode mode;
     };
     static constexpr std::array<Flag, 6> sd_flags{{
-        {"SD_HIGHSPEED", "cap-sd-highspeed", "HS"},
-        {"UHS_SDR12", "sd-uhs-sdr12", "SDR12"},
-        {"UHS_SDR25", "sd-uhs-sdr25", "SDR25"},
-        {"UHS_SDR50", "sd-uhs-sdr50", "SDR50"},
-        {"UHS_SDR104", "sd-uhs-sdr104", "SDR104"},
-        {"UHS_DDR50", "sd-uhs-ddr50", "DDR50"},
+        {"SD_HIGHSPEED", "cap-sd-highspeed", Mode::hs},
+        {"UHS_SDR12", "sd-uhs-sdr12", Mode::sdr12},
+        {"UHS_SDR25", "sd-uhs-sdr25", Mode::sdr25},
+        {"UHS_SDR50", "sd-uhs-sdr50", Mode::sdr50},
+        {"UHS_SDR104", "sd-uhs-sdr104", Mode::sdr104},
+        {"UHS_DDR50", "sd-uhs-ddr50", Mode::ddr50},
     }};
     // mmc-hs400-* also sets the HS200 cap of its voltage.
     static constexpr std::array<Flag, 12> mmc_flags{{
-        {"MMC_HIGHSPEED", "cap-mmc-highspeed", "HS26"},
-        {"MMC_HIGHSPEED", "cap-mmc-highspeed", "MMC-HS"},
-        {"3_3V_DDR", "mmc-ddr-3_3v", "DDR52"},
-        {"1_8V_DDR", "mmc-ddr-1_8v", "DDR52"},
-        {"1_2V_DDR", "mmc-ddr-1_2v", "DDR52"},
-        {"HS200_1_8V_SDR", "mmc-hs200-1_8v", "HS200"},
-        {"HS200_1_2V_SDR", "mmc-hs200-1_2v", "HS200"},
-        {"", "mmc-hs400-1_8v", "HS200"},
-        {"", "mmc-hs400-1_2v", "HS200"},
-        {"HS400_1_8V", "mmc-hs400-1_8v", "HS400"},
-        {"HS400_1_2V", "mmc-hs400-1_2v", "HS400"},
-        {"HS400_ES", "mmc-hs400-enhanced-strobe", "HS400ES"},
+        {"MMC_HIGHSPEED", "cap-mmc-highspeed", Mode::hs26},
+        {"MMC_HIGHSPEED", "cap-mmc-highspeed", Mode::mmc_hs},
+        {"3_3V_DDR", "mmc-ddr-3_3v", Mode::ddr52},
+        {"1_8V_DDR", "mmc-ddr-1_8v", Mode::ddr52},
+        {"1_2V_DDR", "mmc-ddr-1_2v", Mode::ddr52},
+        {"HS200_1_8V_SDR", "mmc-hs200-1_8v", Mode::hs200},
+        {"HS200_1_2V_SDR", "mmc-hs200-1_2v", Mode::hs200},
+        {"", "mmc-hs400-1_8v", Mode::hs200},
+        {"", "mmc-hs400-1_2v", Mode::hs200},
+        {"HS400_1_8V", "mmc-hs400-1_8v", Mode::hs400},
+        {"HS400_1_2V", "mmc-hs400-1_2v", Mode::hs400},
+        {"HS400_ES", "mmc-hs400-enhanced-strobe", Mode::hs400es},
     }};
     const bool is_mmc = f.family == regs::CardFamily::mmc;
     const auto& dt = e.dt;
@@ -278,7 +283,7 @@ Host host_modes(const Evidence& e, const FamilyModes& f, const std::vector<std::
     h.source = use_caps ? HostSource::caps : HostSource::device_tree;
     h.side.known = true;
     h.side.owner = use_caps ? Limit::host : Limit::board;
-    h.side.modes = f.bit("legacy");
+    h.side.modes = f.bit(Mode::legacy);
     for (const auto& flag : is_mmc ? std::span<const Flag>(mmc_flags) : std::span<const Flag>(sd_flags)) {
         const auto& name = use_caps ? flag.cap : flag.dt_flag;
         if (!name.empty() && (use_caps ? contains(caps, name) : dt->has(name))) h.side.modes |= f.bit(flag.mode);
@@ -287,17 +292,16 @@ Host host_modes(const Evidence& e, const FamilyModes& f, const std::vector<std::
     // EMMC2 names no sd-uhs-* in its device tree and runs DDR50) offers what
     // the SoC table says, whatever the device tree lists.
     const SocLimit* hw = !use_caps ? soc_limit(*dt) : nullptr;
-    if (const std::string_view hw_best = hw ? f.pick(hw->best_mode) : std::string_view{};
-        hw && hw->modes_from_hardware && !hw_best.empty()) {
-        for (int i = 0; i <= f.index(hw_best); ++i) h.side.modes |= 1u << i;
-        if (!(f.bit(hw_best) & f.low_voltage())) h.side.modes &= ~f.low_voltage();
+    if (const std::optional<Mode> hw_best = hw ? f.soc_best(*hw) : std::nullopt; hw && hw->modes_from_hardware && hw_best) {
+        for (int i = 0; i <= f.index(*hw_best); ++i) h.side.modes |= 1u << i;
+        if (!(f.bit(*hw_best) & f.low_voltage())) h.side.modes &= ~f.low_voltage();
         h.side.owner = Limit::host;
     }
     if (is_mmc) {
         // HS400 runs on 8 bits only (mmc_select_hs400), enhanced strobe only with HS400.
         const bool eight = use_caps ? contains(caps, "8_BIT_DATA") : !dt->bus_width || *dt->bus_width == 8;
-        if (!eight) h.side.modes &= ~f.bit("HS400");
-        if (!(h.side.modes & f.bit("HS400"))) h.side.modes &= ~f.bit("HS400ES");
+        if (!eight) h.side.modes &= ~f.bit(Mode::hs400);
+        if (!(h.side.modes & f.bit(Mode::hs400))) h.side.modes &= ~f.bit(Mode::hs400es);
     }
     // sdhci strips every 1.8 V mode when the board says it has no 1.8 V I/O;
     // eMMC DDR52 then needs DDR at 3.3 V.
@@ -305,7 +309,7 @@ Host host_modes(const Evidence& e, const FamilyModes& f, const std::vector<std::
         h.no_1_8_v = true;
         h.side.owner = Limit::board;
         h.side.modes &= ~f.low_voltage();
-        if (is_mmc && !contains(caps, "3_3V_DDR") && !dt->has("mmc-ddr-3_3v")) h.side.modes &= ~f.bit("DDR52");
+        if (is_mmc && !contains(caps, "3_3V_DDR") && !dt->has("mmc-ddr-3_3v")) h.side.modes &= ~f.bit(Mode::ddr52);
     } else if (dt && dt->vqmmc && dt->vqmmc->min_microvolt && !dt->vqmmc->reaches_1v8()) {
         // The I/O regulator cannot make 1.8 V: sdhci masks the 1.8 V modes
         // (sdhci_setup_host), and no controller signals 1.8 V without it.
@@ -328,25 +332,26 @@ std::string regulator_text(const Regulator& r)
 }
 
 // The device-tree properties that would offer the modes above `best`.
-std::string dt_properties_above(const FamilyModes& f, std::string_view best)
+std::string dt_properties_above(const FamilyModes& f, Mode best)
 {
     if (f.family != regs::CardFamily::mmc)
-        return f.index(best) < f.index("SDR50") ? "sd-uhs-sdr104 (and sd-uhs-sdr50, sd-uhs-ddr50)" : "sd-uhs-sdr104";
-    if (f.index(best) < f.index("HS200")) return "mmc-hs200-1_8v (and mmc-hs400-1_8v on an 8-bit bus)";
-    return best == "HS200" ? "mmc-hs400-1_8v (on an 8-bit bus)" : "mmc-hs400-enhanced-strobe";
+        return f.index(best) < f.index(Mode::sdr50) ? "sd-uhs-sdr104 (and sd-uhs-sdr50, sd-uhs-ddr50)" : "sd-uhs-sdr104";
+    if (f.index(best) < f.index(Mode::hs200)) return "mmc-hs200-1_8v (and mmc-hs400-1_8v on an 8-bit bus)";
+    return best == Mode::hs200 ? "mmc-hs400-1_8v (on an 8-bit bus)" : "mmc-hs400-enhanced-strobe";
 }
 
 // The device-tree properties that offer a mode above `best`, which the node has.
-std::vector<std::string> dt_properties_present_above(const DeviceTree& dt, const FamilyModes& f, std::string_view best)
+std::vector<std::string> dt_properties_present_above(const DeviceTree& dt, const FamilyModes& f, Mode best)
 {
     struct P {
-        std::string_view prop, mode;
+        std::string_view prop;
+        Mode mode;
     };
     static constexpr std::array<P, 10> props{{
-        {"sd-uhs-sdr50", "SDR50"},       {"sd-uhs-ddr50", "DDR50"},       {"sd-uhs-sdr104", "SDR104"},
-        {"mmc-ddr-1_8v", "DDR52"},       {"mmc-ddr-3_3v", "DDR52"},       {"mmc-hs200-1_8v", "HS200"},
-        {"mmc-hs200-1_2v", "HS200"},     {"mmc-hs400-1_8v", "HS400"},     {"mmc-hs400-1_2v", "HS400"},
-        {"mmc-hs400-enhanced-strobe", "HS400ES"},
+        {"sd-uhs-sdr50", Mode::sdr50},       {"sd-uhs-ddr50", Mode::ddr50},       {"sd-uhs-sdr104", Mode::sdr104},
+        {"mmc-ddr-1_8v", Mode::ddr52},       {"mmc-ddr-3_3v", Mode::ddr52},       {"mmc-hs200-1_8v", Mode::hs200},
+        {"mmc-hs200-1_2v", Mode::hs200},     {"mmc-hs400-1_8v", Mode::hs400},     {"mmc-hs400-1_2v", Mode::hs400},
+        {"mmc-hs400-enhanced-strobe", Mode::hs400es},
     }};
     std::vector<std::string> out;
     for (const auto& p : props)
@@ -357,7 +362,7 @@ std::vector<std::string> dt_properties_present_above(const DeviceTree& dt, const
 // Who stops the host at `best` when its caps or its device tree offer no
 // more: the controller (host), the board's device tree, or - where the
 // evidence cannot tell them apart - unknown, with what would decide.
-void own_host_stop(Host& h, const Evidence& e, const FamilyModes& f, std::string_view best)
+void own_host_stop(Host& h, const Evidence& e, const FamilyModes& f, Mode best)
 {
     Side& s = h.side;
     const auto& dt = e.dt;
@@ -381,20 +386,21 @@ void own_host_stop(Host& h, const Evidence& e, const FamilyModes& f, std::string
     }
     const SocLimit* soc = soc_limit(*dt);
     const std::string node = dt->node.empty() ? std::string("the node") : dt->node;
-    const std::string_view soc_best = soc ? f.pick(soc->best_mode) : std::string_view{};
-    if (!soc_best.empty() && f.index(soc_best) > f.index(best)) {
+    const std::optional<Mode> soc_best = soc ? f.soc_best(*soc) : std::nullopt;
+    if (soc_best && f.index(*soc_best) > f.index(best)) {
         s.owner = Limit::board;
-        s.evidence.push_back(fmt::format("{} supports up to {} ({})", soc->controller, soc_best, soc->source));
+        s.evidence.push_back(fmt::format("{} supports up to {} ({})", soc->controller, to_string(*soc_best), soc->source));
         s.evidence.push_back(fmt::format("device tree {}: no {}", node, dt_properties_above(f, best)));
-    } else if (!soc_best.empty()) {
+    } else if (soc_best) {
         s.owner = Limit::host;
-        s.evidence.push_back(fmt::format("{} supports up to {} ({})", soc->controller, soc_best, soc->source));
+        s.evidence.push_back(fmt::format("{} supports up to {} ({})", soc->controller, to_string(*soc_best), soc->source));
     } else {
         s.owner = Limit::unknown;
         s.evidence.push_back(fmt::format("device tree {}: no {}", node, dt_properties_above(f, best)));
         s.would_decide = fmt::format("whether the controller ({}) supports more than {}: its binding or its SoC's .dtsi; a row in "
                                      "the SoC table (libmmc/bus/soc_limits.cpp) records it",
-                                     dt->compatible.empty() ? std::string("compatible unknown") : dt->compatible.front(), best);
+                                     dt->compatible.empty() ? std::string("compatible unknown") : dt->compatible.front(),
+                                     to_string(best));
     }
 }
 
@@ -424,39 +430,40 @@ void describe_host(Host& h, const Evidence& e, const FamilyModes& f, const std::
     // A controller the SoC table explains in a board user's words (the
     // Raspberry Pi hosts): that explanation, and what to do instead.
     if (const SocLimit* soc = dt ? soc_limit(*e.dt) : nullptr;
-        soc && s.owner == Limit::host && f.pick(soc->best_mode) == best && !soc->why.empty()) {
-        s.why = fmt::format("{} limits the bus to {}: {}", soc->controller, best, soc->why);
+        soc && s.owner == Limit::host && f.soc_best(*soc) == best && !soc->why.empty()) {
+        s.why = fmt::format("{} limits the bus to {}: {}", soc->controller, to_string(best), soc->why);
         s.hard_limit = soc->best_mode_is_limit;
         if (!soc->instead.empty()) s.tries.push_back(std::string(soc->instead));
         return;
     }
     if (h.source == HostSource::caps && !is_mmc) {
-        if (best == "legacy")
+        if (best == Mode::legacy)
             s.why = "the host offers neither SD high speed nor UHS (caps has no SD_HIGHSPEED or UHS_* bits)";
-        else if (f.index(best) <= f.index("HS"))
+        else if (f.index(best) <= f.index(Mode::hs))
             s.why = "the host offers no UHS mode (caps has no UHS_* bits)";
         else
-            s.why = fmt::format("the host offers UHS only up to {} (caps has no UHS_SDR104)", best);
+            s.why = fmt::format("the host offers UHS only up to {} (caps has no UHS_SDR104)", to_string(best));
     } else if (h.source == HostSource::caps) {
-        if (f.index(best) <= f.index("MMC-HS"))
+        if (f.index(best) <= f.index(Mode::mmc_hs))
             s.why = "the host offers no DDR52, HS200 or HS400 (caps has no *_DDR bit, caps2 no HS200_*/HS400_* bits)";
-        else if (best == "DDR52")
+        else if (best == Mode::ddr52)
             s.why = "the host offers no HS200 or HS400 (caps2 has no HS200_*/HS400_* bits)";
-        else if (best == "HS200")
+        else if (best == Mode::hs200)
             s.why = contains(caps, "HS400_1_8V") || contains(caps, "HS400_1_2V")
                         ? "the host offers HS400 only on an 8-bit bus, and caps has no 8_BIT_DATA"
                         : "the host offers no HS400 (caps2 has no HS400_* bits)";
         else
             s.why = "the host offers no HS400 enhanced strobe (caps2 has no HS400_ES)";
     } else if (!is_mmc) {
-        s.why = f.index(best) <= f.index("HS") ? std::string("the device tree names no UHS mode (no sd-uhs-* property)")
-                                               : fmt::format("the device tree names UHS only up to {} (no sd-uhs-sdr104)", best);
+        s.why = f.index(best) <= f.index(Mode::hs)
+                    ? std::string("the device tree names no UHS mode (no sd-uhs-* property)")
+                    : fmt::format("the device tree names UHS only up to {} (no sd-uhs-sdr104)", to_string(best));
     } else {
-        if (f.index(best) <= f.index("MMC-HS"))
+        if (f.index(best) <= f.index(Mode::mmc_hs))
             s.why = "the device tree names no DDR52, HS200 or HS400 mode (no mmc-ddr-*, mmc-hs200-*, mmc-hs400-* property)";
-        else if (best == "DDR52")
+        else if (best == Mode::ddr52)
             s.why = "the device tree names no HS200 or HS400 mode (no mmc-hs200-*/mmc-hs400-* property)";
-        else if (best == "HS200")
+        else if (best == Mode::hs200)
             s.why = "the device tree names no HS400 mode (no mmc-hs400-* property)";
         else
             s.why = "the device tree names no enhanced strobe (no mmc-hs400-enhanced-strobe)";
@@ -471,12 +478,12 @@ void describe_host(Host& h, const Evidence& e, const FamilyModes& f, const std::
             is_mmc ? " (only if the eMMC's I/O is powered at 1.8 V)" : " (with a vqmmc-supply that reaches 1.8 V)"));
     } else if (s.owner == Limit::host) {
         if (!is_mmc)
-            s.tries.push_back(f.index(best) < f.index("SDR50") ? "a UHS-I capable host or reader is needed for a faster mode"
+            s.tries.push_back(f.index(best) < f.index(Mode::sdr50) ? "a UHS-I capable host or reader is needed for a faster mode"
                                                                : "a host with UHS_SDR104 would run faster");
-        else if (f.index(best) < f.index("HS200"))
+        else if (f.index(best) < f.index(Mode::hs200))
             s.tries.push_back("a host with HS200/HS400 (caps2 HS200_*, HS400_*) and an 8-bit bus would run faster");
         else
-            s.tries.push_back(best == "HS200" ? "a host with HS400 (caps2 HS400_*) on an 8-bit bus would run faster"
+            s.tries.push_back(best == Mode::hs200 ? "a host with HS400 (caps2 HS400_*) on an 8-bit bus would run faster"
                                               : "a host with HS400 enhanced strobe (caps2 HS400_ES) would run faster");
     } else if (!s.would_decide.empty()) {
         s.tries.push_back(dt ? "look up what the controller supports (its binding, its SoC's .dtsi) before adding a mode to the "
@@ -531,7 +538,7 @@ void own_clock_cap(Shortfall& s, const Evidence& e, std::string_view property, u
     const SocLimit* soc = soc_limit(dt);
     const std::string prop = fmt::format("{} = <{}>", property, cap);
     s.evidence.push_back(fmt::format("device tree {}: {}", dt.node.empty() ? std::string("node") : dt.node, prop));
-    s.text = fmt::format("{} ({}) caps the clock at {}; {} runs up to {}", property, hz_text(cap), hz_text(hz), spec.name,
+    s.text = fmt::format("{} ({}) caps the clock at {}; {} runs up to {}", property, hz_text(cap), hz_text(hz), to_string(spec.mode),
                          hz_text(spec.clock_hz));
     if (soc && soc->clock_hz > 0 && cap < soc->clock_hz / negligible_gain) {
         s.owner = Limit::board;
@@ -569,7 +576,7 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
         const int width = *ios.bus_width_bits;
         const std::string need = spec.width_bits == 8 ? "8_BIT_DATA" : "4_BIT_DATA";
         Shortfall s{Limit::unknown, static_cast<double>(spec.width_bits) / width,
-                    fmt::format("the bus runs {} bit{} wide; {} is rated for {}", width, width == 1 ? "" : "s", spec.name,
+                    fmt::format("the bus runs {} bit{} wide; {} is rated for {}", width, width == 1 ? "" : "s", to_string(spec.mode),
                                 spec.width_bits),
                     {}, Mechanism::bus_width, {}, {}};
         const SocLimit* soc = dt ? soc_limit(*dt) : nullptr;
@@ -604,7 +611,7 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
     if (hz >= spec.clock_hz * divider_granularity) {
         if (hz < spec.clock_hz / negligible_gain)
             notes.push_back({Severity::info, fmt::format("clock {} for {}'s {}: full speed within the divider's granularity, not a limit",
-                                                 hz_text(hz), spec.name, hz_text(spec.clock_hz))});
+                                                 hz_text(hz), to_string(spec.mode), hz_text(spec.clock_hz))});
         return;
     }
     Shortfall s{Limit::unknown, spec.clock_hz / hz, {}, {}, Mechanism::clock, {}, {}};
@@ -612,26 +619,26 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
     // The cap the device tree puts on this mode's clock: max-frequency, or
     // max-sd-hs-hz for SD high speed.
     std::optional<std::pair<std::string_view, uint32_t>> cap;
-    if (dt && spec.name == "HS" && dt->max_sd_hs_hz) cap = {{"max-sd-hs-hz", *dt->max_sd_hs_hz}};
+    if (dt && spec.mode == Mode::hs && dt->max_sd_hs_hz) cap = {{"max-sd-hs-hz", *dt->max_sd_hs_hz}};
     if (dt && dt->max_frequency && (!cap || *dt->max_frequency < cap->second)) cap = {{"max-frequency", *dt->max_frequency}};
     const auto* step_down = first_event(e, {LogEventKind::step_down});
     if (cap && cap->second < spec.clock_hz * divider_granularity && requested <= cap->second * negligible_gain) {
         own_clock_cap(s, e, cap->first, cap->second, spec, hz);
-    } else if (spec.name == "MMC-HS" && e.device_type && !(*e.device_type & 0x02) && requested <= 26e6) {
+    } else if (spec.mode == Mode::mmc_hs && e.device_type && !(*e.device_type & 0x02) && requested <= 26e6) {
         s.owner = Limit::card;
         s.text = fmt::format("the card does high-speed timing only at 26 MHz (DEVICE_TYPE 0x{:02x}), so the clock is {}",
                              *e.device_type, hz_text(hz));
         s.evidence.push_back(fmt::format("EXT_CSD DEVICE_TYPE 0x{:02x}", *e.device_type));
     } else if (step_down) {
         s.owner = Limit::tuning;
-        s.text = fmt::format("clock {}, below {}'s {}: the driver lowered it after errors", hz_text(hz), spec.name, hz_text(spec.clock_hz));
+        s.text = fmt::format("clock {}, below {}'s {}: the driver lowered it after errors", hz_text(hz), to_string(spec.mode), hz_text(spec.clock_hz));
         s.evidence.push_back(log_line(*step_down));
         s.tries.push_back("read the kernel log around the errors; try another card - if several cards do it, the board's signal "
                           "integrity is marginal at this clock");
     } else if (hz < requested / negligible_gain) {
         s.owner = Limit::host;
         s.text = fmt::format("clock {} actual for {} requested, below {}'s {}: the controller's divider cannot make the rate",
-                             hz_text(hz), hz_text(requested), spec.name, hz_text(spec.clock_hz));
+                             hz_text(hz), hz_text(requested), to_string(spec.mode), hz_text(spec.clock_hz));
         s.evidence.push_back(fmt::format("ios: actual clock {} for {} requested", hz_text(hz), hz_text(requested)));
         s.tries.push_back(dt ? "the clock comes from the controller's source clock and divider; a different source clock rate "
                                "(assigned-clock-rates in the device tree) may divide closer to the mode's clock"
@@ -639,7 +646,7 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
                                "controller or reader may clock closer to the mode's rate");
     } else if (dt || e.dt_absent) {
         s.owner = Limit::host;
-        s.text = fmt::format("clock {}, below {}'s {}: the controller's maximum clock (f_max){}", hz_text(hz), spec.name,
+        s.text = fmt::format("clock {}, below {}'s {}: the controller's maximum clock (f_max){}", hz_text(hz), to_string(spec.mode),
                              hz_text(spec.clock_hz), dt ? ", with no max-frequency as low in its device tree" : "");
         s.evidence.push_back(fmt::format("ios: clock {} requested", hz_text(requested)));
         s.evidence.push_back(dt ? fmt::format("device tree: no max-frequency at or below {}", hz_text(requested))
@@ -647,7 +654,7 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
         s.tries.push_back("the controller's clock limits it: another host controller or reader may clock closer to the mode's rate");
     } else {
         s.text = fmt::format("clock {}, below {}'s {} (the host's maximum clock f_max, which a device-tree max-frequency also sets)",
-                             hz_text(hz), spec.name, hz_text(spec.clock_hz));
+                             hz_text(hz), to_string(spec.mode), hz_text(spec.clock_hz));
         s.would_decide = "the host's device tree (from a file, or read live): a max-frequency there is the board's or the SoC's setting; "
                          "none means the controller's own maximum";
         s.tries.push_back("give the host's device tree to tell whether the controller or a device-tree setting caps "
@@ -660,7 +667,7 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
 
 // The bus runs below what both sides offer: a fallback. The kernel log says
 // why; without it, the cause is unknown.
-Shortfall fallback(const Evidence& e, const FamilyModes& f, std::string_view mode, std::string_view shared, const Host& host)
+Shortfall fallback(const Evidence& e, const FamilyModes& f, Mode mode, Mode shared, const Host& host)
 {
     Shortfall s{Limit::unknown, f.ceiling(shared) / f.ceiling(mode), {}, {}, Mechanism::mode, {}, {}};
     const bool at_3v3 = e.ios.signal_voltage_v && *e.ios.signal_voltage_v > 3;
@@ -714,7 +721,7 @@ Shortfall fallback(const Evidence& e, const FamilyModes& f, std::string_view mod
     return s;
 }
 
-void mode_shortfalls(const Evidence& e, const FamilyModes& f, std::string_view mode, const Side& card, const Host& host_info,
+void mode_shortfalls(const Evidence& e, const FamilyModes& f, Mode mode, const Side& card, const Host& host_info,
                      std::vector<Shortfall>& out, std::vector<Finding>& info)
 {
     const Side& host = host_info.side;
@@ -727,9 +734,10 @@ void mode_shortfalls(const Evidence& e, const FamilyModes& f, std::string_view m
         // Both sides (as far as known) offer more than runs.
         Shortfall s = fallback(e, f, mode, shared, host_info);
         const std::string prefix =
-            card.known && host.known ? fmt::format("the host offers {} and the card {}, but the bus runs {}", host_best, card_best, mode)
-            : host.known ? fmt::format("the host offers up to {} but the bus runs {}", host_best, mode)
-            : card.known ? fmt::format("the card supports up to {} but the bus runs {}", card_best, mode)
+            card.known && host.known ? fmt::format("the host offers {} and the card {}, but the bus runs {}", to_string(host_best),
+                                                   to_string(card_best), to_string(mode))
+            : host.known ? fmt::format("the host offers up to {} but the bus runs {}", to_string(host_best), to_string(mode))
+            : card.known ? fmt::format("the card supports up to {} but the bus runs {}", to_string(card_best), to_string(mode))
                          : std::string();
         if (!prefix.empty() && (s.owner != Limit::unknown || (card.known && host.known))) {
             s.text = prefix + s.text;
@@ -737,7 +745,7 @@ void mode_shortfalls(const Evidence& e, const FamilyModes& f, std::string_view m
             return;
         }
         if (s.owner != Limit::unknown) {
-            s.text = fmt::format("the bus runs {}{}", mode, s.text);
+            s.text = fmt::format("the bus runs {}{}", to_string(mode), s.text);
             out.push_back(s);
             return;
         }
@@ -754,7 +762,7 @@ void mode_shortfalls(const Evidence& e, const FamilyModes& f, std::string_view m
         } else {
             s.text = fmt::format("either the host or the card stops at {} (the kernel runs the best mode both offer); the "
                                  "host's caps and the card's registers would tell which",
-                                 mode);
+                                 to_string(mode));
             s.would_decide = "the host's caps or device tree and the card's registers (mmc-info)";
             s.tries = {fmt::format("read the host's caps (/sys/kernel/debug/{}/caps, as root) and the card's registers "
                                    "(mmc-info) to tell which side limits",
@@ -849,7 +857,7 @@ Diagnosis diagnose(const Evidence& e)
     }
 
     d.mode = mode_name(e.ios);
-    if (d.mode == "off") {
+    if (d.mode == Mode::off) {
         d.limit = Limit::powered_off;
         d.findings.push_back({Severity::limit, "card powered off (runtime PM): nothing can be said; read ios while the card is busy, "
                                        "e.g. during dd"});
@@ -860,10 +868,10 @@ Diagnosis diagnose(const Evidence& e)
     }
 
     std::vector<Finding> notes; // info and warnings, after the limits
-    const auto spec = mode_spec(d.mode, d.card);
+    const auto spec = d.mode ? mode_spec(*d.mode, d.card) : std::nullopt;
     std::optional<double> hz;
     if (spec) {
-        d.mode_ceiling_mb_s = mode_ceiling_mb_s(d.mode, d.card);
+        d.mode_ceiling_mb_s = mode_ceiling_mb_s(spec->mode, d.card);
         hz = bus_clock(e.ios, notes);
         if (hz && e.ios.bus_width_bits)
             d.clock_ceiling_mb_s = *hz * *e.ios.bus_width_bits * (spec->ddr ? 2 : 1) / 8 / 1e6;
@@ -899,8 +907,8 @@ Diagnosis diagnose(const Evidence& e)
 
     std::vector<Shortfall> shortfalls;
     const FamilyModes* family = !d.card ? nullptr : *d.card == regs::CardFamily::mmc ? &mmc_family : &sd_family;
-    if (family && family->index(d.mode) < 0) {
-        notes.push_back({Severity::warning, fmt::format("{} is no {} mode: the card type and the timing disagree", d.mode,
+    if (family && family->index(spec->mode) < 0) {
+        notes.push_back({Severity::warning, fmt::format("{} is no {} mode: the card type and the timing disagree", to_string(spec->mode),
                                                 d.card == regs::CardFamily::mmc ? "MMC" : "SD")});
         family = nullptr;
     }
@@ -908,8 +916,8 @@ Diagnosis diagnose(const Evidence& e)
         const FamilyModes& f = *family;
         // The running mode proves both sides can do it (high-speed timing at
         // 26 MHz or less proves only HS26).
-        ModeSet proven = f.bit(d.mode);
-        if (d.mode == "MMC-HS" && e.ios.clock_hz && *e.ios.clock_hz <= 26000000) proven = f.bit("HS26");
+        ModeSet proven = f.bit(spec->mode);
+        if (spec->mode == Mode::mmc_hs && e.ios.clock_hz && *e.ios.clock_hz <= 26000000) proven = f.bit(Mode::hs26);
         Host host = host_modes(e, f, caps);
         if (host.side.known) host.side.modes |= proven;
         describe_host(host, e, f, caps);
@@ -948,7 +956,7 @@ Diagnosis diagnose(const Evidence& e)
     } else {
         d.limit = family ? Limit::none : Limit::unknown;
         if (family)
-            d.decided_by.push_back(fmt::format("ios: {}{}", d.mode, hz ? fmt::format(" at {}", hz_text(*hz)) : std::string()));
+            d.decided_by.push_back(fmt::format("ios: {}{}", to_string(spec->mode), hz ? fmt::format(" at {}", hz_text(*hz)) : std::string()));
         else
             d.would_decide = "the card type (SD or MMC)";
     }
@@ -960,7 +968,7 @@ Diagnosis diagnose(const Evidence& e)
     if (d.limit == Limit::none)
         d.findings.push_back({Severity::info, fmt::format("the bus runs {} {}: the bus is not what limits throughput; look at the "
                                                   "card or the I/O path (queueing, filesystem)",
-                                                  d.mode,
+                                                  to_string(spec->mode),
                                                   d.clock_ceiling_mb_s ? fmt::format("at its full clock ({})", mb_text(*d.ceiling_mb_s))
                                                   : hz                 ? fmt::format("at its full clock ({})", hz_text(*hz))
                                                                        : std::string("(no clock line to check)"))});

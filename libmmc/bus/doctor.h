@@ -10,6 +10,7 @@
 #include "bus/device_tree.h"
 #include "bus/ios.h"
 #include "bus/kernel_log.h"
+#include "bus/modes.h"
 #include "regs/register.h"
 
 #include <cstdint>
@@ -38,7 +39,7 @@ struct Evidence {
     // SD card capabilities.
     std::optional<bool> s18a;                          // OCR bit 24 (only meaningful in a raw R3 OCR)
     std::optional<int> uhs_speed_grade;                // SSR
-    std::vector<std::string> sd_bus_speeds_supported;  // CMD6 group 1: "SDR12", "SDR25", "SDR50", "SDR104", "DDR50"
+    std::vector<Mode> sd_bus_speeds_supported;         // CMD6 group 1: SDR12, SDR25, SDR50, SDR104, DDR50
     // eMMC capabilities.
     std::optional<uint8_t> device_type;                // EXT_CSD[196]
     std::optional<bool> strobe_support;                // EXT_CSD[184]
@@ -68,12 +69,12 @@ struct Diagnosis {
     std::optional<regs::CardFamily> card; // nullopt: unknown, or SDIO
     bool sdio = false;                     // an SDIO function, not storage
     Ios ios;
-    std::string mode;                         // legacy, HS, SDR12 ... HS400ES; "off" when powered off
+    std::optional<Mode> mode;                 // what runs; off when powered off; nullopt when ios names none
     std::optional<double> mode_ceiling_mb_s;  // from the mode table, 10^6 bytes/s
     std::optional<double> clock_ceiling_mb_s; // clock x width (x2 for DDR) / 8
     std::optional<double> ceiling_mb_s;       // the smaller of the two
-    std::string card_best_mode;               // best the card supports ("" unknown)
-    std::string host_best_mode;               // best the host offers ("" unknown)
+    std::optional<Mode> card_best_mode;       // best the card supports (nullopt unknown)
+    std::optional<Mode> host_best_mode;       // best the host offers (nullopt unknown)
     Limit limit = Limit::unknown;             // the cause
     Mechanism mechanism = Mechanism::none;    // how it acts
     std::vector<std::string> decided_by;      // the evidence that decided the cause, one line each
@@ -84,25 +85,6 @@ struct Diagnosis {
 };
 
 Diagnosis diagnose(const Evidence& evidence);
-
-// The short mode name from the ios timing text and clock: "sd high-speed" ->
-// "HS", "mmc high-speed" -> "MMC-HS", "mmc HS400 enhanced strobe" -> "HS400ES".
-std::string mode_name(const Ios& ios);
-// Ceiling of a mode in MB/s (10^6 bytes), nullopt for unknown. "legacy" is the
-// SD default speed (12.5), or MMC legacy (26 MHz x 8 bits = 26) when the card
-// is known to be an MMC.
-std::optional<double> mode_ceiling_mb_s(std::string_view mode, std::optional<regs::CardFamily> card = std::nullopt);
-
-// The clock and bus width a mode is rated for; its ceiling is
-// clock_hz x width_bits (x2 when ddr) / 8. Besides the running-mode names,
-// "HS26" (an eMMC that does high-speed timing only at 26 MHz) is known.
-struct ModeSpec {
-    std::string_view name;
-    double clock_hz = 0;
-    int width_bits = 0;
-    bool ddr = false;
-};
-std::optional<ModeSpec> mode_spec(std::string_view mode, std::optional<regs::CardFamily> card = std::nullopt);
 
 // caps/caps2 bit names; `kernel_version` like "4.9.140" selects the layout
 // used before v4.11 for caps bits 10 and up.

@@ -24,9 +24,9 @@ ReaderDiagnosis diagnose_reader(const ReaderEvidence& e)
     d.transport = e.transport;
     d.ceiling = e.speed_mbit ? usb_ceiling(*e.speed_mbit, e.transport) : UsbCeiling{"USB link of unknown speed", "USB", {}, {}};
     // The SD side's figures from the one mode table (bus/modes.cpp).
-    const double hs = mode_ceiling_mb_s("HS").value_or(25);
-    const double sdr50 = mode_ceiling_mb_s("SDR50").value_or(50);
-    const double sdr104 = mode_ceiling_mb_s("SDR104").value_or(104);
+    const double hs = mode_ceiling_mb_s(Mode::hs).value_or(25);
+    const double sdr50 = mode_ceiling_mb_s(Mode::sdr50).value_or(50);
+    const double sdr104 = mode_ceiling_mb_s(Mode::sdr104).value_or(104);
     const auto cap = d.ceiling.ceiling_mb_s();
     const std::string about = d.ceiling.practical ? "about " : "at most ";
     if (!cap) {

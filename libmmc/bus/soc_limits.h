@@ -6,10 +6,18 @@
 #pragma once
 
 #include "bus/device_tree.h"
+#include "bus/modes.h"
 
+#include <optional>
 #include <string_view>
 
 namespace mmc::bus {
+
+// The best mode a controller supports, one per card family; nullopt: not known.
+struct BestModes {
+    std::optional<Mode> sd = std::nullopt;
+    std::optional<Mode> mmc = std::nullopt;
+};
 
 struct SocLimit {
     std::string_view compatible;  // matched against every compatible string of the node
@@ -17,7 +25,7 @@ struct SocLimit {
     std::string_view controller;  // "RK3399 SD/SDIO (dw_mmc)"
     double clock_hz = 0;          // highest clock known for this controller; 0 when not known
     bool clock_is_limit = false;  // true: the SoC's own limit (its .dtsi); false: only "at least" (a report)
-    std::string_view best_mode;   // best modes the controller supports, one per family: "SDR104 HS200"; "" not known
+    BestModes best_mode;          // best modes the controller supports: {SDR104, HS200}
     int max_bus_width = 0;        // data lines the controller has; 0 when not known
     std::string_view source;      // where the figures come from
     // The driver takes the controller's modes from the hardware (the SDHCI

@@ -44,10 +44,11 @@ void add_card_capabilities(bus::Evidence& e, const regs::CardRegisters& regs)
     if (const auto* ssr = regs.get(RegKind::ssr)) e.uhs_speed_grade = static_cast<int>(field_or(ssr, "uhs_speed_grade", 0));
     if (const auto* sw = regs.get(RegKind::switch_status)) {
         // Group 1 support bits: 0 SDR12, 1 SDR25, 2 SDR50, 3 SDR104, 4 DDR50.
-        static constexpr const char* names[] = {"SDR12", "SDR25", "SDR50", "SDR104", "DDR50"};
+        static constexpr bus::Mode modes[] = {bus::Mode::sdr12, bus::Mode::sdr25, bus::Mode::sdr50, bus::Mode::sdr104,
+                                              bus::Mode::ddr50};
         const uint64_t support = field_or(sw, "fun_grp1_support", 0);
         for (int bit = 0; bit < 5; ++bit)
-            if (support >> bit & 1) e.sd_bus_speeds_supported.emplace_back(names[bit]);
+            if (support >> bit & 1) e.sd_bus_speeds_supported.push_back(modes[bit]);
     }
     if (const auto* ext = regs.get(RegKind::ext_csd)) {
         e.device_type = static_cast<uint8_t>(field_or(ext, "device_type", 0));

@@ -21,6 +21,9 @@ std::string or_unknown(const std::string& s) { return s.empty() ? "unknown" : s;
 // An unknown text value is null in JSON, as the man page promises.
 nlohmann::ordered_json text_or_null(const std::string& s) { return s.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s); }
 
+// A mode's word; "" when unknown.
+std::string mode_text(const std::optional<bus::Mode>& m) { return m ? std::string(bus::to_string(*m)) : std::string(); }
+
 nlohmann::ordered_json device_tree_json(const bus::DeviceTree& dt)
 {
     nlohmann::ordered_json j;
@@ -59,7 +62,7 @@ std::string bus_text(const BusReport& r, bool verbose)
     const auto& i = d.ios;
     std::string out = fmt::format("{}  {} card{}\n", d.host.empty() ? "(pasted ios)" : d.host, card_type_name(d),
                                   r.controller.empty() ? "" : ", " + r.controller);
-    std::string running = d.mode;
+    std::string running = mode_text(d.mode);
     if (!i.timing.empty()) running += fmt::format(" ({})", i.timing);
     if (i.bus_width_bits) running += fmt::format(", {} bits", *i.bus_width_bits);
     if (i.actual_clock_hz)
@@ -71,7 +74,8 @@ std::string bus_text(const BusReport& r, bool verbose)
     out += fmt::format("  {:<12} {}\n", "Running:", running);
     out += fmt::format("  {:<12} {} (mode {}, clock {})\n", "Ceiling:", mb(d.ceiling_mb_s), mb(d.mode_ceiling_mb_s),
                        mb(d.clock_ceiling_mb_s));
-    out += fmt::format("  {:<12} card {}, host {}\n", "Best modes:", or_unknown(d.card_best_mode), or_unknown(d.host_best_mode));
+    out += fmt::format("  {:<12} card {}, host {}\n", "Best modes:", or_unknown(mode_text(d.card_best_mode)),
+                       or_unknown(mode_text(d.host_best_mode)));
     out += fmt::format("  {:<12} {}{}\n", "Cause:", bus::to_string(d.limit),
                        d.mechanism == bus::Mechanism::none ? "" : fmt::format(" (through the {})", bus::to_string(d.mechanism)));
     // For an unknown cause the evidence decided nothing: it is what was weighed.
@@ -126,14 +130,14 @@ nlohmann::ordered_json bus_json(const BusReport& r)
                 {"power", text_or_null(i.power_text)},
                 {"bus_width_bits", opt(i.bus_width_bits)},
                 {"timing", text_or_null(i.timing)},
-                {"mode", text_or_null(d.mode)},
+                {"mode", text_or_null(mode_text(d.mode))},
                 {"signal_voltage_v", opt(i.signal_voltage_v)},
                 {"driver_type", text_or_null(i.driver_type)}};
     j["mode_ceiling_mb_s"] = opt(d.mode_ceiling_mb_s);
     j["clock_ceiling_mb_s"] = opt(d.clock_ceiling_mb_s);
     j["ceiling_mb_s"] = opt(d.ceiling_mb_s);
-    j["card_best_mode"] = text_or_null(d.card_best_mode);
-    j["host_best_mode"] = text_or_null(d.host_best_mode);
+    j["card_best_mode"] = text_or_null(mode_text(d.card_best_mode));
+    j["host_best_mode"] = text_or_null(mode_text(d.host_best_mode));
     j["limit"] = bus::to_string(d.limit);
     j["mechanism"] = text_or_null(std::string(bus::to_string(d.mechanism)));
     j["decided_by"] = d.decided_by;

@@ -159,8 +159,6 @@ parses_input = {
     "probe/geometry_view.cpp": "the path - (standard input)",
 }
 untyped = {
-    "bus/doctor.cpp": "bus modes by their table's names (HS200, DDR52, ...): a Mode enum for bus/modes.h",
-    "bus/modes.cpp": "bus modes by their table's names",
     "report/tables.cpp": "a bundle's verdict result, kind and unit, read back as words",
     "report/text.cpp": "a bundle's verdict result and kind",
     "report/html.cpp": "a bundle's verdict result, kind and card type",

@@ -204,7 +204,8 @@ TEST(SocLimits, TableRowsAndLookup)
     EXPECT_EQ(row->clock_hz, 150e6);
     EXPECT_TRUE(row->clock_is_limit);
     EXPECT_NE(row->source.find("rk3328.dtsi"), std::string_view::npos);
-    EXPECT_EQ(row->best_mode, "SDR104 HS200"); // one best mode per family: dw_mmc has no HS400
+    EXPECT_EQ(row->best_mode.sd, Mode::sdr104); // one best mode per family: dw_mmc has no HS400
+    EXPECT_EQ(row->best_mode.mmc, Mode::hs200);
     dt.compatible = {"vendor,unknown-mmc"};
     EXPECT_FALSE(soc_limit(dt));
 }

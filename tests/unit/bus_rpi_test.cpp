@@ -94,19 +94,19 @@ TEST(BusRpi, TheTableKnowsEachPisSdHost)
     dt.compatible = {"brcm,bcm2835-sdhost"};
     const SocLimit* pi3 = soc_limit(dt);
     ASSERT_TRUE(pi3);
-    EXPECT_EQ(pi3->best_mode, "HS");
+    EXPECT_EQ(pi3->best_mode.sd, Mode::hs);
     EXPECT_EQ(pi3->max_bus_width, 4);
     EXPECT_TRUE(pi3->best_mode_is_limit);
     dt.compatible = {"brcm,bcm2711-emmc2"};
     const SocLimit* pi4 = soc_limit(dt);
     ASSERT_TRUE(pi4);
-    EXPECT_EQ(pi4->best_mode, "DDR50");
+    EXPECT_EQ(pi4->best_mode.sd, Mode::ddr50);
     EXPECT_TRUE(pi4->modes_from_hardware);
     EXPECT_NE(pi4->source.find("tests/data/ios.json"), std::string_view::npos);
     dt.compatible = {"brcm,bcm2712-sdhci", "brcm,sdhci-brcmstb"};
     const SocLimit* pi5 = soc_limit(dt);
     ASSERT_TRUE(pi5);
-    EXPECT_EQ(pi5->best_mode, "SDR104");
+    EXPECT_EQ(pi5->best_mode.sd, Mode::sdr104);
     EXPECT_EQ(pi5->clock_hz, 200e6);
 }
 
@@ -127,10 +127,10 @@ TEST(BusRpi, DeviceTreeFragmentsFromDebiansKernel)
 TEST(BusRpi, Pi3SdhostLimitsEveryCardToHighSpeed)
 {
     const Diagnosis d = diagnose(pi3_lab());
-    EXPECT_EQ(d.mode, "HS");
+    EXPECT_EQ(d.mode, Mode::hs);
     EXPECT_NEAR(d.ceiling_mb_s.value_or(0), 25, 0.01);
     EXPECT_NEAR(d.clock_ceiling_mb_s.value_or(0), 25, 0.01);
-    EXPECT_EQ(d.host_best_mode, "HS");
+    EXPECT_EQ(d.host_best_mode, Mode::hs);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "host") << all_text(d);
     EXPECT_EQ(mmc::bus::to_string(d.mechanism), "mode");
     ASSERT_FALSE(d.findings.empty());
@@ -149,9 +149,9 @@ TEST(BusRpi, Pi3HostNamesTheTieWithANonUhsCard)
 {
     Evidence e = pi3_lab();
     e.s18a = false;
-    e.sd_bus_speeds_supported = {"SDR12", "SDR25"};
+    e.sd_bus_speeds_supported = {Mode::sdr12, Mode::sdr25};
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.card_best_mode, "HS");
+    EXPECT_EQ(d.card_best_mode, Mode::hs);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "host") << all_text(d);
     EXPECT_TRUE(mentions(d, "the card reports no UHS support")) << all_text(d);
     // Without the Pi row the same tie names the card, as for any host
@@ -170,9 +170,9 @@ TEST(BusRpi, Pi4CorpusDumpWithItsDeviceTreeNamesTheHost)
     e.card = CardFamily::sd;
     e.dt = dt_file("rpi4-emmc2.dts");
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.mode, "DDR50");
+    EXPECT_EQ(d.mode, Mode::ddr50);
     EXPECT_NEAR(d.ceiling_mb_s.value_or(0), 50, 0.01);
-    EXPECT_EQ(d.host_best_mode, "DDR50");
+    EXPECT_EQ(d.host_best_mode, Mode::ddr50);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "host") << all_text(d);
     ASSERT_FALSE(d.findings.empty());
     const std::string& lead = d.findings.front().text;
@@ -193,9 +193,9 @@ TEST(BusRpi, Pi4QuirkDumpPointsAtTheCommandLine)
     e.card = CardFamily::sd;
     e.dt = dt_file("rpi4-emmc2.dts");
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.mode, "HS");
+    EXPECT_EQ(d.mode, Mode::hs);
     EXPECT_NEAR(d.ceiling_mb_s.value_or(0), 25, 0.01);
-    EXPECT_EQ(d.host_best_mode, "DDR50");
+    EXPECT_EQ(d.host_best_mode, Mode::ddr50);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown") << all_text(d);
     EXPECT_FALSE(d.would_decide.empty());
     EXPECT_TRUE(mentions(d, "sdhci.debug_quirks2=4")) << all_text(d);
@@ -214,7 +214,7 @@ TEST(BusRpi, Pi5Sdr104IsTheBusAtFullSpeed)
     e.dt->compatible = {"brcm,bcm2712-sdhci", "brcm,sdhci-brcmstb"};
     e.dt->flags = {"sd-uhs-sdr50", "sd-uhs-ddr50", "sd-uhs-sdr104"};
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.mode, "SDR104");
+    EXPECT_EQ(d.mode, Mode::sdr104);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "none") << all_text(d);
     EXPECT_NEAR(d.ceiling_mb_s.value_or(0), 100, 0.01);
     EXPECT_TRUE(mentions(d, "full speed within the divider's granularity")) << all_text(d);

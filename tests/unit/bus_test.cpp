@@ -149,7 +149,7 @@ TEST(IosCorpus, EveryDumpParses)
         EXPECT_TRUE(i.bus_width_bits);
         EXPECT_TRUE(i.signal_voltage_v);
         EXPECT_EQ(i.driver_type, "driver type B");
-        EXPECT_FALSE(mode_name(i).empty());
+        EXPECT_TRUE(mode_name(i));
     }
     EXPECT_EQ(real, 10);
 }
@@ -287,7 +287,7 @@ TEST(IosParse, OldestKernelHasNoSignalVoltage)
                             "timing spec:\t2 (sd high-speed)\n");
     EXPECT_FALSE(i.signal_voltage_v);
     EXPECT_TRUE(i.driver_type.empty());
-    EXPECT_EQ(mode_name(i), "HS");
+    EXPECT_EQ(mode_name(i), Mode::hs);
 }
 
 TEST(IosParse, TimingComesFromTheTextNotTheNumber)
@@ -295,7 +295,7 @@ TEST(IosParse, TimingComesFromTheTextNotTheNumber)
     // v3.7 numbered SDR104 as 4.
     const Ios i = parse_one("timing spec:\t4 (sd uhs SDR104)\n");
     EXPECT_EQ(i.timing_code, 4);
-    EXPECT_EQ(mode_name(i), "SDR104");
+    EXPECT_EQ(mode_name(i), Mode::sdr104);
 }
 
 TEST(IosParse, UnderstoodAndUnparsedLines)
@@ -424,70 +424,81 @@ TEST(CapsDecode, SpeedBitsOfCaps2)
 
 TEST(ModesName, EveryTimingText)
 {
-    const std::vector<std::pair<std::string, std::string>> cases{
-        {"legacy", "legacy"},        {"sd high-speed", "HS"},      {"sd uhs SDR12", "SDR12"},
-        {"sd uhs SDR25", "SDR25"},   {"sd uhs SDR50", "SDR50"},    {"sd uhs SDR104", "SDR104"},
-        {"sd uhs DDR50", "DDR50"},   {"mmc high-speed", "MMC-HS"}, {"mmc DDR52", "DDR52"},
-        {"mmc HS200", "HS200"},      {"mmc HS400", "HS400"},       {"mmc HS400 enhanced strobe", "HS400ES"},
+    const std::vector<std::pair<std::string, Mode>> cases{
+        {"legacy", Mode::legacy},      {"sd high-speed", Mode::hs},       {"sd uhs SDR12", Mode::sdr12},
+        {"sd uhs SDR25", Mode::sdr25}, {"sd uhs SDR50", Mode::sdr50},     {"sd uhs SDR104", Mode::sdr104},
+        {"sd uhs DDR50", Mode::ddr50}, {"mmc high-speed", Mode::mmc_hs},  {"mmc DDR52", Mode::ddr52},
+        {"mmc HS200", Mode::hs200},    {"mmc HS400", Mode::hs400},        {"mmc HS400 enhanced strobe", Mode::hs400es},
     };
-    for (const auto& [text, name] : cases) {
+    for (const auto& [text, mode] : cases) {
         Ios i;
         i.timing = text;
         i.power_mode = 2;
-        EXPECT_EQ(mode_name(i), name) << text;
+        EXPECT_EQ(mode_name(i), mode) << text;
     }
+}
+
+// The words the views and the JSON print: the same as before the modes were typed.
+TEST(ModesName, EveryModeHasItsWord)
+{
+    const std::vector<std::pair<Mode, std::string>> words{
+        {Mode::legacy, "legacy"}, {Mode::hs, "HS"},         {Mode::sdr12, "SDR12"},   {Mode::sdr25, "SDR25"},
+        {Mode::sdr50, "SDR50"},   {Mode::sdr104, "SDR104"}, {Mode::ddr50, "DDR50"},   {Mode::hs26, "HS26"},
+        {Mode::mmc_hs, "MMC-HS"}, {Mode::ddr52, "DDR52"},   {Mode::hs200, "HS200"},   {Mode::hs400, "HS400"},
+        {Mode::hs400es, "HS400ES"}, {Mode::off, "off"},
+    };
+    for (const auto& [mode, word] : words) EXPECT_EQ(to_string(mode), word);
 }
 
 TEST(ModesName, OffAndUnnamed)
 {
-    EXPECT_EQ(mode_name(parse_one(ios_text(4))), "off");
+    EXPECT_EQ(mode_name(parse_one(ios_text(4))), Mode::off);
     Ios i;
     i.timing = "invalid";
-    EXPECT_EQ(mode_name(i), "");
-    EXPECT_EQ(mode_name(Ios{}), "");
+    EXPECT_EQ(mode_name(i), std::nullopt);
+    EXPECT_EQ(mode_name(Ios{}), std::nullopt);
 }
 
 TEST(ModesCeiling, FixedByTheIssue)
 {
-    EXPECT_EQ(mode_ceiling_mb_s("HS"), 25);
-    EXPECT_EQ(mode_ceiling_mb_s("SDR50"), 50);
-    EXPECT_EQ(mode_ceiling_mb_s("DDR50"), 50);
-    EXPECT_EQ(mode_ceiling_mb_s("SDR104"), 104);
-    EXPECT_EQ(mode_ceiling_mb_s("DDR52"), 104);
-    EXPECT_EQ(mode_ceiling_mb_s("HS200"), 200);
-    EXPECT_EQ(mode_ceiling_mb_s("HS400"), 400);
+    EXPECT_EQ(mode_ceiling_mb_s(Mode::hs), 25);
+    EXPECT_EQ(mode_ceiling_mb_s(Mode::sdr50), 50);
+    EXPECT_EQ(mode_ceiling_mb_s(Mode::ddr50), 50);
+    EXPECT_EQ(mode_ceiling_mb_s(Mode::sdr104), 104);
+    EXPECT_EQ(mode_ceiling_mb_s(Mode::ddr52), 104);
+    EXPECT_EQ(mode_ceiling_mb_s(Mode::hs200), 200);
+    EXPECT_EQ(mode_ceiling_mb_s(Mode::hs400), 400);
 }
 
 TEST(ModesCeiling, EveryMode)
 {
-    EXPECT_EQ(mode_ceiling_mb_s("SDR12"), 12.5);
-    EXPECT_EQ(mode_ceiling_mb_s("SDR25"), 25);
-    EXPECT_EQ(mode_ceiling_mb_s("MMC-HS"), 52); // 52 MHz x 8 bits
-    EXPECT_EQ(mode_ceiling_mb_s("HS26"), 26);
-    EXPECT_EQ(mode_ceiling_mb_s("HS400ES"), 400);
-    EXPECT_FALSE(mode_ceiling_mb_s("off"));
-    EXPECT_FALSE(mode_ceiling_mb_s(""));
-    EXPECT_FALSE(mode_ceiling_mb_s("UHS-II"));
+    EXPECT_EQ(mode_ceiling_mb_s(Mode::sdr12), 12.5);
+    EXPECT_EQ(mode_ceiling_mb_s(Mode::sdr25), 25);
+    EXPECT_EQ(mode_ceiling_mb_s(Mode::mmc_hs), 52); // 52 MHz x 8 bits
+    EXPECT_EQ(mode_ceiling_mb_s(Mode::hs26), 26);
+    EXPECT_EQ(mode_ceiling_mb_s(Mode::hs400es), 400);
+    EXPECT_FALSE(mode_ceiling_mb_s(Mode::off));
 }
 
 TEST(ModesCeiling, LegacyDependsOnTheFamily)
 {
-    EXPECT_EQ(mode_ceiling_mb_s("legacy"), 12.5);                  // SD default speed: 25 MHz x 4 bits
-    EXPECT_EQ(mode_ceiling_mb_s("legacy", CardFamily::sd), 12.5);
-    EXPECT_EQ(mode_ceiling_mb_s("legacy", CardFamily::mmc), 26);     // MMC: 26 MHz x 8 bits
-    EXPECT_EQ(mode_ceiling_mb_s("HS200", CardFamily::mmc), 200);
+    EXPECT_EQ(mode_ceiling_mb_s(Mode::legacy), 12.5);                // SD default speed: 25 MHz x 4 bits
+    EXPECT_EQ(mode_ceiling_mb_s(Mode::legacy, CardFamily::sd), 12.5);
+    EXPECT_EQ(mode_ceiling_mb_s(Mode::legacy, CardFamily::mmc), 26); // MMC: 26 MHz x 8 bits
+    EXPECT_EQ(mode_ceiling_mb_s(Mode::hs200, CardFamily::mmc), 200);
 }
 
 TEST(ModesSpec, ClockWidthAndEdges)
 {
-    const auto sdr104 = mode_spec("SDR104");
+    const auto sdr104 = mode_spec(Mode::sdr104);
     ASSERT_TRUE(sdr104);
     EXPECT_EQ(sdr104->clock_hz, 208e6);
     EXPECT_EQ(sdr104->width_bits, 4);
     EXPECT_FALSE(sdr104->ddr);
-    for (const char* ddr : {"DDR50", "DDR52", "HS400", "HS400ES"}) EXPECT_TRUE(mode_spec(ddr)->ddr) << ddr;
-    for (const char* sdr : {"HS", "SDR50", "MMC-HS", "HS200"}) EXPECT_FALSE(mode_spec(sdr)->ddr) << sdr;
-    EXPECT_EQ(mode_spec("MMC-HS")->width_bits, 8);
+    for (const Mode ddr : {Mode::ddr50, Mode::ddr52, Mode::hs400, Mode::hs400es}) EXPECT_TRUE(mode_spec(ddr)->ddr) << to_string(ddr);
+    for (const Mode sdr : {Mode::hs, Mode::sdr50, Mode::mmc_hs, Mode::hs200}) EXPECT_FALSE(mode_spec(sdr)->ddr) << to_string(sdr);
+    EXPECT_FALSE(mode_spec(Mode::off));
+    EXPECT_EQ(mode_spec(Mode::mmc_hs)->width_bits, 8);
 }
 
 // ---- Doctor: the corpus, case by case -----------------------------------
@@ -505,7 +516,7 @@ struct CorpusCase {
     std::size_t index;
     std::string board; // the entry's board starts with this
     std::function<void(Evidence&)> add;  // what the entry says beyond ios and its DT fragment
-    std::string mode;
+    Mode mode;
     std::optional<double> mode_ceiling, clock_ceiling, ceiling;
     std::string limit;   // the verdict: the thread's cause, or unknown where the published evidence cannot decide
     std::string finding; // the finding that leads
@@ -521,7 +532,7 @@ const std::vector<CorpusCase>& corpus_cases()
     static const std::vector<CorpusCase> cases{
         // Pi 4 default: DDR50 at full 50 MHz. The thread says the Pi 4 tops
         // out at DDR50 (the host), but published neither caps nor DT: unknown.
-        {0, "Raspberry Pi 4 Model B (BCM2711, sdhci-iproc", sd, "DDR50", 50, 50, 50, "unknown",
+        {0, "Raspberry Pi 4 Model B (BCM2711, sdhci-iproc", sd, Mode::ddr50, 50, 50, 50, "unknown",
          "either the host or the card stops at DDR50"},
         // sdhci.debug_quirks2=4 is SDHCI_QUIRK2_NO_1_8_V, the quirk no-1-8-v sets.
         {1, "Raspberry Pi 4 Model B (BCM2711, mmc0 = SD slot), cmdline sdhci.debug_quirks2=4",
@@ -530,38 +541,38 @@ const std::vector<CorpusCase>& corpus_cases()
              e.dt = DeviceTree{};
              e.dt->flags = {"no-1-8-v"};
          },
-         "HS", 25, 25, 25, "board", "the board has no 1.8 V I/O (no-1-8-v, signal voltage 3.30 V), so UHS modes are impossible"},
+         Mode::hs, 25, 25, 25, "board", "the board has no 1.8 V I/O (no-1-8-v, signal voltage 3.30 V), so UHS modes are impossible"},
         // mmc1 is the SDIO Wi-Fi: no verdict on storage speed.
         {2, "Raspberry Pi 4 Model B, mmc1 (SDIO",
          [](Evidence& e) {
              e.host = "mmc1";
              e.sdio = true;
          },
-         "HS", 25, 41666667.0 * 4 / 8 / 1e6, std::nullopt, "not storage", "mmc1 is an SDIO function (such as Wi-Fi), not storage"},
+         Mode::hs, 25, 41666667.0 * 4 / 8 / 1e6, std::nullopt, "not storage", "mmc1 is an SDIO function (such as Wi-Fi), not storage"},
         // SDR104 at 150 MHz: rk3328.dtsi's own max-frequency, a SoC limit.
-        {3, "Firefly/Libre ROC-RK3328-CC", sd, "SDR104", 104, 75, 75, "host",
+        {3, "Firefly/Libre ROC-RK3328-CC", sd, Mode::sdr104, 104, 75, 75, "host",
          "max-frequency (150 MHz) caps the clock at 150 MHz; SDR104 runs up to 208 MHz: the SoC's own limit"},
-        {4, "BeagleBoard-X15 (TI AM572x, sdhci-omap), kernel >= 5.16", sd, "off", std::nullopt, std::nullopt, std::nullopt,
+        {4, "BeagleBoard-X15 (TI AM572x, sdhci-omap), kernel >= 5.16", sd, Mode::off, std::nullopt, std::nullopt, std::nullopt,
          "powered off", "card powered off (runtime PM)"},
         // Active: HS at its full 50 MHz; the source names no limiting side.
-        {5, "BeagleBoard-X15 (TI AM572x), same slot", sd, "HS", 25, 25, 25, "unknown", "either the host or the card stops at HS"},
+        {5, "BeagleBoard-X15 (TI AM572x), same slot", sd, Mode::hs, 25, 25, 25, "unknown", "either the host or the card stops at HS"},
         // max-frequency = 50 MHz, below the 100 MHz the controller ran: the board's.
-        {6, "Phytium E2000Q", sd, "SDR104", 104, 25, 25, "board",
+        {6, "Phytium E2000Q", sd, Mode::sdr104, 104, 25, 25, "board",
          "max-frequency (50 MHz) caps the clock at 50 MHz; SDR104 runs up to 208 MHz: the board's device tree sets it below"},
         // DDR52: the board's DT names no HS200 for a controller that has it.
-        {7, "Radxa ROCK S0", emmc, "DDR52", 104, 49.152 * 8 * 2 / 8, 49.152 * 8 * 2 / 8, "board",
+        {7, "Radxa ROCK S0", emmc, Mode::ddr52, 104, 49.152 * 8 * 2 / 8, 49.152 * 8 * 2 / 8, "board",
          "the device tree names no HS200 or HS400 mode (no mmc-hs200-*/mmc-hs400-* property)"},
         // HS400 removed from the board's DT on purpose: HS200.
-        {8, "Firefly ROC-RK3399-PC", emmc, "HS200", 200, 200, 200, "board",
+        {8, "Firefly ROC-RK3399-PC", emmc, Mode::hs200, 200, 200, 200, "board",
          "the device tree names no HS400 mode (no mmc-hs400-* property)"},
         // HS400ES at 198 MHz: the bus is fine (the slowdown was CQE).
-        {9, "Sipeed LicheePi 4A", emmc, "HS400ES", 400, 396, 396, "none", "the bus runs HS400ES at its full clock"},
+        {9, "Sipeed LicheePi 4A", emmc, Mode::hs400es, 400, 396, 396, "none", "the bus runs HS400ES at its full clock"},
         // The Odin 2's DT clamps SD high speed and declares no UHS mode.
         // Paraphrased dumps: no bus width line, so no clock ceiling.
-        {15, "AYN Odin 2 (Qualcomm SM8550, sdhci-msm", sd, "HS", 25, std::nullopt, 25, "board",
+        {15, "AYN Odin 2 (Qualcomm SM8550, sdhci-msm", sd, Mode::hs, 25, std::nullopt, 25, "board",
          "the device tree names no UHS mode (no sd-uhs-* property)"},
         // After the fix: SDR104 at 202 of 208 MHz is full speed.
-        {16, "AYN Odin 2 (Qualcomm SM8550), same slot after", sd, "SDR104", 104, std::nullopt, 104, "none",
+        {16, "AYN Odin 2 (Qualcomm SM8550), same slot after", sd, Mode::sdr104, 104, std::nullopt, 104, "none",
          "the bus runs SDR104 at its full clock"},
     };
     return cases;
@@ -644,7 +655,7 @@ TEST(DoctorCorpus, TheDetailsEachDiagnosisMentions)
     // Pi 4 SDIO: requested 50 MHz, the divider gives 41.67.
     Evidence pi_sdio = corpus_evidence(corpus_case(2));
     EXPECT_TRUE(has_finding(diagnose(pi_sdio), "clock 41.667 MHz actual for 50 MHz requested"));
-    EXPECT_TRUE(diagnose(pi_sdio).card_best_mode.empty());
+    EXPECT_FALSE(diagnose(pi_sdio).card_best_mode);
 
     // X15: no actual clock line, so the requested clock counts.
     EXPECT_TRUE(has_finding(diagnose(corpus_evidence(corpus_case(5))), "the driver reports no actual clock"));
@@ -653,7 +664,7 @@ TEST(DoctorCorpus, TheDetailsEachDiagnosisMentions)
     // the controller has HS200 (the SoC table) and the board's DT names none.
     const Diagnosis s0 = diagnose(corpus_evidence(corpus_case(7)));
     EXPECT_TRUE(has_finding(s0, "clock 49.152 MHz for DDR52's 52 MHz: full speed within the divider's granularity, not a limit"));
-    EXPECT_EQ(s0.host_best_mode, "DDR52");
+    EXPECT_EQ(s0.host_best_mode, Mode::ddr52);
     EXPECT_EQ(mmc::bus::to_string(s0.mechanism), "mode");
     EXPECT_TRUE(suggests(s0, "mmc-hs200-1_8v"));
     EXPECT_TRUE(suggests(s0, "only if the eMMC's I/O is powered at 1.8 V"));
@@ -665,7 +676,7 @@ TEST(DoctorCorpus, TheDetailsEachDiagnosisMentions)
     EXPECT_EQ(mmc::bus::to_string(phytium.mechanism), "clock");
     EXPECT_TRUE(suggests(phytium, "&{/mmc@28001000} { max-frequency = <100000000>; }"));
     EXPECT_TRUE(suggests(phytium, "watch the kernel log for CRC errors"));
-    EXPECT_EQ(phytium.host_best_mode, "SDR104"); // proven by the running mode, not named in the DT
+    EXPECT_EQ(phytium.host_best_mode, Mode::sdr104); // proven by the running mode, not named in the DT
 
     // RK3328: the SoC's own 150 MHz; the advice is not a DT overlay.
     const Diagnosis rk = diagnose(corpus_evidence(corpus_case(3)));
@@ -678,7 +689,7 @@ TEST(DoctorCorpus, TheDetailsEachDiagnosisMentions)
     // Pi 4 with the quirk: the way back to UHS.
     const Diagnosis quirk = diagnose(corpus_evidence(corpus_case(1)));
     EXPECT_TRUE(suggests(quirk, "no-1-8-v"));
-    EXPECT_EQ(quirk.host_best_mode, "HS");
+    EXPECT_EQ(quirk.host_best_mode, Mode::hs);
     EXPECT_EQ(mmc::bus::to_string(quirk.mechanism), "signal voltage");
 
     // Odin 2: both the clamp and the missing UHS modes are the board's.
@@ -697,7 +708,7 @@ TEST(DoctorCorpus, HostCapsNameTheHostOnlyWhereTheBoardIsRuledOut)
     e.kernel_version = "5.10";
     // caps alone: the controller's abilities and the DT's properties together.
     Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.host_best_mode, "DDR50");
+    EXPECT_EQ(d.host_best_mode, Mode::ddr50);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown");
     EXPECT_NE(d.would_decide.find("device-tree node"), std::string::npos) << d.would_decide;
     EXPECT_TRUE(has_finding(d, "the host offers UHS only up to DDR50 (caps has no UHS_SDR104)"));
@@ -743,7 +754,7 @@ TEST(DoctorTraps, SdioHostsAreNotStorage)
     k1.sdio = true;
     const Diagnosis d = diagnose(k1);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "not storage");
-    EXPECT_EQ(d.mode, "SDR104");
+    EXPECT_EQ(d.mode, Mode::sdr104);
     EXPECT_FALSE(d.ceiling_mb_s);
     EXPECT_TRUE(suggests(d, "cable or riser"));
 
@@ -758,7 +769,7 @@ TEST(DoctorTraps, PoweredOffCardGetsNoVerdict)
     Evidence e = evidence_of(entry(4));
     e.host = "mmc0";
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.mode, "off");
+    EXPECT_EQ(d.mode, Mode::off);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "powered off");
     EXPECT_FALSE(d.mode_ceiling_mb_s);
     EXPECT_FALSE(d.clock_ceiling_mb_s);
@@ -772,7 +783,7 @@ TEST(DoctorTraps, AbsurdActualClockIsIgnored)
     // RZ/G3L: "actual clock: 8 Hz" for a 150 MHz HS400ES bus.
     const Diagnosis d = diagnose(evidence_of(entry(10)));
     EXPECT_EQ(d.card, CardFamily::mmc); // from the timing
-    EXPECT_EQ(d.mode, "HS400ES");
+    EXPECT_EQ(d.mode, Mode::hs400es);
     EXPECT_EQ(d.mode_ceiling_mb_s, 400);
     EXPECT_EQ(d.clock_ceiling_mb_s, 300); // 150 MHz x 8 bits x 2
     EXPECT_EQ(d.ceiling_mb_s, 300);
@@ -814,9 +825,9 @@ TEST(DoctorTraps, SeveralHostsDiagnosedOneByOne)
     Evidence a, b;
     a.ios = all[0];
     b.ios = all[1];
-    EXPECT_EQ(diagnose(a).mode, "DDR50");
+    EXPECT_EQ(diagnose(a).mode, Mode::ddr50);
     EXPECT_EQ(diagnose(a).card, CardFamily::sd); // from the timing
-    EXPECT_EQ(diagnose(b).mode, "SDR104");
+    EXPECT_EQ(diagnose(b).mode, Mode::sdr104);
     EXPECT_EQ(diagnose(b).ceiling_mb_s, 75);
 }
 
@@ -838,19 +849,19 @@ TEST(DoctorTraps, OldKernelCapsLayout)
     e.card = CardFamily::sd;
     e.caps = 0x00078005;
     e.s18a = true;
-    e.sd_bus_speeds_supported = {"SDR12", "SDR25", "SDR50", "SDR104"};
+    e.sd_bus_speeds_supported = {Mode::sdr12, Mode::sdr25, Mode::sdr50, Mode::sdr104};
 
     e.kernel_version = "4.4.0";
     const Diagnosis old_kernel = diagnose(e);
-    EXPECT_EQ(old_kernel.host_best_mode, "SDR104");
-    EXPECT_EQ(old_kernel.card_best_mode, "SDR104");
+    EXPECT_EQ(old_kernel.host_best_mode, Mode::sdr104);
+    EXPECT_EQ(old_kernel.card_best_mode, Mode::sdr104);
     EXPECT_EQ(mmc::bus::to_string(old_kernel.limit), "unknown");
     EXPECT_TRUE(has_finding(old_kernel, "the host offers SDR104 and the card SDR104, but the bus runs SDR50"));
 
     e.kernel_version = "5.10";
     e.dt_absent = true; // a PCI host: the caps are the controller's
     const Diagnosis new_kernel = diagnose(e);
-    EXPECT_EQ(new_kernel.host_best_mode, "SDR50");
+    EXPECT_EQ(new_kernel.host_best_mode, Mode::sdr50);
     EXPECT_EQ(mmc::bus::to_string(new_kernel.limit), "host");
     EXPECT_TRUE(has_finding(new_kernel, "the host offers UHS only up to SDR50 (caps has no UHS_SDR104)"));
 }
@@ -865,18 +876,18 @@ TEST(DoctorTraps, Caps2OfKernelsBeforeHs400AreNotTrusted)
     e.caps2 = 0x00008020;
     e.kernel_version = "3.10.49";
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.host_best_mode, "HS200");
+    EXPECT_EQ(d.host_best_mode, Mode::hs200);
     EXPECT_TRUE(has_finding(d, "predates mainline HS400"));
     e.kernel_version = "5.15";
-    EXPECT_EQ(diagnose(e).host_best_mode, "HS400");
+    EXPECT_EQ(diagnose(e).host_best_mode, Mode::hs400);
 }
 
 TEST(DoctorTraps, Am62xWorkedExample)
 {
     const Diagnosis d = diagnose(evidence_of(entry(12)));
     EXPECT_EQ(d.card, CardFamily::mmc);
-    EXPECT_EQ(d.mode, "DDR52");
-    EXPECT_EQ(d.host_best_mode, "DDR52"); // matches the timing
+    EXPECT_EQ(d.mode, Mode::ddr52);
+    EXPECT_EQ(d.host_best_mode, Mode::ddr52); // matches the timing
     EXPECT_EQ(d.mode_ceiling_mb_s, 104);
     EXPECT_FALSE(d.clock_ceiling_mb_s); // the fact gives no clock line
     // caps lack HS200; whether the controller or the board's DT left it out,
@@ -892,7 +903,7 @@ TEST(DoctorTraps, EmmcDdrAt3v3)
 {
     // i.MX uSDHC with MMC_CAP_3_3V_DDR: DDR52 at 3.30 V, full clock.
     const Diagnosis d = diagnose(evidence_of(entry(13)));
-    EXPECT_EQ(d.mode, "DDR52");
+    EXPECT_EQ(d.mode, Mode::ddr52);
     EXPECT_EQ(d.mode_ceiling_mb_s, 104);
     EXPECT_EQ(d.clock_ceiling_mb_s, 104);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown");
@@ -903,7 +914,7 @@ TEST(DoctorTraps, UnnamedTimingAndGatedClock)
     Evidence invalid;
     invalid.ios = parse_one("clock:\t\t100000000 Hz\npower mode:\t2 (on)\ntiming spec:\t11 (invalid)\n");
     const Diagnosis d = diagnose(invalid);
-    EXPECT_EQ(d.mode, "");
+    EXPECT_EQ(d.mode, std::nullopt);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown");
     EXPECT_FALSE(d.ceiling_mb_s);
     EXPECT_TRUE(has_finding(d, "timing \"invalid\" (11)"));
@@ -911,7 +922,7 @@ TEST(DoctorTraps, UnnamedTimingAndGatedClock)
     Evidence gated;
     gated.ios = parse_one("clock:\t\t0 Hz\npower mode:\t2 (on)\nbus width:\t2 (4 bits)\ntiming spec:\t2 (sd high-speed)\n");
     const Diagnosis g = diagnose(gated);
-    EXPECT_EQ(g.mode, "HS");
+    EXPECT_EQ(g.mode, Mode::hs);
     EXPECT_FALSE(g.clock_ceiling_mb_s);
     EXPECT_EQ(g.ceiling_mb_s, 25);
     EXPECT_TRUE(has_finding(g, "clock is gated"));
@@ -936,16 +947,16 @@ TEST(DoctorLab, SdCard)
     e.kernel_version = "6.1.0";
     e.card = CardFamily::sd;
     e.s18a = false;
-    e.sd_bus_speeds_supported = {"SDR12", "SDR25"};
+    e.sd_bus_speeds_supported = {Mode::sdr12, Mode::sdr25};
     e.dt_absent = true; // sdhci-pci: no device-tree node
 
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.mode, "HS");
+    EXPECT_EQ(d.mode, Mode::hs);
     EXPECT_EQ(d.mode_ceiling_mb_s, 25);
     EXPECT_EQ(d.clock_ceiling_mb_s, 13);
     EXPECT_EQ(d.ceiling_mb_s, 13);
-    EXPECT_EQ(d.host_best_mode, "HS");
-    EXPECT_EQ(d.card_best_mode, "HS");
+    EXPECT_EQ(d.host_best_mode, Mode::hs);
+    EXPECT_EQ(d.card_best_mode, Mode::hs);
     // Neither a UHS card nor a UHS host alone would help; the clock would,
     // and the clock is the controller's: its divider cannot make 50 MHz.
     EXPECT_EQ(mmc::bus::to_string(d.limit), "host");
@@ -977,12 +988,12 @@ TEST(DoctorLab, EmmcCard)
     e.device_type = 0x03;
 
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.mode, "MMC-HS");
+    EXPECT_EQ(d.mode, Mode::mmc_hs);
     EXPECT_EQ(d.mode_ceiling_mb_s, 52);
     EXPECT_EQ(d.clock_ceiling_mb_s, 26); // 52 MHz x 4 bits
     EXPECT_EQ(d.ceiling_mb_s, 26);
-    EXPECT_EQ(d.card_best_mode, "MMC-HS");
-    EXPECT_EQ(d.host_best_mode, "MMC-HS");
+    EXPECT_EQ(d.card_best_mode, Mode::mmc_hs);
+    EXPECT_EQ(d.host_best_mode, Mode::mmc_hs);
     // An 8-bit bus alone would double the ceiling; a better card alone would
     // not. Without the DT, host and board cannot be told apart.
     EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown");
@@ -1016,10 +1027,10 @@ TEST(DoctorLimit, CardWithoutUhs)
 {
     Evidence e = sd_hs_at_3v3();
     e.s18a = false;
-    e.sd_bus_speeds_supported = {"SDR12", "SDR25"};
+    e.sd_bus_speeds_supported = {Mode::sdr12, Mode::sdr25};
     const Diagnosis d = diagnose(e);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "card");
-    EXPECT_EQ(d.host_best_mode, "SDR104");
+    EXPECT_EQ(d.host_best_mode, Mode::sdr104);
     EXPECT_TRUE(has_finding(d, "the card reports no UHS support"));
     EXPECT_FALSE(has_finding(d, "which this host does not")); // this host does ask for 1.8 V
     EXPECT_TRUE(suggests(d, "a UHS-I card (marked U1/U3"));
@@ -1029,7 +1040,7 @@ TEST(DoctorLimit, VoltageSwitchThatDidNotHappen)
 {
     Evidence e = sd_hs_at_3v3();
     e.s18a = true;
-    e.sd_bus_speeds_supported = {"SDR12", "SDR25", "SDR50", "SDR104", "DDR50"};
+    e.sd_bus_speeds_supported = {Mode::sdr12, Mode::sdr25, Mode::sdr50, Mode::sdr104, Mode::ddr50};
     // Without the log or the regulator the cause is not known.
     Diagnosis d = diagnose(e);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown");
@@ -1103,7 +1114,7 @@ TEST(DoctorLimit, UhsHintWithoutCmd6)
     e.dt_absent = true;
     const Diagnosis d = diagnose(e);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "host");
-    EXPECT_EQ(d.card_best_mode, "");
+    EXPECT_EQ(d.card_best_mode, std::nullopt);
     EXPECT_TRUE(has_finding(d, "the card is UHS-I (SSR UHS speed grade U1)"));
     EXPECT_TRUE(suggests(d, "UHS-I capable host or reader"));
 }
@@ -1119,8 +1130,8 @@ TEST(DoctorLimit, HostWithoutHs200)
     e.strobe_support = true;
     e.dt_absent = true;
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.card_best_mode, "HS400ES");
-    EXPECT_EQ(d.host_best_mode, "DDR52");
+    EXPECT_EQ(d.card_best_mode, Mode::hs400es);
+    EXPECT_EQ(d.host_best_mode, Mode::ddr52);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "host");
     EXPECT_TRUE(has_finding(d, "the card supports HS400ES (DEVICE_TYPE 0x57, STROBE_SUPPORT 1)"));
 }
@@ -1151,8 +1162,8 @@ TEST(DoctorLimit, NothingOnTheBusLimits)
     e.device_type = 0x57;
     e.strobe_support = true;
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.card_best_mode, "HS400ES");
-    EXPECT_EQ(d.host_best_mode, "HS400ES");
+    EXPECT_EQ(d.card_best_mode, Mode::hs400es);
+    EXPECT_EQ(d.host_best_mode, Mode::hs400es);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "none");
     for (const auto& f : d.findings) EXPECT_NE(f.severity, Severity::limit) << f.text;
 }
@@ -1163,7 +1174,7 @@ TEST(DoctorLimit, SameModeOnBothSidesNamesTheCard)
     Evidence e = sd_hs_at_3v3();
     e.caps = 0x00000007;
     e.s18a = false;
-    e.sd_bus_speeds_supported = {"SDR12", "SDR25"};
+    e.sd_bus_speeds_supported = {Mode::sdr12, Mode::sdr25};
     const Diagnosis d = diagnose(e);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "card");
     EXPECT_TRUE(has_finding(d, "the host offers no UHS mode"));
@@ -1179,9 +1190,9 @@ TEST(DoctorLimit, Hs26CardHoldsTheClock)
     e.caps = 0x40000147; // 8-bit, MMC_HIGHSPEED
     e.device_type = 0x01;
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.mode, "MMC-HS");
+    EXPECT_EQ(d.mode, Mode::mmc_hs);
     EXPECT_EQ(d.clock_ceiling_mb_s, 26);
-    EXPECT_EQ(d.card_best_mode, "HS26");
+    EXPECT_EQ(d.card_best_mode, Mode::hs26);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "card");
     EXPECT_TRUE(has_finding(d, "the card does high-speed timing only at 26 MHz (DEVICE_TYPE 0x01)"));
     EXPECT_TRUE(has_finding(d, "the card is limited to HS26 by its DEVICE_TYPE 0x01"));
@@ -1201,7 +1212,7 @@ TEST(DoctorLimit, UhsCardStoppingAtSdr25InAHsHost)
     Evidence e = sd_hs_at_3v3();
     e.caps = 0x00000007;
     e.s18a = true;
-    e.sd_bus_speeds_supported = {"SDR12", "SDR25"};
+    e.sd_bus_speeds_supported = {Mode::sdr12, Mode::sdr25};
     e.uhs_speed_grade = 1;
     e.dt_absent = true;
     const Diagnosis d = diagnose(e);
@@ -1213,7 +1224,7 @@ TEST(DoctorLimit, UnknownCardTypeIsNoVerdict)
     Evidence e;
     e.ios = parse_one("clock:\t\t25000000 Hz\npower mode:\t2 (on)\nbus width:\t2 (4 bits)\ntiming spec:\t0 (legacy)\n");
     const Diagnosis d = diagnose(e);
-    EXPECT_EQ(d.mode, "legacy");
+    EXPECT_EQ(d.mode, Mode::legacy);
     EXPECT_EQ(d.mode_ceiling_mb_s, 12.5);
     EXPECT_EQ(mmc::bus::to_string(d.limit), "unknown");
     EXPECT_TRUE(has_finding(d, "the card type is unknown"));
