@@ -163,10 +163,6 @@ untyped = {
     "bus/modes.cpp": "bus modes by their table's names",
     "qualify/bundle.cpp": "the steps' tool names",
     "qualify/steps.cpp": "mmc-qualify's suite list as words (bench::Suite)",
-    "report/tables.cpp": "a bundle's verdict result, kind and unit, read back as words",
-    "report/text.cpp": "a bundle's verdict result and kind",
-    "report/html.cpp": "a bundle's verdict result, kind and card type",
-    "report/export.cpp": "a bundle's verdict result",
 }
 compare = re.compile(r'(?:==|!=)\s*"|"\s*(?:==|!=)')
 
