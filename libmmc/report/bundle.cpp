@@ -13,6 +13,60 @@
 
 namespace mmc::report {
 
+std::string_view to_string(VerdictResult result)
+{
+    switch (result) {
+    case VerdictResult::pass: return "pass";
+    case VerdictResult::fail: return "fail";
+    case VerdictResult::not_applicable: return "not-applicable";
+    case VerdictResult::other: break;
+    }
+    return "";
+}
+
+std::string_view to_string(VerdictUnit unit)
+{
+    switch (unit) {
+    case VerdictUnit::mb_s: return "MB/s";
+    case VerdictUnit::iops: return "IOPS";
+    case VerdictUnit::other: break;
+    }
+    return "";
+}
+
+std::string_view to_string(BundleKind kind)
+{
+    switch (kind) {
+    case BundleKind::measured: return "measured";
+    case BundleKind::imported: return "imported";
+    case BundleKind::other: break;
+    }
+    return "";
+}
+
+std::string_view to_string(CapacityVerdict verdict)
+{
+    switch (verdict) {
+    case CapacityVerdict::good: return "good";
+    case CapacityVerdict::limbo: return "limbo";
+    case CapacityVerdict::wraparound: return "wraparound";
+    case CapacityVerdict::chain: return "chain";
+    case CapacityVerdict::bad: return "bad";
+    case CapacityVerdict::other: break;
+    }
+    return "";
+}
+
+std::string_view to_string(CardType type)
+{
+    switch (type) {
+    case CardType::sd: return "SD";
+    case CardType::mmc: return "MMC";
+    case CardType::other: break;
+    }
+    return "";
+}
+
 bool Results::empty() const
 {
     return !seq_read_mb_s && !seq_write_mb_s && rand_read_iops.empty() && rand_write_iops.empty();
@@ -138,7 +192,7 @@ json to_json(const Bundle& b)
     json j;
     j["format"] = bundle_format;
     j["format_version"] = bundle_format_version;
-    j["kind"] = b.kind;
+    j["kind"] = b.kind.text();
     j["created"] = b.created;
     const auto& c = b.card;
     j["card"] = {{"label", c.label},
@@ -146,7 +200,7 @@ json to_json(const Bundle& b)
                  {"product", c.product},
                  {"serial", c.serial},
                  {"capacity_bytes", json_or_null(c.capacity_bytes)},
-                 {"type", c.type},
+                 {"type", c.type.text()},
                  {"classes",
                   {{"speed_class", c.classes.speed_class},
                    {"uhs_speed_grade", c.classes.uhs_speed_grade},
@@ -177,8 +231,8 @@ json to_json(const Bundle& b)
         verdicts.push_back({{"claim", v.claim},
                             {"required", json_or_null(v.required)},
                             {"measured", json_or_null(v.measured)},
-                            {"unit", v.unit},
-                            {"result", v.result},
+                            {"unit", v.unit.text()},
+                            {"result", v.result.text()},
                             {"why", v.why}});
     for (std::size_t i = 0; i < b.verdicts.size(); ++i)
         if (b.verdicts[i].bus_ceiling_mb_s) verdicts[i]["bus_ceiling_mb_s"] = *b.verdicts[i].bus_ceiling_mb_s;
@@ -230,9 +284,9 @@ Bundle from_json(const json& doc)
         throw NotABundle(fmt::format("bundle format version {} is newer than this mmc-report reads ({})",
                                      doc["format_version"].get<int>(), bundle_format_version));
     }
-    b.kind = r.text(doc, "kind", "");
-    if (b.kind.empty()) b.kind = doc.contains("source") ? "imported" : "measured";
-    if (b.kind != "measured" && b.kind != "imported") r.note(fmt::format("kind: unknown kind '{}'", b.kind));
+    b.kind = read_word<BundleKind>(r.text(doc, "kind", ""));
+    if (b.kind.empty()) b.kind = doc.contains("source") ? BundleKind::imported : BundleKind::measured;
+    if (b.kind == BundleKind::other) r.note(fmt::format("kind: unknown kind '{}'", b.kind.text()));
     b.created = r.text(doc, "created", "");
 
     if (const json* c = r.object(doc, "card", "")) {
@@ -241,7 +295,7 @@ Bundle from_json(const json& doc)
         b.card.product = r.text(*c, "product", "card");
         b.card.serial = r.text(*c, "serial", "card");
         if (auto cap = r.figure(*c, "capacity_bytes", "card", max_capacity_bytes, "bytes")) b.card.capacity_bytes = static_cast<uint64_t>(*cap);
-        b.card.type = r.text(*c, "type", "card");
+        b.card.type = read_word<CardType>(r.text(*c, "type", "card"));
         if (const json* cl = r.object(*c, "classes", "card")) {
             b.card.classes.speed_class = r.text(*cl, "speed_class", "card.classes");
             b.card.classes.uhs_speed_grade = r.text(*cl, "uhs_speed_grade", "card.classes");
@@ -296,12 +350,12 @@ Bundle from_json(const json& doc)
             out.claim = r.text(v, "claim", where);
             out.required = r.figure(v, "required", where, max_iops, "(a verdict's figure)");
             out.measured = r.figure(v, "measured", where, max_iops, "(a verdict's figure)");
-            out.unit = r.text(v, "unit", where);
-            out.result = r.text(v, "result", where);
+            out.unit = read_word<VerdictUnit>(r.text(v, "unit", where));
+            out.result = read_word<VerdictResult>(r.text(v, "result", where));
             out.why = r.text(v, "why", where);
             out.bus_ceiling_mb_s = r.figure(v, "bus_ceiling_mb_s", where, max_mb_s, "MB/s");
-            if (out.result != "pass" && out.result != "fail" && out.result != "not-applicable")
-                r.note(fmt::format("{}: result '{}' is not pass, fail or not-applicable", where, out.result));
+            if (out.result == VerdictResult::other)
+                r.note(fmt::format("{}: result '{}' is not pass, fail or not-applicable", where, out.result.text()));
             b.verdicts.push_back(std::move(out));
         }
     }
@@ -412,7 +466,7 @@ void read_tool_parts(Bundle& b)
     }
     if (const json* c = r.object(b.probe, "capacity", "probe")) {
         ProbeCapacity cap;
-        cap.verdict = r.text(*c, "verdict", "probe.capacity");
+        cap.verdict = read_word<CapacityVerdict>(r.text(*c, "verdict", "probe.capacity"));
         cap.announced_bytes = bytes_of(r, *c, "announced_bytes", "probe.capacity");
         cap.usable_bytes = bytes_of(r, *c, "usable_bytes", "probe.capacity");
         cap.module_bytes = bytes_of(r, *c, "module_bytes", "probe.capacity");

@@ -27,6 +27,61 @@ inline constexpr int bundle_format_version = 1;
 inline constexpr std::array<std::string_view, 3> iops_keys = {"1k", "4k", "16k"};
 inline constexpr std::array<uint32_t, 3> iops_block_sizes = {1024, 4096, 16384};
 
+// The words a bundle holds that the report decides by: a verdict's result
+// and unit, the bundle's kind, the card's type, the capacity verdict. A
+// bundle is outside input (written by this, an older or a newer mmckit, or
+// imported from a published study), so its words are read once, where it
+// is read (from_json; make_bundle for the tools' words), into these enums,
+// and the views compare the enums.
+//
+// A word this version does not know is not an error, and it never counts
+// as a pass or a fail: it is `other`, and its Word keeps it as written, so
+// every view prints it as the bundle has it (text, HTML, CSV and JSON alike;
+// HTML's badge class "na") and writing the bundle back writes it again. An
+// absent word is `other` with nothing written. A kind this version does not
+// know is kept the same way and grouped as measured (only "imported" makes
+// a study's group).
+enum class VerdictResult { pass, fail, not_applicable, other };
+enum class VerdictUnit { mb_s, iops, other };
+enum class BundleKind { measured, imported, other };
+enum class CapacityVerdict { good, limbo, wraparound, chain, bad, other }; // F3's taxonomy
+enum class CardType { sd, mmc, other };
+
+// The words as bundles spell them; "" for other (its Word holds the word).
+std::string_view to_string(VerdictResult result);     // "pass", "fail", "not-applicable"
+std::string_view to_string(VerdictUnit unit);         // "MB/s", "IOPS"
+std::string_view to_string(BundleKind kind);          // "measured", "imported"
+std::string_view to_string(CapacityVerdict verdict);  // "good", "limbo", "wraparound", "chain", "bad"
+std::string_view to_string(CardType type);            // "SD", "MMC"
+
+// One of those words as a bundle holds it: the value, and for other the
+// word as written.
+template <typename Enum>
+struct Word {
+    Enum value = Enum::other;
+    std::string as_written; // only when value is other; "" when the bundle has no word
+
+    Word() = default;
+    Word(Enum known) : value(known) {} // implicit: b.kind = BundleKind::measured
+
+    // The word to print and to write back.
+    std::string text() const { return value == Enum::other ? as_written : std::string(to_string(value)); }
+    bool empty() const { return value == Enum::other && as_written.empty(); }
+    friend bool operator==(const Word& word, Enum e) { return word.value == e; }
+};
+
+// The one reading of a word: the value whose to_string it is, else other
+// keeping the word, so that read_word(w).text() is w exactly.
+template <typename Enum>
+Word<Enum> read_word(std::string_view text)
+{
+    for (int i = 0; i < static_cast<int>(Enum::other); ++i)
+        if (to_string(static_cast<Enum>(i)) == text) return Word<Enum>(static_cast<Enum>(i));
+    Word<Enum> unknown;
+    unknown.as_written = std::string(text);
+    return unknown;
+}
+
 // What the card claims in its SD status, as mmc-info decodes it
 // ("C10", "U3", "V30", "A1"; "U0" or "not supported" when it claims nothing).
 struct Classes {
@@ -39,7 +94,7 @@ struct CardInfo {
     std::string product;      // "SL16G"
     std::string serial;       // "0x0eace07e"
     std::optional<uint64_t> capacity_bytes;
-    std::string type;         // "SD", "MMC" or "" (unknown)
+    Word<CardType> type;      // "SD", "MMC"; other: "" (unknown) or as written
     Classes classes;
     // What tells the card apart where its CID cannot be read (a USB reader):
     // the device's size in 512-byte sectors and its partition table's
@@ -78,8 +133,8 @@ struct Results {
 struct Verdict {
     std::string claim; // "A1 random read 4 KiB QD1"
     std::optional<double> required, measured;
-    std::string unit;   // "IOPS", "MB/s"
-    std::string result; // "pass", "fail", "not-applicable"
+    Word<VerdictUnit> unit;
+    Word<VerdictResult> result;
     std::string why;
     // The ceiling of the bus mode the figure was measured in (mmc-bench's
     // verdicts carry it); none in bundles made before it did.
@@ -99,7 +154,7 @@ struct ProbeGeometry {
 // "limbo", "wraparound", "chain", "bad"), the size announced and the size
 // that really stores data.
 struct ProbeCapacity {
-    std::string verdict;
+    Word<CapacityVerdict> verdict;
     std::optional<uint64_t> announced_bytes, usable_bytes, module_bytes, cache_bytes;
 };
 
@@ -147,7 +202,7 @@ struct Step {
 };
 
 struct Bundle {
-    std::string kind = "measured"; // or "imported"
+    Word<BundleKind> kind = BundleKind::measured;
     std::string created;           // ISO-8601 UTC, "2026-11-03T10:15:00Z"
     CardInfo card;
     HostInfo host;

@@ -34,7 +34,7 @@ json probe_json(const Bundle& b)
     else
         j["geometry"] = nullptr;
     if (b.capacity)
-        j["capacity"] = {{"verdict", b.capacity->verdict.empty() ? json(nullptr) : json(b.capacity->verdict)},
+        j["capacity"] = {{"verdict", b.capacity->verdict.empty() ? json(nullptr) : json(b.capacity->verdict.text())},
                          {"announced_bytes", json_or_null(b.capacity->announced_bytes)},
                          {"usable_bytes", json_or_null(b.capacity->usable_bytes)},
                          {"module_bytes", json_or_null(b.capacity->module_bytes)},
@@ -114,7 +114,7 @@ std::string csv_report(const Report& rep)
             f.insert(f.end(), {b.error, "", "", "", "", "", "", b.path, ""});
             const auto& geo = b.geometry;
             f.insert(f.end(), {geo ? num(geo->page_size) : "", geo ? num(geo->au_size) : "", geo ? num(geo->open_aus) : "",
-                               geo ? geo->confidence : "", b.capacity ? b.capacity->verdict : "",
+                               geo ? geo->confidence : "", b.capacity ? b.capacity->verdict.text() : "",
                                b.capacity ? num(b.capacity->usable_bytes) : "", b.state ? b.state->summary : ""});
             const auto& h = b.health_figures;
             f.insert(f.end(), {h ? h->verdict : "", h ? num(h->life_used_percent) : "", h ? h->life_source : ""});
@@ -128,7 +128,7 @@ std::string csv_report(const Report& rep)
             for (const auto& v : b.verdicts) {
                 std::vector<std::string> f{"verdicts", g.title, g.cards[g.row_of[m]], g.hosts[g.column_of[m]]};
                 f.resize(12);
-                f.insert(f.end(), {"", v.claim, num(v.required), num(v.measured), v.unit, v.result, v.why, b.path,
+                f.insert(f.end(), {"", v.claim, num(v.required), num(v.measured), v.unit.text(), v.result.text(), v.why, b.path,
                                    num(verdict_ceiling(b, v))});
                 f.resize(csv_columns.size());
                 out += csv_line(f);
@@ -146,7 +146,7 @@ json json_report(const Report& rep, const std::vector<std::string>& warnings)
     json bundles = json::array();
     for (const auto& b : rep.bundles)
         bundles.push_back({{"path", b.path},
-                           {"kind", b.kind},
+                           {"kind", b.kind.text()},
                            {"card", b.card.label},
                            {"host", b.host.label},
                            {"created", b.created},
@@ -156,7 +156,7 @@ json json_report(const Report& rep, const std::vector<std::string>& warnings)
     for (const auto& g : rep.groups) {
         json jg;
         jg["title"] = g.title;
-        jg["kind"] = g.kind;
+        jg["kind"] = to_string(g.kind);
         if (g.source)
             jg["source"] = {{"title", g.source->title},     {"method", g.source->method}, {"units", g.source->units},
                             {"conversion", g.source->conversion}, {"url", g.source->url},   {"notes", g.source->notes}};
@@ -206,11 +206,11 @@ json json_report(const Report& rep, const std::vector<std::string>& warnings)
                                     {"claim", v.claim},
                                     {"required", json_or_null(v.required)},
                                     {"measured", json_or_null(v.measured)},
-                                    {"unit", v.unit},
-                                    {"result", v.result},
+                                    {"unit", v.unit.text()},
+                                    {"result", v.result.text()},
                                     {"why", v.why},
                                     {"bus_ceiling_mb_s", json_or_null(ceiling)},
-                                    {"bus_limited", v.result == "not-applicable" && verdict_result_text(v, ceiling) != v.result}});
+                                    {"bus_limited", v.result == VerdictResult::not_applicable && verdict_result_text(v, ceiling) != v.result.text()}});
             }
             for (const auto& s : b.steps)
                 if (!s.ok) failed.push_back({{"card", card}, {"host", host}, {"name", s.name}, {"message", s.message}});

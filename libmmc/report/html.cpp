@@ -336,10 +336,10 @@ std::string html_random_table(const Report& rep, const Group& g)
     return h + "</tbody></table></div>";
 }
 
-std::string badge(const std::string& result)
+std::string badge(const Word<VerdictResult>& result)
 {
-    const std::string cls = result == "pass" ? "pass" : result == "fail" ? "fail" : "na";
-    return fmt::format("<span class=\"badge {}\">{}</span>", cls, html_escape(result.empty() ? missing_text : result));
+    const char* cls = result == VerdictResult::pass ? "pass" : result == VerdictResult::fail ? "fail" : "na";
+    return fmt::format("<span class=\"badge {}\">{}</span>", cls, html_escape(result.empty() ? missing_text : result.text()));
 }
 
 std::string html_verdict_table(const Report& rep, const Group& g)
@@ -355,8 +355,8 @@ std::string html_verdict_table(const Report& rep, const Group& g)
             const std::string result = verdict_result_text(v, ceiling);
             h += fmt::format("<tr><th scope=\"row\">{}</th><td>{}</td>{}{}{}<td>{}</td><td class=\"why\">{}</td></tr>",
                              html_escape(g.member_label(m)), html_escape(v.claim), td_num(value_with_unit(v.required, v.unit)),
-                             td_num(value_with_unit(v.measured, v.unit)), td_num(value_with_unit(ceiling, "MB/s")),
-                             badge(v.result) + (result != v.result ? html_escape(result.substr(v.result.size())) : std::string()),
+                             td_num(value_with_unit(v.measured, v.unit)), td_num(value_with_unit(ceiling, VerdictUnit::mb_s)),
+                             badge(v.result) + (result != v.result.text() ? html_escape(result.substr(v.result.text().size())) : std::string()),
                              html_escape(v.why));
         }
     }
@@ -469,10 +469,10 @@ std::string card_box(const Bundle& b, const std::string& title)
     add("Serial", b.card.serial);
     add("Made", decoded_text(b, "cid", "date"));
     if (b.card.capacity_bytes) add("Capacity", capacity_text(*b.card.capacity_bytes));
-    std::string type = b.card.type;
+    std::string type = b.card.type.text();
     if (const auto cc = decoded_text(b, "csd", "capacity_class"); !cc.empty()) type += (type.empty() ? "" : ", ") + cc;
     add("Type", type);
-    if (b.card.type != "MMC") {
+    if (b.card.type != CardType::mmc) {
         const std::string classes = classes_text(b.card.classes);
         add("Classes", classes.empty() && !b.card.classes.speed_class.empty() ? "none claimed" : classes);
     }
@@ -597,8 +597,8 @@ std::string html_report(const Report& rep, const HtmlOptions& o)
     for (std::size_t gi = 0; gi < rep.groups.size(); ++gi) {
         const Group& g = rep.groups[gi];
         const std::string gid = fmt::format("group-{}", gi + 1);
-        h += fmt::format("<section class=\"group {}\" id=\"{}\">\n<h2>{}</h2>\n", g.kind, gid, html_escape(g.title));
-        h += fmt::format("<p class=\"meta\">{}: {} result{}, {} card{} on {} host{}.</p>", g.kind == "imported" ? "Imported from a published study" : "Measured with mmckit",
+        h += fmt::format("<section class=\"group {}\" id=\"{}\">\n<h2>{}</h2>\n", to_string(g.kind), gid, html_escape(g.title));
+        h += fmt::format("<p class=\"meta\">{}: {} result{}, {} card{} on {} host{}.</p>", g.kind == BundleKind::imported ? "Imported from a published study" : "Measured with mmckit",
                          g.members.size(), g.members.size() == 1 ? "" : "s", g.cards.size(), g.cards.size() == 1 ? "" : "s",
                          g.hosts.size(), g.hosts.size() == 1 ? "" : "s");
         h += "<dl class=\"provenance\">";

@@ -205,7 +205,7 @@ std::string default_card_label(const CardInfo& c)
 Bundle make_bundle(const MakeInputs& in)
 {
     Bundle b;
-    b.kind = "measured";
+    b.kind = BundleKind::measured;
     b.created = in.created;
     b.steps = in.steps;
     b.environment = in.environment.is_null() ? json::object() : in.environment;
@@ -249,7 +249,7 @@ Bundle make_bundle(const MakeInputs& in)
     b.tools["mmc-report"] = mmc::version;
 
     // The card: mmc-info's registers first, then what mmc-bench knew.
-    std::string card_host;
+    std::string card_host, card_type; // the type as the tools spell it ("sd" or "SD")
     if (info) {
         b.registers = *info;
         const json& c = info_card(*info);
@@ -262,7 +262,7 @@ Bundle make_bundle(const MakeInputs& in)
         b.card.product = text_at(c, {"registers", "cid", "decoded", "product_name"});
         if (b.card.product.empty()) b.card.product = text_at(who, {ident ? "product" : "name"});
         b.card.serial = text_at(c, {"registers", "cid", "decoded", "serial_hex"});
-        b.card.type = text_at(who, {"type"});
+        card_type = text_at(who, {"type"});
         std::optional<double> cap = number_at(c, {"registers", "ext_csd", "decoded", "capacity_bytes"});
         if (!cap) cap = number_at(c, {"registers", "csd", "decoded", "capacity_bytes"});
         if (!cap) cap = number_at(who, {"capacity_bytes"});
@@ -279,13 +279,14 @@ Bundle make_bundle(const MakeInputs& in)
         const json* c = find_at(doc, {"card"});
         if (!c) continue;
         if (b.card.product.empty()) b.card.product = text_at(*c, {"product"});
-        if (b.card.type.empty()) b.card.type = text_at(*c, {"type"});
+        if (card_type.empty()) card_type = text_at(*c, {"type"});
         if (!b.card.capacity_bytes)
             if (auto cap = number_at(*c, {"capacity_bytes"}); cap && *cap > 0) b.card.capacity_bytes = static_cast<uint64_t>(*cap);
         if (card_host.empty()) card_host = text_at(doc, {"bus", "host"});
     }
-    if (b.card.type == "sd") b.card.type = "SD";
-    if (b.card.type == "mmc") b.card.type = "MMC";
+    if (card_type == "sd") card_type = "SD";
+    if (card_type == "mmc") card_type = "MMC";
+    b.card.type = read_word<CardType>(card_type);
     b.card.label = in.card_label.empty() ? default_card_label(b.card) : in.card_label;
     b.card.label_given = !in.card_label.empty();
 
@@ -329,8 +330,8 @@ Bundle make_bundle(const MakeInputs& in)
                 out.claim = text_at(v, {"claim"});
                 out.required = number_at(v, {"required"});
                 out.measured = number_at(v, {"measured"});
-                out.unit = text_at(v, {"unit"});
-                out.result = text_at(v, {"result"});
+                out.unit = read_word<VerdictUnit>(text_at(v, {"unit"}));
+                out.result = read_word<VerdictResult>(text_at(v, {"result"}));
                 out.why = text_at(v, {"why"});
                 out.bus_ceiling_mb_s = number_at(v, {"bus_ceiling_mb_s"});
                 if (!out.bus_ceiling_mb_s) out.bus_ceiling_mb_s = number_at(doc, {"bus", "ceiling_mb_s"});

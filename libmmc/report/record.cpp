@@ -133,7 +133,7 @@ BundleRecord make_record(const std::string& text_in, const std::string& source_p
     r.columns = {
         {"content_hash", r.content_hash},
         {"format_version", integer(value_at(doc, {"format_version"}))},
-        {"kind", b.kind},
+        {"kind", b.kind.text()},
         {"created", b.created},
         {"ingested", ingested},
         {"source_path", source_path},
@@ -142,7 +142,7 @@ BundleRecord make_record(const std::string& text_in, const std::string& source_p
         {"card_manufacturer", text_or_null(b.card.manufacturer)},
         {"card_product", text_or_null(b.card.product)},
         {"card_serial", text_or_null(b.card.serial)},
-        {"card_type", text_or_null(b.card.type)},
+        {"card_type", text_or_null(b.card.type.text())},
         {"card_capacity_bytes", b.card.capacity_bytes ? SqlValue{static_cast<int64_t>(*b.card.capacity_bytes)} : SqlValue{}},
         {"card_date", text(value_at(regs, {"cid", "decoded", "date"}))},
         {"speed_class", text_or_null(b.card.classes.speed_class)},
@@ -182,7 +182,7 @@ BundleRecord make_record(const std::string& text_in, const std::string& source_p
         {"probe_au_size", geo ? size(geo->au_size) : SqlValue{}},
         {"probe_open_aus", geo ? size(geo->open_aus) : SqlValue{}},
         {"probe_confidence", geo ? text_or_null(geo->confidence) : SqlValue{}},
-        {"capacity_verdict", cap ? text_or_null(cap->verdict) : SqlValue{}},
+        {"capacity_verdict", cap ? text_or_null(cap->verdict.text()) : SqlValue{}},
         {"capacity_announced_bytes", cap ? size(cap->announced_bytes) : SqlValue{}},
         {"capacity_usable_bytes", cap ? size(cap->usable_bytes) : SqlValue{}},
         {"state_seq_write_used_mb_s", st ? number(st->seq_write_used_mb_s) : SqlValue{}},
@@ -200,7 +200,7 @@ BundleRecord make_record(const std::string& text_in, const std::string& source_p
         {"reader_ceiling_mb_s", number(value_at(b.reader, {"ceiling_mb_s"}))},
     };
     for (const auto& v : b.verdicts)
-        r.verdicts.push_back({v.claim, number(v.required), number(v.measured), text_or_null(v.unit), v.result, text_or_null(v.why),
+        r.verdicts.push_back({v.claim, number(v.required), number(v.measured), text_or_null(v.unit.text()), v.result.text(), text_or_null(v.why),
                               number(v.bus_ceiling_mb_s)});
     r.jobs = job_rows(b.bench);
     return r;

@@ -100,12 +100,12 @@ std::optional<double> verdict_ceiling(const Bundle& b, const Verdict& v)
 std::string verdict_result_text(const Verdict& v, std::optional<double> ceiling)
 {
     if (v.result.empty()) return missing_text;
-    if (v.result != "not-applicable") return v.result;
+    if (v.result != VerdictResult::not_applicable) return v.result.text();
     // mmc-bench's words for it; and a requirement in MB/s above the ceiling
     // is the bus's limit whatever an older bundle's "why" says.
     const bool bus_limited = v.why.rfind("bus-limited", 0) == 0 ||
-                             (ceiling && v.unit == "MB/s" && v.required && *v.required > *ceiling);
-    return bus_limited ? v.result + " (bus-limited)" : v.result;
+                             (ceiling && v.unit == VerdictUnit::mb_s && v.required && *v.required > *ceiling);
+    return bus_limited ? v.result.text() + " (bus-limited)" : v.result.text();
 }
 
 std::string bytes_text(std::optional<uint64_t> bytes) { return bytes ? cli::format_bytes(*bytes) : missing_text; }
@@ -116,8 +116,8 @@ std::string capacity_text(const std::optional<ProbeCapacity>& c)
 {
     if (!c) return missing_text;
     if (c->verdict.empty()) return "no verdict";
-    if (c->verdict == "good" || !c->usable_bytes) return c->verdict;
-    return fmt::format("{}: {} of {} usable", c->verdict, cli::format_bytes(*c->usable_bytes), bytes_text(c->announced_bytes));
+    if (c->verdict == CapacityVerdict::good || !c->usable_bytes) return c->verdict.text();
+    return fmt::format("{}: {} of {} usable", c->verdict.text(), cli::format_bytes(*c->usable_bytes), bytes_text(c->announced_bytes));
 }
 
 namespace {
@@ -167,12 +167,12 @@ Report build_report(std::vector<Bundle> bundles)
     std::vector<std::vector<RowCard>> rows;
     for (int i = 0; i < static_cast<int>(r.bundles.size()); ++i) {
         const Bundle& b = r.bundles[i];
-        const bool imported = b.kind == "imported" && b.source;
+        const bool imported = b.kind == BundleKind::imported && b.source;
         const std::string gkey = imported ? "imported\x1f" + b.source->title : "measured";
         auto [it, fresh] = group_of.try_emplace(gkey, r.groups.size());
         if (fresh) {
             Group g;
-            g.kind = imported ? "imported" : "measured";
+            g.kind = imported ? BundleKind::imported : BundleKind::measured;
             g.title = imported ? (b.source->title.empty() ? "Untitled study" : b.source->title) : "Measured with mmckit";
             if (imported) g.source = b.source;
             r.groups.push_back(std::move(g));
@@ -302,11 +302,11 @@ std::string iops_text(std::optional<double> v)
     return fmt::format("{:.4g}", *v);
 }
 
-std::string value_with_unit(std::optional<double> v, const std::string& unit)
+std::string value_with_unit(std::optional<double> v, const Word<VerdictUnit>& unit)
 {
     if (!v) return missing_text;
-    const std::string n = unit == "IOPS" ? iops_text(v) : mb_s_text(v);
-    return unit.empty() ? n : n + " " + unit;
+    const std::string n = unit == VerdictUnit::iops ? iops_text(v) : mb_s_text(v);
+    return unit.empty() ? n : n + " " + unit.text();
 }
 
 std::optional<double> rand_iops(const Results& r, bool write, std::string_view key)

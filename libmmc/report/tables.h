@@ -17,7 +17,7 @@ inline constexpr const char* missing_text = "\u2013"; // en dash
 
 struct Group {
     std::string title; // the study's title, or "Measured with mmckit"
-    std::string kind;  // "imported" or "measured"
+    BundleKind kind = BundleKind::measured; // imported or measured, never other
     std::optional<Source> source;   // the first member's, for imported groups
     std::vector<std::string> hosts; // columns, in order of first appearance
     std::vector<std::string> cards; // rows, in order of first appearance, made unique
@@ -85,8 +85,9 @@ Report build_report(std::vector<Bundle> bundles);
 // "0.982", "65"), IOPS whole from 1000 up ("1854", "219.5"), missing as "–".
 std::string mb_s_text(std::optional<double> v);
 std::string iops_text(std::optional<double> v);
-// "1500 IOPS", "10 MB/s"; "–" when missing.
-std::string value_with_unit(std::optional<double> v, const std::string& unit);
+// "1500 IOPS", "10 MB/s", "3 x" (a unit this version does not know, as
+// written: a figure as MB/s are); "–" when missing.
+std::string value_with_unit(std::optional<double> v, const Word<VerdictUnit>& unit);
 
 // A card@host's figure, or nothing.
 std::optional<double> rand_iops(const Results& r, bool write, std::string_view key);

@@ -27,10 +27,10 @@ std::string field(const std::string& label, const std::string& text, std::size_t
     return out;
 }
 
-const char* result_color(const std::string& result)
+const char* result_color(VerdictResult result)
 {
-    if (result == "pass") return "\033[32m";
-    if (result == "fail") return "\033[1;31m";
+    if (result == VerdictResult::pass) return "\033[32m";
+    if (result == VerdictResult::fail) return "\033[1;31m";
     return "\033[2m";
 }
 
@@ -104,14 +104,14 @@ std::string text_verdict_table(const Report& rep, const Group& g, bool color)
     cli::TextTable t;
     t.header = {"Card @ host", "Claim", "Required", "Measured", "Bus ceiling", "Result"};
     t.right_aligned = {false, false, true, true, true, false};
-    std::vector<std::string> results;
+    std::vector<VerdictResult> results;
     for (const std::size_t m : g.in_row_order()) {
         const Bundle& b = rep.bundles[g.members[m]];
         for (const auto& v : b.verdicts) {
             const auto ceiling = verdict_ceiling(b, v);
             t.rows.push_back({g.member_label(m), v.claim, value_with_unit(v.required, v.unit), value_with_unit(v.measured, v.unit),
-                              value_with_unit(ceiling, "MB/s"), verdict_result_text(v, ceiling)});
-            results.push_back(v.result);
+                              value_with_unit(ceiling, VerdictUnit::mb_s), verdict_result_text(v, ceiling)});
+            results.push_back(v.result.value);
         }
     }
     if (color)
@@ -209,9 +209,9 @@ Report printable_copy(const Report& in)
     for (auto& b : rep.bundles) {
         fix(b.error);
         for (auto& v : b.verdicts)
-            for (auto* t : {&v.claim, &v.unit, &v.result, &v.why}) fix(*t);
+            for (auto* t : {&v.claim, &v.unit.as_written, &v.result.as_written, &v.why}) fix(*t);
         if (b.geometry) fix(b.geometry->confidence);
-        if (b.capacity) fix(b.capacity->verdict);
+        if (b.capacity) fix(b.capacity->verdict.as_written);
         if (b.state) fix(b.state->summary);
         if (b.health_figures) {
             fix(b.health_figures->verdict);
@@ -235,7 +235,7 @@ std::string text_report(const Report& unsafe, bool color)
         const Group& g = rep.groups[gi];
         if (gi) out += "\n";
         out += color ? fmt::format("\033[1m{}\033[0m\n", g.title) : g.title + "\n";
-        out += fmt::format("  {:<10}{} {}, {} card{} on {} host{}\n", g.kind == "imported" ? "Imported:" : "Measured:",
+        out += fmt::format("  {:<10}{} {}, {} card{} on {} host{}\n", g.kind == BundleKind::imported ? "Imported:" : "Measured:",
                            g.members.size(), g.members.size() == 1 ? "bundle" : "bundles", g.cards.size(),
                            g.cards.size() == 1 ? "" : "s", g.hosts.size(), g.hosts.size() == 1 ? "" : "s");
         if (g.source) {

@@ -50,9 +50,8 @@
 #    string literal (x == "word", "word" != x) in libmmc/ code is allowed only
 #    in the files listed in `parses_input` below, which read outside input
 #    (option values, sysfs and debugfs text, device trees, JSON and card
-#    files read back, SQL), each with why, and in the files in `untyped`,
-#    results still compared as words, each with what is left to do. A new
-#    file that compares a result as a word is reported. Not caught: a new
+#    files read back, SQL), each with why. A new file that compares a result
+#    as a word is reported. Not caught: a new
 #    comparison in a listed file (the list is by file, not by line). A listed
 #    file that is gone or compares no word any more is reported too.
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -158,12 +157,6 @@ parses_input = {
     "probe/flashbench_text.cpp": "pasted flashbench output",
     "probe/geometry_view.cpp": "the path - (standard input)",
 }
-untyped = {
-    "report/tables.cpp": "a bundle's verdict result, kind and unit, read back as words",
-    "report/text.cpp": "a bundle's verdict result and kind",
-    "report/html.cpp": "a bundle's verdict result, kind and card type",
-    "report/export.cpp": "a bundle's verdict result",
-}
 compare = re.compile(r'(?:==|!=)\s*"|"\s*(?:==|!=)')
 
 listed_seen = set()  # listed files that do compare words (for stale_words)
@@ -172,7 +165,7 @@ def words(rel, n, line):
     blanked = literal.sub(lambda m: '"' + "_" * (len(m.group(0)) - 2) + '"', line)
     if not compare.search(blanked):
         return
-    if rel in parses_input or rel in untyped:
+    if rel in parses_input:
         listed_seen.add(rel)
     elif rule == "words":
         print(f"{rel}:{n}: a result compared as a word: {line.strip()[:80]}")
@@ -202,7 +195,7 @@ for dirpath, _, files in os.walk(root):
             check(rel, n, line)
 # stale_words: a file listed in part 4 that is gone or compares no word any more.
 if rule == "stale_words":
-    for rel in sorted((set(parses_input) | set(untyped)) - listed_seen):
+    for rel in sorted(set(parses_input) - listed_seen):
         print(f"{rel}: listed in part 4 but compares no word with a literal")
 EOF
 }

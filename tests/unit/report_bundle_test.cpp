@@ -19,9 +19,9 @@ json minimal()
 TEST(ReportBundle, RoundTripKeepsEveryPart)
 {
     Bundle b;
-    b.kind = "imported";
+    b.kind = BundleKind::imported;
     b.created = "2026-11-03T10:15:00Z";
-    b.card = {"SanDisk Ultra A1 32GB", "SanDisk", "SC32G", "0x1234abcd", 31914983424ull, "SD", {"C10", "U1", "V10", "A1"}, std::nullopt, "", false};
+    b.card = {"SanDisk Ultra A1 32GB", "SanDisk", "SC32G", "0x1234abcd", 31914983424ull, CardType::sd, {"C10", "U1", "V10", "A1"}, std::nullopt, "", false};
     b.host = {"Raspberry Pi 4, DDR50", "sdhci-iproc", "DDR50", "6.1.0"};
     Source s;
     s.title = "A study";
@@ -33,7 +33,7 @@ TEST(ReportBundle, RoundTripKeepsEveryPart)
     b.source = s;
     b.results.seq_read_mb_s = 18.2;
     b.results.rand_write_iops["4k"] = 843;
-    b.verdicts.push_back({"A1 random read 4 KiB QD1", 1500, std::nullopt, "IOPS", "not-applicable", "no read test", std::nullopt});
+    b.verdicts.push_back({"A1 random read 4 KiB QD1", 1500, std::nullopt, VerdictUnit::iops, VerdictResult::not_applicable, "no read test", std::nullopt});
     b.error = "I/O errors";
     b.registers = {{"tool", "mmc-info"}};
     b.bench = json::array({json{{"tool", "mmc-bench"}}});
@@ -48,7 +48,7 @@ TEST(ReportBundle, RoundTripKeepsEveryPart)
 
     const Bundle r = from_json(json::parse(j.dump()));
     EXPECT_TRUE(r.warnings.empty()) << r.warnings.front();
-    EXPECT_EQ(r.kind, "imported");
+    EXPECT_EQ(r.kind.value, BundleKind::imported);
     EXPECT_EQ(r.created, b.created);
     EXPECT_EQ(r.card.label, b.card.label);
     EXPECT_EQ(r.card.serial, "0x1234abcd");
@@ -107,7 +107,7 @@ TEST(ReportBundle, ImportedWithoutRegistersOrVerdicts)
     doc["source"] = {{"title", "OLPC XO and ASUS Eee PC SD card performance"}, {"units", "MiB/s"}};
     doc["results"] = {{"seq_write_mb_s", 0.755}};
     const Bundle b = from_json(doc);
-    EXPECT_EQ(b.kind, "imported");
+    EXPECT_EQ(b.kind.value, BundleKind::imported);
     ASSERT_TRUE(b.source);
     EXPECT_EQ(b.source->units, "MiB/s");
     EXPECT_TRUE(b.registers.is_null());

@@ -72,7 +72,7 @@ TEST(ReportExamples, EveryStudyIsAGroupInOrder)
         const auto& study = studies()[i];
         const Group& g = r.groups[i];
         EXPECT_EQ(g.title, study["title"]);
-        EXPECT_EQ(g.kind, "imported");
+        EXPECT_EQ(g.kind, BundleKind::imported);
         ASSERT_TRUE(g.source);
         EXPECT_EQ(g.source->method, study["method"]);
         EXPECT_EQ(g.source->units, study["units"]);
@@ -85,7 +85,7 @@ TEST(ReportExamples, EveryStudyIsAGroupInOrder)
             if (row.contains("size")) label += " " + row["size"].get<std::string>();
             EXPECT_EQ(b.card.label, label);
             EXPECT_EQ(b.host.label, row["host"]);
-            EXPECT_EQ(b.kind, "imported");
+            EXPECT_EQ(b.kind.value, BundleKind::imported);
             EXPECT_TRUE(b.registers.is_null()) << "a study has no registers";
             EXPECT_EQ(b.source->row, row) << "the row is kept verbatim";
             EXPECT_EQ(g.cell[g.row_of[k]][g.column_of[k]], g.members[k]);

@@ -39,13 +39,13 @@ TEST(ReportMakeBundle, FixturesRead)
 TEST(ReportMakeBundle, CardFromTheRegisters)
 {
     const Bundle b = make_bundle(sd_inputs());
-    EXPECT_EQ(b.kind, "measured");
+    EXPECT_EQ(b.kind.value, BundleKind::measured);
     EXPECT_EQ(b.created, "2026-11-03T10:15:00Z");
     EXPECT_EQ(b.card.manufacturer, "SanDisk");
     EXPECT_EQ(b.card.product, "SL16G");
     EXPECT_EQ(b.card.serial, "0x0eace07e");
     EXPECT_EQ(b.card.capacity_bytes, 15931539456ull);
-    EXPECT_EQ(b.card.type, "SD");
+    EXPECT_EQ(b.card.type.value, CardType::sd);
     EXPECT_EQ(b.card.classes.speed_class, "C10");
     EXPECT_EQ(b.card.classes.uhs_speed_grade, "U0");
     EXPECT_EQ(b.card.classes.video_speed_class, "not supported");
@@ -83,12 +83,12 @@ TEST(ReportMakeBundle, ResultsFromTheBenchJobs)
     ASSERT_EQ(b.bench.size(), 2u);
     ASSERT_EQ(b.verdicts.size(), 4u);
     EXPECT_EQ(b.verdicts[1].claim, "A1 random write 4 KiB QD1");
-    EXPECT_EQ(b.verdicts[1].result, "fail");
+    EXPECT_EQ(b.verdicts[1].result.value, VerdictResult::fail);
     EXPECT_EQ(b.verdicts[1].required, 500);
     EXPECT_EQ(b.verdicts[1].measured, 460);
-    EXPECT_EQ(b.verdicts[1].unit, "IOPS");
+    EXPECT_EQ(b.verdicts[1].unit.value, VerdictUnit::iops);
     EXPECT_FALSE(b.verdicts[3].measured);
-    EXPECT_EQ(b.verdicts[3].result, "not-applicable");
+    EXPECT_EQ(b.verdicts[3].result.value, VerdictResult::not_applicable);
 }
 
 TEST(ReportMakeBundle, ToolsAndSteps)
@@ -155,7 +155,7 @@ TEST(ReportMakeBundle, EmmcCapacityFromExtCsd)
     in.created = "2026-11-03T10:15:00Z";
     in.host_label = "Raspberry Pi CM4";
     const Bundle b = make_bundle(in);
-    EXPECT_EQ(b.card.type, "MMC");
+    EXPECT_EQ(b.card.type.value, CardType::mmc);
     EXPECT_EQ(b.card.manufacturer, "Samsung");
     EXPECT_EQ(b.card.product, "M8G1GC");
     EXPECT_EQ(b.card.capacity_bytes, 62537072640ull) << "EXT_CSD SEC_COUNT, not the CSD placeholder";

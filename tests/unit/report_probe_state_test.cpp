@@ -83,7 +83,7 @@ TEST(ReportProbeState, MakeBundleKeepsTheProbeAndTheStateComparison)
     EXPECT_FALSE(b.geometry->open_aus);
     EXPECT_EQ(b.geometry->confidence, "medium");
     ASSERT_TRUE(b.capacity);
-    EXPECT_EQ(b.capacity->verdict, "limbo");
+    EXPECT_EQ(b.capacity->verdict.value, CapacityVerdict::limbo);
     EXPECT_EQ(b.capacity->usable_bytes, 67108864u);
     ASSERT_TRUE(b.state);
     EXPECT_EQ(b.state->seq_write_used_mb_s, 4.1);
@@ -140,12 +140,12 @@ TEST(ReportProbeState, WrongTypesAreWarnings)
 
 TEST(ReportProbeState, VerdictResultText)
 {
-    Verdict v{"UHS grade U3", 30, 22, "MB/s", "not-applicable", "bus-limited: ...", 25};
+    Verdict v{"UHS grade U3", 30, 22, VerdictUnit::mb_s, VerdictResult::not_applicable, "bus-limited: ...", 25};
     EXPECT_EQ(verdict_result_text(v, 25), "not-applicable (bus-limited)");
     v.why = "not measured";
     EXPECT_EQ(verdict_result_text(v, 25), "not-applicable (bus-limited)"); // 30 MB/s needed, 25 possible
     EXPECT_EQ(verdict_result_text(v, 50), "not-applicable");
-    v.result = "fail";
+    v.result = VerdictResult::fail;
     EXPECT_EQ(verdict_result_text(v, 25), "fail");
     Bundle b;
     b.bus = {{"ceiling_mb_s", 13.0}};

@@ -52,7 +52,7 @@ TEST(ReportViews, GroupsRowsAndColumns)
     v.push_back(measured("Card A", "Pi 3, HS", 22.5, 19.0));
     v.push_back(measured("Card A", "Pi 3, HS", 22.7, 19.1)); // a second run
     Bundle imported = measured("Card A", "OLPC XO", 8.0, 1.0);
-    imported.kind = "imported";
+    imported.kind = BundleKind::imported;
     imported.source = Source{};
     imported.source->title = "A study";
     v.push_back(imported);
@@ -84,8 +84,8 @@ TEST(ReportViews, Numbers)
     EXPECT_EQ(iops_text(1854), "1854");
     EXPECT_EQ(iops_text(219.5), "219.5");
     EXPECT_EQ(iops_text(43262.2), "43262");
-    EXPECT_EQ(value_with_unit(1500, "IOPS"), "1500 IOPS");
-    EXPECT_EQ(value_with_unit(std::nullopt, "MB/s"), "\u2013");
+    EXPECT_EQ(value_with_unit(1500, VerdictUnit::iops), "1500 IOPS");
+    EXPECT_EQ(value_with_unit(std::nullopt, VerdictUnit::mb_s), "\u2013");
     EXPECT_EQ(classes_text({"C10", "U1", "not supported", "A1"}), "C10 U1 A1");
     EXPECT_EQ(classes_text({"Class 0", "U0", "not supported", "not supported"}), "");
     EXPECT_EQ(classes_text({"Class 10", "U3", "V30", "A2"}), "C10 U3 V30 A2");
@@ -112,7 +112,7 @@ TEST(ReportViews, CsvOneDocumentWithATableColumn)
     std::vector<Bundle> v;
     Bundle b = measured("Card, \"quoted\"", "Host", 12.5, std::nullopt);
     b.results.rand_read_iops["4k"] = 1650;
-    b.verdicts.push_back({"A1 random read 4 KiB QD1", 1500, 1650, "IOPS", "pass", "meets", std::nullopt});
+    b.verdicts.push_back({"A1 random read 4 KiB QD1", 1500, 1650, VerdictUnit::iops, VerdictResult::pass, "meets", std::nullopt});
     b.path = "r/x.json";
     v.push_back(b);
     const std::string csv = csv_report(build_report(std::move(v)));
@@ -166,14 +166,14 @@ TEST(ReportViews, HtmlSelfContainedWithCharts)
     Bundle a = measured("Card <A> & co", "Host \"1\"", 44.1, std::nullopt);
     a.results.rand_read_iops["4k"] = 1650;
     a.results.rand_write_iops["4k"] = 460;
-    a.verdicts.push_back({"A1 random write 4 KiB QD1", 500, 460, "IOPS", "fail", "below", std::nullopt});
-    a.verdicts.push_back({"speed class C10", 10, std::nullopt, "MB/s", "not-applicable", "no AU test", std::nullopt});
+    a.verdicts.push_back({"A1 random write 4 KiB QD1", 500, 460, VerdictUnit::iops, VerdictResult::fail, "below", std::nullopt});
+    a.verdicts.push_back({"speed class C10", 10, std::nullopt, VerdictUnit::mb_s, VerdictResult::not_applicable, "no AU test", std::nullopt});
     a.registers = json::parse(R"({"tool": "mmc-info", "registers": {"cid": {"decoded": {"date": "2014-08", "revision": "8.0"}},
                                   "scr": {"decoded": {"spec_version": "3.0x"}}}})");
     a.card.manufacturer = "SanDisk";
     a.card.product = "SL16G";
     a.card.capacity_bytes = 15931539456ull;
-    a.card.type = "SD";
+    a.card.type = CardType::sd;
     a.card.classes = {"C10", "U0", "not supported", "A1"};
     a.host.bus_mode = "HS";
     v.push_back(a);
