@@ -9,6 +9,7 @@
 #include "probe/capacity.h"
 #include "probe/capacity_device.h"
 #include "probe/capacity_view.h"
+#include "probe/read_timer.h"
 
 namespace mmc::probe {
 
@@ -21,6 +22,11 @@ CapacityTarget capacity_target(const dev::Device& resolved, const dev::SysRoots&
 // and puts every block back. Throws as probe_capacity does, or when the
 // device cannot be read.
 CapacityResult run_capacity_probe(const CapacityTarget& target, DeviceBlocks& io, CapacityOptions options);
+// The same on any ReadTimer (the simulator's, in tests). Behind USB
+// (`behind_usb`) a cache the timing does not show is assumed, as large as
+// the largest looked for (max_read_cache_bytes), and the confidence is at
+// most medium.
+CapacityResult probe_past_read_cache(ReadTimer& timer, bool behind_usb, BlockIo& io, CapacityOptions options);
 
 // The document mmc-probe capacity -J prints: "tool", "version" and
 // "command" first, then `body` (result_json, or the dry run's).

@@ -18,6 +18,7 @@ struct CapacityTarget {
     std::optional<dev::Identity> card;   // none: not an MMC/SD card (--any-device)
     std::string not_mmc;                 // why not, when not
     bool in_reader = false;              // a card in a USB reader: not_mmc says which (dev::Device::is_reader_slot)
+    bool behind_usb = false;             // on USB mass storage: a reader's slot or a USB disk (its bridge may cache reads)
 };
 
 // The block-device command that makes one partition of exactly the usable

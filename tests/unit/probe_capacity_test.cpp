@@ -3,6 +3,7 @@
 // size to the block, the module, the cache, and the card's storage
 // byte-identical afterwards. The card's own counters say what was written.
 #include "probe/capacity.h"
+#include "probe/capacity_run.h"
 #include "probe/read_cache.h"
 #include "probe/words_view.h"
 #include "probe_sim_device.h"
@@ -366,6 +367,58 @@ TEST(ProbeCapacityThroughABridgeCache, UntoldItIsFooled)
     probe::CapacityOptions o;
     o.seed = 7;
     EXPECT_EQ(*probe::probe_capacity(io, o).verdict, Verdict::good);
+}
+
+// A busy host's timing: every read takes as long as any other, so a bridge
+// cache does not show (the USB lab saw it beside two busy lanes: the
+// bridge's re-reads were no faster than its first reads).
+class FlatTimer : public probe::ReadTimer {
+public:
+    explicit FlatTimer(test::SimProbeDevice& d) : dev_(d) {}
+    uint64_t size() const override { return dev_.size(); }
+    uint32_t block() const override { return dev_.block(); }
+    double read_ns(uint64_t offset, uint32_t length) override
+    {
+        dev_.read_ns(offset, length); // the bridge sees the read all the same
+        return 1e6;
+    }
+
+private:
+    test::SimProbeDevice& dev_;
+};
+
+// Behind USB, the cache the timing missed is assumed, as large as the
+// largest looked for: the limbo fake is named, to the block, and the
+// confidence says the cache was assumed. On an MMC host nothing is assumed,
+// and the same hidden cache fools the probe: the assumption is what saves it.
+TEST(ProbeCapacityThroughABridgeCache, BehindUsbACacheTheTimingMissesIsAssumed)
+{
+    sim::Params p = params(matrix[2]); // limbo
+    p.bridge_cache_bytes = 4 * MiB;
+    probe::CapacityOptions o;
+    o.seed = 7;
+    {
+        test::SimProbeDevice dev(p);
+        FlatTimer flat(dev);
+        SimBlocks io(dev.card);
+        const auto r = probe::probe_past_read_cache(flat, true, io, o);
+        ASSERT_TRUE(r.verdict.has_value());
+        EXPECT_EQ(*r.verdict, Verdict::limbo);
+        EXPECT_EQ(r.usable_bytes, odd_real);
+        EXPECT_EQ(r.read_cache_bytes, probe::max_read_cache_bytes(256 * MiB));
+        EXPECT_NE(r.confidence, probe::Confidence::high);
+        EXPECT_NE(r.read_cache_evidence.find("no read cache showed in the timing"), std::string::npos) << r.read_cache_evidence;
+        EXPECT_TRUE(r.restored);
+    }
+    {
+        test::SimProbeDevice dev(p);
+        FlatTimer flat(dev);
+        SimBlocks io(dev.card);
+        const auto r = probe::probe_past_read_cache(flat, false, io, o);
+        ASSERT_TRUE(r.verdict.has_value());
+        EXPECT_EQ(*r.verdict, Verdict::good) << "on an MMC host no cache is assumed";
+        EXPECT_EQ(r.read_cache_bytes, 0u);
+    }
 }
 
 TEST(ProbeCapacityThroughABridgeCache, OneLargerThanTheChecksMayRewriteIsLowConfidence)
