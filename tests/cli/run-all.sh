@@ -114,6 +114,22 @@ for me in a b; do kill -0 "$(cat "$tmp/slow-$me.pid" 2>/dev/null)" 2>/dev/null &
     fail "interrupted: exit $status, still running:${left:- none}, $(cat "$err")"
 for me in a b; do kill "$(cat "$tmp/slow-$me.pid" 2>/dev/null)" 2>/dev/null; done
 
+# An interrupt leaves a suite's trap its grace to undo what it made (a
+# mount, a loop device): this one takes 2 s to clean up, then says so.
+suite tidy.sh "trap 'sleep 2; echo tidy >$tmp/tidied; exit 1' TERM
+echo \$\$ >$tmp/tidy.pid
+sleep 60 & wait"
+rm -f "$tmp/tidied" "$tmp/tidy.pid"
+"$top/tests/run-all" "$tmp/tidy.sh" >"$out" 2>"$err" &
+runner=$!
+i=0
+while [ ! -s "$tmp/tidy.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $runner
+wait $runner
+status=$?
+[ $status -eq 130 ] && [ -s "$tmp/tidied" ] && pass "an interrupt waits for a suite's cleanup before it kills what is left (exit 130)" ||
+    fail "interrupted: exit $status, cleanup $([ -s "$tmp/tidied" ] && echo finished || echo cut short): $(cat "$err")"
+
 # A time limit per suite: one past it is stopped with what it started, and
 # fails by name, long before it would have ended.
 suite hang.sh '# check: limit 2
@@ -135,18 +151,24 @@ kill -INT $$
 sleep 1
 echo "  FAIL SIGINT was not delivered"; echo "sigint: 0 passed, 1 failed, 0 skipped"; exit 1'
 # Signals 32 and 33 are glibc's own (thread cancellation, set*id): make
-# starts its recipes with posix_spawn, which leaves them ignored, no user
-# signal is either, and glibc keeps them from Python's reach; they are not
-# counted.
+# starts its recipes with posix_spawn, which leaves 32 ignored, and neither
+# Python nor libc's sigaction can reach them. The launcher ignores both with
+# the raw system call (x86_64's number, as the runner's table has it), and
+# the suite must find every signal at its default.
 suite mask.sh 'status=$(cat /proc/self/status)
 ign=$(echo "$status" | sed -n "s/^SigIgn:[[:space:]]*//p") blk=$(echo "$status" | sed -n "s/^SigBlk:[[:space:]]*//p")
-if [ $((0x$ign & ~0x180000000)) -eq 0 ] && [ $((0x$blk)) -eq 0 ]; then
+if [ $((0x$ign)) -eq 0 ] && [ $((0x$blk)) -eq 0 ]; then
 echo "mask: 1 passed, 0 failed, 0 skipped"; else echo "  FAIL SigIgn $ign SigBlk $blk"; echo "mask: 0 passed, 1 failed, 0 skipped"; exit 1; fi'
-run 0 $PY -c 'import os, signal, sys
+run 0 $PY -c 'import ctypes, os, platform, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+if platform.machine() == "x86_64":
+    libc = ctypes.CDLL(None)
+    ignore = (ctypes.c_ulong * 8)(1)
+    for sig in (32, 33):
+        assert libc.syscall(ctypes.c_long(13), ctypes.c_long(sig), ignore, None, ctypes.c_long(8)) == 0
 os.execv(sys.argv[1], sys.argv[1:])' "$top/tests/run-all" "$tmp/sigint.sh" "$tmp/mask.sh" &&
-    expect "started with SIGINT ignored and SIGTERM blocked, a suite still gets SIGINT and an empty mask" "$out" "^check: 2 passed, 0 failed, 0 skipped"
+    expect "started with SIGINT, 32 and 33 ignored and SIGTERM blocked, a suite still gets SIGINT, every default and an empty mask" "$out" "^check: 2 passed, 0 failed, 0 skipped"
 
 # A suite that skipped everything is no pass: it is listed apart, with why.
 suite noqemu.sh 'echo "  skip lab: qemu-system-x86_64 not installed"; echo "noqemu: 0 passed, 0 failed, 1 skipped"'
