@@ -10,6 +10,12 @@ CXXFLAGS += $(HARDENING) -std=c++20 -Wall -Wextra -Wpedantic -Ilibmmc -MMD -MP -
 # and OpenSSL's libcrypto for the bundles' content hashes.
 LDLIBS   := -lfmt -lmnl -ludev -lblkid -luring -lsqlite3 -lpq -lcrypto
 BUILD    := build
+# Plain `make` builds what `make all` builds (every tool, the plugin, the
+# unit tests' and the lab's binaries), as the README promises. Without this
+# line make's default goal is the first target it reads, and the rules that
+# $(eval ...) generates below (a directory's build/unity/DIR.cpp) come before
+# `all:`, so plain make wrote one generated file and built no tool.
+.DEFAULT_GOAL := all
 
 LIB_SRC  := $(shell find libmmc -name '*.cpp' | sort)
 
