@@ -198,7 +198,9 @@ deps:
 	scripts/install-deps
 
 # Coverage-guided fuzzing (clang libFuzzer): the decoders and hex parser, the
-# ios parser, the bundle reader and report views; FUZZ_SECONDS per harness.
+# ios parser, the bundle reader and report views, the health file, mmc-sim's
+# card files, udev's database, the device-tree, kernel-log and flashbench
+# readers (scripts/fuzz lists them); FUZZ_SECONDS per harness.
 FUZZ_SECONDS ?= 60
 fuzz:
 	scripts/fuzz $(FUZZ_SECONDS)
