@@ -7,6 +7,7 @@
 
 #include "cli/stop_signal.h"
 #include "ignoring_sigint.h"
+#include "ready_file.h"
 
 #include <chrono>
 #include <csignal>
@@ -236,19 +237,27 @@ TEST(CliProcess, TheEnvironmentAndStreamsAreAsAsked)
 
 TEST(CliProcess, AStopReachesAChildOfItsOwnGroupAsOneSigint)
 {
-    // The child counts the SIGINTs it gets and exits with the count, by
-    // itself within a few seconds whatever happens.
+    // The child counts the SIGINTs it gets and exits with the count half a
+    // second after the first (time for a second to arrive), or by itself
+    // after 10 s whatever happens. It says when its trap is set, and the
+    // stop comes only then.
     SpawnOptions own;
     own.own_process_group = true;
-    Child counter({"sh", "-c", "n=0; trap 'n=$((n+1))' INT; i=0; while [ $i -lt 20 ]; do sleep 0.05; i=$((i+1)); done; exit $n"},
+    const ReadyFile ready;
+    Child counter({"sh", "-c",
+                   "n=0; trap 'n=$((n+1))' INT; " + ready.shell_says_ready() +
+                       "; i=0; after=0; while [ $i -lt 200 ] && [ $after -lt 10 ]; do sleep 0.05; i=$((i+1)); "
+                       "[ $n -eq 0 ] || after=$((after+1)); done; exit $n"},
                   own);
     std::atomic<bool> stop{false};
+    bool said_ready = false;
     std::thread ctrl_c([&] {
-        std::this_thread::sleep_for(100ms);
+        said_ready = ready.wait();
         stop.store(true);
     });
     const int code = counter.wait_passing_on_stop(stop);
     ctrl_c.join();
+    EXPECT_TRUE(said_ready) << "the child never set its trap";
     EXPECT_EQ(code, 1) << "SIGINTs the child got";
 }
 

@@ -7,6 +7,7 @@
 #include "qualify/child_step.h"
 
 #include "ignoring_sigint.h"
+#include "ready_file.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -102,28 +103,36 @@ TEST(QualifyChild, MissingToolIsSkippedOrFailsAsTheTableSays)
     EXPECT_EQ(fail.exit_status, 127);
 }
 
-// The fake stops cleanly on SIGINT with 130, as the tools do; unstopped, it
-// ends by itself after about 10 s with 7.
-constexpr const char* stops_on_sigint =
-    "trap 'echo stopped >&2; exit 130' INT\ni=0; while [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; exit 7";
+// The fake stops cleanly on SIGINT with 130, as the tools do, and says when
+// its trap is set (the test's stop comes only then); unstopped, it ends by
+// itself after about 10 s with 7.
+std::string stops_on_sigint(const ReadyFile& ready)
+{
+    return "trap 'echo stopped >&2; exit 130' INT\n" + ready.shell_says_ready() +
+           "\ni=0; while [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; exit 7";
+}
 
-StepResult run_stopped_after_300ms(const StepSpec& spec)
+// The step, stopped (as by Ctrl-C) once the fake said it was ready.
+StepResult run_stopped_when_ready(const StepSpec& spec, const ReadyFile& ready)
 {
     std::atomic<bool> stop{false};
+    bool said_ready = false;
     std::thread ctrl_c([&] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        said_ready = ready.wait();
         stop.store(true);
     });
     const auto r = run_step(spec, stop);
     ctrl_c.join();
+    EXPECT_TRUE(said_ready) << "the fake tool never set its trap";
     return r;
 }
 
 TEST(QualifyChild, StopForwardsOneSigintAndTheToolsStatusComesBack)
 {
-    FakeTool t("mmc-fake", stops_on_sigint);
+    const ReadyFile ready;
+    FakeTool t("mmc-fake", stops_on_sigint(ready));
     const auto t0 = std::chrono::steady_clock::now();
-    const auto r = run_stopped_after_300ms(child_step("fake", "mmc-fake", with_device({}), Needs::always, WhenMissing::fail));
+    const auto r = run_stopped_when_ready(child_step("fake", "mmc-fake", with_device({}), Needs::always, WhenMissing::fail), ready);
     EXPECT_EQ(r.exit_status, 130);
     EXPECT_EQ(r.message, "stopped");
     EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(8));
@@ -134,8 +143,9 @@ TEST(QualifyChild, StopReachesTheToolWhenWeWereStartedIgnoringSigint)
     // `make check &` or `mmc-qualify ... &` from a script: SIGINT is ignored
     // here, and a tool that inherited that could never be stopped.
     const IgnoringSigintBlockingSigterm background_job;
-    FakeTool t("mmc-fake", stops_on_sigint);
-    const auto r = run_stopped_after_300ms(child_step("fake", "mmc-fake", with_device({}), Needs::always, WhenMissing::fail));
+    const ReadyFile ready;
+    FakeTool t("mmc-fake", stops_on_sigint(ready));
+    const auto r = run_stopped_when_ready(child_step("fake", "mmc-fake", with_device({}), Needs::always, WhenMissing::fail), ready);
     EXPECT_EQ(r.exit_status, 130);
     EXPECT_EQ(r.message, "stopped");
 }
