@@ -67,13 +67,36 @@ run 1 $bench --file "$dir/existing" --size 8M --rw read --runtime 0.3s && expect
 rm -f "$dir/existing"
 
 # Ctrl-C: partial results, exit 130 and "interrupted" as in mmc-erase, the test file gone.
-$bench -J --file "$dir/ctrlc.tmp" --size 8M --rw randread --runtime 60s --warmup 0 >"$out" 2>"$err" </dev/null &
-pid=$!
-sleep 1.5
-kill -INT $pid
-wait $pid
-rc=$?
-[ $rc -eq 130 ] && pass "Ctrl-C: exit 130, as mmc-erase" || fail "Ctrl-C: exit $rc, expected 130"
+# The handshake: mmc-bench runs with its stderr on a terminal (a pty), where
+# its progress line says when the job is measuring and has done I/O; the
+# SIGINT goes only then, however long starting took (a fixed sleep raced a
+# loaded machine). Every wait is bounded: 60 s for the line, 30 s for the exit.
+rc=$(python3 - "$bench" "$dir/ctrlc.tmp" "$out" "$err" <<'PY'
+import os, pty, re, select, signal, subprocess, sys, time
+bench, file, out, err = sys.argv[1:5]
+master, slave = pty.openpty()
+child = subprocess.Popen([bench, "-J", "--file", file, "--size", "8M", "--rw", "randread", "--runtime", "60s", "--warmup", "0"],
+                         stdin=subprocess.DEVNULL, stdout=open(out, "wb"), stderr=slave, env=dict(os.environ, TERM="xterm"))
+os.close(slave)
+said = b""
+def read_until(done, seconds):  # what the child says, until done() or the time is up; reading keeps it from blocking
+    global said
+    deadline = time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        if select.select([master], [], [], 0.2)[0]:
+            try: said += os.read(master, 4096)
+            except OSError: return  # the child closed the terminal: it has ended
+    return done()
+measuring = re.compile(rb"randread-4k +[0-9.]+/60 s +([0-9.]+) IOPS")
+if not read_until(lambda: child.poll() is not None or any(float(m.group(1)) > 0 for m in measuring.finditer(said)), 60):
+    open(err, "wb").write(b"never said it was measuring: " + said[-300:])
+child.send_signal(signal.SIGINT)
+read_until(lambda: child.poll() is not None, 30)
+try: print(child.wait(timeout=1))
+except subprocess.TimeoutExpired: child.kill(); child.wait(); print("running 30 s after SIGINT")
+PY
+)
+[ "$rc" = 130 ] && pass "Ctrl-C: exit 130, as mmc-erase" || fail "Ctrl-C: exit $rc, expected 130 ($(cat "$err"))"
 json_eq "Ctrl-C: partial JSON, interrupted as mmc-erase says it" "j['partial'], j['partial_why'], j['jobs'][0]['ios'] > 0, j['interrupted']" "True interrupted during randread-4k True True"
 [ -z "$(ls -A "$dir")" ] && pass "Ctrl-C: test file removed" || fail "Ctrl-C left: $(ls -A "$dir")"
 
