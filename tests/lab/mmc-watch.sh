@@ -1,9 +1,10 @@
 #!/bin/sh
 # check: expect 20
 # mmc-watch end to end: options on the host, then one boot of the lab in which
-# four watchers (JSON, text, --once, --all) and one that must see nothing run
-# while the card's driver is unbound and rebound and its PCI controller is
-# removed and rescanned; the events they printed are checked here.
+# six watchers (JSON, text, --once, --all, --health in text and in JSON) and
+# one that must see nothing run while the card's driver is unbound and
+# rebound and its PCI controller is removed and rescanned; the events they
+# printed are checked here.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
 suite=mmc-watch-lab
@@ -68,7 +69,7 @@ fi
 card=$(cat "$dir/card" 2>/dev/null) card_path=$(cat "$dir/card_devpath" 2>/dev/null)
 echo "  card $card at $card_path"
 read -r socks_before socks_after 2>/dev/null <"$dir/sockets"
-if [ "${socks_after:-0}" -ge $((${socks_before:-0} + 4)) ]; then pass "four watchers listening before the first event"
+if [ "${socks_after:-0}" -ge $((${socks_before:-0} + 6)) ]; then pass "all six watchers listening before the first event"
 else fail "watchers not all listening: uevent sockets ${socks_before:-?} before, ${socks_after:-?} after"; fi
 
 # check NAME FILE PYEXPR: PYEXPR over the JSON lines of FILE as ev (a list)
