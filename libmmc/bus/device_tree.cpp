@@ -44,6 +44,10 @@ namespace {
 constexpr std::size_t max_depth = 64;
 constexpr std::size_t max_nodes = 100'000;
 constexpr std::size_t max_props = 1'000;
+// Every node keeps its full path, so a long name above many nodes was copied
+// into each: 4 MiB of text naming one node above 2000 empty ones asked for
+// 8 GiB. A whole board's paths come to well under 1 MiB.
+constexpr std::size_t max_path_bytes = 16u << 20;
 
 struct Node {
     std::string name;                 // "mmc@fe2c0000", "/", "&sdmmc"
@@ -152,6 +156,7 @@ Ref ref_of(std::string_view v)
 struct Parser {
     std::vector<Node> nodes;
     std::string error;
+    std::size_t path_bytes = 0; // of every node's path, against max_path_bytes
 
     void parse(std::string_view text)
     {
@@ -176,6 +181,11 @@ struct Parser {
                 if (n.name.empty()) n.name = "?";
                 const std::string parent = stack.empty() ? "" : nodes[stack.back()].path;
                 n.path = n.name == "/" || n.name[0] == '&' ? n.name : (parent == "/" ? "" : parent) + "/" + n.name;
+                path_bytes += n.path.size();
+                if (path_bytes > max_path_bytes) {
+                    error = fmt::format("node paths longer than {} MiB in all; not a device tree of one board", max_path_bytes >> 20);
+                    return false;
+                }
                 nodes.push_back(std::move(n));
                 stack.push_back(nodes.size() - 1);
             } else if (how == ';' && !s.empty() && !stack.empty()) {
