@@ -12,7 +12,11 @@ tools/checkusage.sh is the model), checked from each tool's own getopt table:
 - every long option of every tool (and subcommand) means what README.md's
   "One command-line language" table says, one meaning per option and one
   spelling per meaning (language.py); a planted offender proves the check
-  catches each kind.
+  catches each kind;
+- every tool has each file and list README.md's "Adding a tool" names (man
+  page, bash completion, zsh's #compdef line, a row in "The tools", the
+  package's Description, a tool-level test), and that section names them;
+  a planted tool with none proves each is looked for.
 
 Prints one "  ok"/"  FAIL" line per check and a summary line last."""
 import glob
@@ -85,7 +89,8 @@ for tool in tools:
         lost = run([exe, "--help"], stdout=full)
     check(f"{tool} --help >/dev/full: exit 1, write error",
           lost.returncode == 1 and "write error" in lost.stderr, f"exit {lost.returncode}: {lost.stderr.strip()}")
-    man = open(os.path.join(top, "man", tool + ".1"), encoding="utf-8").read().replace("\\-", "-")
+    man_page = os.path.join(top, "man", tool + ".1")
+    man = open(man_page, encoding="utf-8").read().replace("\\-", "-") if os.path.exists(man_page) else ""
     # The tool's own table against its --help; a subcommand's table (its
     # front end in tools/TOOL/SUBCOMMAND.cpp) against the subcommand's.
     tables = [(tool, table, helped.stdout)]
@@ -124,6 +129,53 @@ for name in sorted(d for d in os.listdir(tools_dir) if os.path.isdir(os.path.joi
     man = open(page, encoding="utf-8").read().replace("\\-", "-")
     for key in re.findall(r'k == "([a-z-]+)"', text):
         check(f"{name}: {key}= in its man page", f"{key}=" in man)
+
+# Every file and list a tool needs (README.md's "Adding a tool"), for every
+# tool; a planted tool that has none of them proves each is looked for.
+readme = open(os.path.join(top, "README.md"), encoding="utf-8").read()
+
+
+def section(text, title):
+    m = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    return m.group(1) if m else ""
+
+
+def missing_pieces(tool, tree, readme, zsh, control):
+    """What tool lacks of what README.md's "Adding a tool" lists, in the tree
+    at tree, with these texts of README.md, zsh/_mmckit and debian/control."""
+    problems = [f"no {path}" for path in (f"man/{tool}.1", f"bash-completion/{tool}")
+                if not os.path.exists(os.path.join(tree, path))]
+    compdef = re.search(r"^#compdef (.*)$", zsh, re.M)
+    if not compdef or tool not in compdef.group(1).split():
+        problems.append("not on zsh/_mmckit's #compdef line")
+    if not re.search(rf"^\| `{re.escape(tool)}` \|", section(readme, "The tools"), re.M):
+        problems.append("no row in README.md's table \"The tools\"")
+    description = control.split("\nDescription:", 1)[1] if "\nDescription:" in control else ""
+    if not re.search(rf"(?<![\w-]){re.escape(tool)}(?![\w-])", description):
+        problems.append("not named in debian/control's Description")
+    if not (glob.glob(os.path.join(tree, "tests", "cli", f"{tool}.sh")) or
+            glob.glob(os.path.join(tree, "tests", "cli", f"{tool}-*.sh"))):
+        problems.append(f"no tests/cli/{tool}.sh (or {tool}-*.sh)")
+    return problems
+
+
+zsh_text = open(os.path.join(top, "zsh", "_mmckit"), encoding="utf-8").read()
+control_text = open(os.path.join(top, "debian", "control"), encoding="utf-8").read()
+for tool in tools:
+    problems = missing_pieces(tool, top, readme, zsh_text, control_text)
+    check(f"{tool}: has every file and list of README's \"Adding a tool\"", not problems, "; ".join(problems))
+planted_missing = missing_pieces("mmc-fake", top, readme, zsh_text, control_text)
+for piece, said in [("man page", "no man/mmc-fake.1"), ("bash completion", "no bash-completion/mmc-fake"),
+                    ("place in zsh/_mmckit", "not on zsh/_mmckit's #compdef line"),
+                    ("row in the README's tools", "no row in README.md's table"),
+                    ("mention in debian/control", "not named in debian/control's Description"),
+                    ("tool-level test", "no tests/cli/mmc-fake.sh")]:
+    check(f"planted: a tool without a {piece} fails", any(p.startswith(said) for p in planted_missing),
+          "; ".join(planted_missing))
+adding = section(readme, "Adding a tool")
+for piece in ["tools/NAME.cpp", "tools/NAME/", "man/NAME.1", "bash-completion/NAME", "bash-completion/_mmckit",
+              "zsh/_mmckit", '"The tools"', '"One command-line language"', "debian/control", "tests/cli/NAME.sh"]:
+    check(f"README's \"Adding a tool\" names {piece}", piece in adding)
 
 for letter, names in sorted(letters.items()):
     check(f"-{letter} means one thing in every tool", len(names) == 1,
