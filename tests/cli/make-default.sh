@@ -21,8 +21,6 @@ trap 'rm -rf "$tmp" "$out" "$err"' EXIT
 # A make of our own: not the -j and jobserver of a make check around us.
 plain_make() { (cd "$1" && shift && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"); }
 
-tools=$(for t in tools/*.cpp; do basename "$t" .cpp; done)
-lab_tools=$(for t in tests/lab/tools/*.cpp; do [ -e "$t" ] && basename "$t" .cpp; done)
 
 # built_all DIR WHAT: build/ in DIR holds every binary make all builds.
 built_all() {
@@ -37,6 +35,10 @@ built_all() {
 
 if git clone -q "$top" "$tmp/clone" 2>"$err"; then pass "a fresh clone of HEAD ($(git -C "$tmp/clone" rev-parse --short HEAD))"
 else fail "git clone: $(cat "$err")"; finish; exit; fi
+
+# The clone's tools (HEAD's, whatever this tree has uncommitted).
+tools=$(for t in "$tmp"/clone/tools/*.cpp; do basename "$t" .cpp; done)
+lab_tools=$(for t in "$tmp"/clone/tests/lab/tools/*.cpp; do [ -e "$t" ] && basename "$t" .cpp; done)
 
 # 1. What make would do.
 plain_make "$tmp/clone" -n >"$tmp/default.n" 2>&1
