@@ -46,6 +46,20 @@ HASH := \#
 unity_lines = $(foreach m,$(call unity_members,$(1)),'$(HASH)include "$(m)"')
 $(foreach d,$(UNITY_DIRS),$(eval $(call unity_file,$(d)): FORCE ; $$(call stamp,$$@,$$(call unity_lines,$(d)))))
 
+# Text the library compiles in: the HTML report's style sheet is edited as
+# CSS (libmmc/report/report.css) and becomes a header of one raw string in
+# build/gen (scripts/embed-text), never in the source tree. Only the report
+# module's objects look there, so the flags of every other object stay as
+# they were ("private": the flags stamp, a prerequisite, keeps the global ones).
+GEN      := $(BUILD)/gen
+EMBEDDED := $(GEN)/report/report.css.h
+$(GEN)/report/report.css.h: libmmc/report/report.css scripts/embed-text
+	@mkdir -p $(dir $@)
+	scripts/embed-text embedded_report_css $< >$@.tmp && mv $@.tmp $@
+GEN_USERS := $(BUILD)/obj/unity/report.o $(BUILD)/obj/libmmc/report/html.o
+$(GEN_USERS): private CPPFLAGS += -I$(GEN)
+$(GEN_USERS): $(EMBEDDED)
+
 ifdef PER_FILE
 LIB_OBJ  := $(LIB_SRC:%.cpp=$(BUILD)/obj/%.o)
 else
@@ -327,6 +341,9 @@ $(3)_LIB_DEPS := $$(LIB_SRC) $$(shell find libmmc -name '*.h')
 $$($(3))/unity/%.o: $$(BUILD)/unity/%.cpp $$($(3)_STAMP) $$($(3)_FLAGS_FILE) $$($(3)_LIB_DEPS)
 	@mkdir -p $$(dir $$@)
 	$$($(3)_COMPILE)
+
+$$($(3))/unity/report.o: private CPPFLAGS += -I$$(GEN)
+$$($(3))/unity/report.o: $$(EMBEDDED)
 
 $$($(3)_LIB): $$($(3)_LIB_OBJ)
 	@mkdir -p $$(dir $$@)

@@ -1,4 +1,5 @@
 #include "erase/methods.h"
+#include "erase/method_table.h"
 
 #include "regs/decode.h"
 #include "regs/ssr.h"
@@ -8,7 +9,6 @@
 #include <cmath>
 #include <cstring>
 #include <fmt/format.h>
-#include <linux/fs.h>
 #include <sys/ioctl.h>
 
 namespace mmc::erase {
@@ -22,29 +22,11 @@ constexpr uint64_t prompt_bound = 1 * GiB;
 constexpr uint64_t zeroout_offloaded_bound = 64 * MiB; // the device zeroes (write-zeroes offload)
 constexpr uint64_t zeroout_written_bound = 16 * MiB;   // the kernel writes zero pages
 
-bool is_sd_method(Method m) { return m == Method::sd_discard || m == Method::fule; }
-bool is_emmc_method(Method m)
-{
-    return m == Method::trim || m == Method::emmc_discard || m == Method::secure_erase || m == Method::secure_trim ||
-           m == Method::sanitize;
-}
-
-std::string sec_text(const Capabilities& c) { return fmt::format("EXT_CSD SEC_FEATURE_SUPPORT is 0x{:02x}", c.sec_feature_support); }
-
-// The CMD38 argument(s) of a raw method.
+// The CMD38 argument(s) of a raw method; none for the others.
 std::vector<uint32_t> cmd38_args(Method m, const Capabilities& caps)
 {
-    switch (m) {
-    case Method::erase: return {arg::erase};
-    case Method::sd_discard: return {arg::sd_discard};
-    case Method::fule: return {arg::sd_fule};
-    case Method::trim: return {arg::trim};
-    case Method::emmc_discard: return {arg::emmc_discard};
-    case Method::secure_erase: return {arg::secure_erase};
-    case Method::secure_trim: return {arg::secure_trim1, arg::secure_trim2};
-    case Method::sanitize: return {(caps.sec_feature_support & sec_gb_cl_en) ? arg::trim : arg::erase};
-    default: return {};
-    }
+    const auto& f = facts(m);
+    return f.cmd38_args ? f.cmd38_args(caps) : std::vector<uint32_t>{};
 }
 
 std::string arg_name(std::optional<regs::CardFamily> f, uint32_t a)
@@ -113,87 +95,24 @@ std::string reader_cannot_erase(const Capabilities& c)
 
 std::optional<std::string> refusal(Method m, const Capabilities& c, bool whole_device)
 {
+    const auto& f = facts(m);
     const std::string name(to_string(m));
-    switch (m) {
-    case Method::automatic:
-    case Method::zeroout: return std::nullopt;
-    case Method::discard:
-        if (c.discard_max_bytes == 0 && c.usb_reader) return reader_cannot_erase(c);
-        if (c.discard_max_bytes == 0)
-            return fmt::format("the block layer offers no discard for {} (queue/discard_max_bytes is 0); use zeroout",
-                               c.name);
-        return std::nullopt;
-    case Method::secure:
-        if (c.family == regs::CardFamily::sd)
-            return fmt::format("SD cards have no secure erase: the kernel rejects BLKSECDISCARD on {}; use erase or "
-                               "discard",
-                               c.name);
-        if (c.family == regs::CardFamily::mmc) {
-            if (!c.have_ext_csd) return "EXT_CSD could not be read, so secure erase support is unknown";
-            if (!(c.sec_feature_support & sec_er_en))
-                return fmt::format("{}: SECURE_ER_EN (bit 0) is clear, so the device has no secure erase or secure "
-                                   "trim for BLKSECDISCARD",
-                                   sec_text(c));
-        }
-        if (c.discard_max_bytes == 0 && c.family)
-            return fmt::format("the block layer offers no discard for {} (queue/discard_max_bytes is 0)", c.name);
-        return std::nullopt;
-    default: break;
-    }
+    if (f.layer != Layer::card) return f.refuse ? f.refuse(c, whole_device) : std::nullopt;
 
     // Raw card commands.
     if (!c.family)
         return fmt::format("{} sends card commands, and {} is {}, not an MMC/SD card; use discard, secure or zeroout",
                            name, c.name, c.kind.empty() ? "not on an MMC host" : c.kind);
-    if (is_sd_method(m) && c.family != regs::CardFamily::sd)
+    if (f.family == regs::CardFamily::sd && c.family != regs::CardFamily::sd)
         return fmt::format("{} is an SD method and {} is an eMMC; use erase, trim or emmc-discard", name,
                            c.name);
-    if (is_emmc_method(m) && c.family != regs::CardFamily::mmc)
+    if (f.family == regs::CardFamily::mmc && c.family != regs::CardFamily::mmc)
         return fmt::format("{} is an eMMC method and {} is an SD card; use erase{}", name, c.name,
                            c.sd_discard_support ? " or sd-discard" : "");
     if (!c.erase_class)
         return "the CSD command classes (CCC) lack class 5 (erase): the card does not accept erase commands";
-
-    switch (m) {
-    case Method::sd_discard:
-        if (!c.ssr) return "the SD status (SSR) could not be read, so DISCARD_SUPPORT is unknown";
-        if (!c.sd_discard_support) return "SSR DISCARD_SUPPORT is 0: the card does not support the DISCARD argument";
-        break;
-    case Method::fule:
-        if (!c.ssr) return "the SD status (SSR) could not be read, so FULE_SUPPORT is unknown";
-        if (!c.fule_support) return "SSR FULE_SUPPORT is 0: the card does not support full user area logical erase";
-        if (!whole_device)
-            return "FULE erases the whole user area; name the whole card, not a range of it";
-        break;
-    case Method::trim:
-        if (!c.have_ext_csd) return "EXT_CSD could not be read, so TRIM support is unknown";
-        if (!(c.sec_feature_support & sec_gb_cl_en))
-            return fmt::format("{}: SEC_GB_CL_EN (bit 4) is clear, so the device does not support TRIM", sec_text(c));
-        break;
-    case Method::emmc_discard:
-        if (!c.have_ext_csd) return "EXT_CSD could not be read, so DISCARD support is unknown";
-        if (c.ext_csd_rev < 6)
-            return fmt::format("EXT_CSD_REV is {}: DISCARD needs eMMC 4.5 (EXT_CSD_REV 6) or later", c.ext_csd_rev);
-        break;
-    case Method::secure_erase:
-        if (!c.have_ext_csd) return "EXT_CSD could not be read, so secure erase support is unknown";
-        if (!(c.sec_feature_support & sec_er_en))
-            return fmt::format("{}: SECURE_ER_EN (bit 0) is clear, so the device does not support secure erase",
-                               sec_text(c));
-        break;
-    case Method::secure_trim:
-        if (!c.have_ext_csd) return "EXT_CSD could not be read, so secure trim support is unknown";
-        if ((c.sec_feature_support & (sec_er_en | sec_gb_cl_en)) != (sec_er_en | sec_gb_cl_en))
-            return fmt::format("{}: secure trim needs SECURE_ER_EN (bit 0) and SEC_GB_CL_EN (bit 4)", sec_text(c));
-        break;
-    case Method::sanitize:
-        if (!c.have_ext_csd) return "EXT_CSD could not be read, so sanitize support is unknown";
-        if (!(c.sec_feature_support & sec_sanitize))
-            return fmt::format("{}: SEC_SANITIZE (bit 6) is clear, so the device does not support sanitize",
-                               sec_text(c));
-        break;
-    default: break;
-    }
+    if (f.refuse)
+        if (auto why = f.refuse(c, whole_device)) return why;
     // Last: the registers allow it, but can we reach the card?
     if (!c.raw_channel)
         return fmt::format("raw card commands are not available: {}",
@@ -228,15 +147,13 @@ Selection select_method(Method requested, const Capabilities& c, bool whole_devi
 EraseUnit erase_unit(Method m, const Capabilities& c)
 {
     const uint64_t lb = std::max<uint64_t>(c.logical_block, 512);
-    switch (m) {
-    case Method::discard:
-    case Method::secure:
+    switch (facts(m).unit) {
+    case UnitRule::discard_granularity:
         if (c.discard_granularity >= lb) return {c.discard_granularity, "queue/discard_granularity"};
         return {lb, "logical block size"};
-    case Method::zeroout:
-    case Method::automatic: return {lb, "logical block size"};
-    case Method::fule: return {lb, "logical block size (FULE takes the whole user area)"};
-    default: break;
+    case UnitRule::logical_block: return {lb, "logical block size"};
+    case UnitRule::whole_area: return {lb, "logical block size (FULE takes the whole user area)"};
+    case UnitRule::card: break;
     }
     if (c.family == regs::CardFamily::sd) {
         if (c.au_bytes) return {c.au_bytes, "SSR AU_SIZE"};
@@ -252,15 +169,14 @@ EraseUnit erase_unit(Method m, const Capabilities& c)
 uint64_t chunk_limit(Method m, const Capabilities& c)
 {
     auto bounded = [](uint64_t limit, uint64_t bound) { return limit ? std::min(limit, bound) : bound; };
-    switch (m) {
-    case Method::discard:
-    case Method::secure: return bounded(c.discard_max_bytes, prompt_bound);
-    case Method::zeroout:
+    switch (facts(m).chunk) {
+    case ChunkRule::discard_max: return bounded(c.discard_max_bytes, prompt_bound);
+    case ChunkRule::zeroout:
         return c.write_zeroes_max_bytes ? bounded(c.write_zeroes_max_bytes, zeroout_offloaded_bound)
                                         : zeroout_written_bound;
-    case Method::fule: return 0; // one command for the whole user area
-    case Method::automatic: return prompt_bound;
-    default: break;
+    case ChunkRule::whole_area: return 0; // one command for the whole user area
+    case ChunkRule::prompt: return prompt_bound;
+    case ChunkRule::card_busy: break;
     }
     // The kernel sizes discard_max_hw_bytes so one erase finishes within the
     // host's busy timeout.
@@ -272,43 +188,8 @@ Outcome expected_outcome(Method m, const Capabilities& c)
     const std::string reg = c.family == regs::CardFamily::sd ? "SCR DATA_STAT_AFTER_ERASE" : "EXT_CSD ERASED_MEM_CONT";
     Outcome o;
     o.declared = c.erased_byte;
-    switch (m) {
-    case Method::zeroout:
-        o.declared = 0x00;
-        o.zero_only = true;
-        o.basis = "BLKZEROOUT writes zeros";
-        return o;
-    case Method::discard:
-        if (!c.family) {
-            o.declared.reset();
-            o.basis = "BLKDISCARD; the device declares no erased pattern";
-        } else if (c.family == regs::CardFamily::sd && c.sd_discard_support) {
-            o.undefined = true;
-            o.basis = "BLKDISCARD: the kernel sends SD DISCARD, which may keep the old data";
-        } else if (c.family == regs::CardFamily::mmc && c.ext_csd_rev >= 6) {
-            o.undefined = true;
-            o.basis = "BLKDISCARD: the kernel sends eMMC DISCARD, which may keep the old data";
-        } else {
-            o.basis = fmt::format("BLKDISCARD: the kernel sends {}; {}",
-                                  c.family == regs::CardFamily::mmc && (c.sec_feature_support & sec_gb_cl_en) ? "TRIM" : "ERASE",
-                                  reg);
-        }
-        return o;
-    case Method::secure:
-        if (!c.family) {
-            o.declared.reset();
-            o.basis = "BLKSECDISCARD; the device declares no erased pattern";
-        } else {
-            o.basis = "BLKSECDISCARD: secure erase/trim; " + reg;
-        }
-        return o;
-    case Method::sd_discard:
-    case Method::emmc_discard:
-        o.undefined = true;
-        o.basis = "DISCARD may keep the old data; erased blocks read as " + reg + " says";
-        return o;
-    default: o.basis = reg; return o;
-    }
+    facts(m).outcome(o, c, reg);
+    return o;
 }
 
 uint32_t busy_timeout_ms(const Capabilities& c, uint32_t a, const Extent& disk)
@@ -375,20 +256,16 @@ std::vector<std::string> r1_errors(uint32_t status, regs::CardFamily family)
 
 std::string describe(Method m, const Capabilities& c)
 {
-    switch (m) {
-    case Method::discard: return "BLKDISCARD";
-    case Method::secure: return "BLKSECDISCARD";
-    case Method::zeroout: return "BLKZEROOUT";
-    case Method::automatic: return "auto";
-    default: break;
-    }
+    const auto& f = facts(m);
+    if (f.layer == Layer::block) return std::string(f.ioctl_name);
+    if (f.layer == Layer::choice) return "auto";
     const bool sd = c.family == regs::CardFamily::sd;
     std::string args;
     for (const uint32_t a : cmd38_args(m, c))
         args += fmt::format("{}{} (0x{:x})", args.empty() ? "" : " then ", arg_name(c.family, a), a);
     std::string text = fmt::format("{} CMD38 {}, {} addresses", sd ? "CMD32/CMD33" : "CMD35/CMD36", args,
                                    c.block_addressed ? "block" : "byte");
-    if (m == Method::sanitize) text += ", then CMD6 SANITIZE_START";
+    if (f.sanitize_after) text += ", then CMD6 SANITIZE_START";
     return text;
 }
 
@@ -396,35 +273,30 @@ std::string describe(Method m, const Capabilities& c)
 
 namespace {
 
+// The ioctl of a block-layer method (another method's executor is zeroout's).
 class BlockExecutor final : public Executor {
 public:
-    BlockExecutor(int fd, Method m, std::string name) : fd_(fd), method_(m), name_(std::move(name)) {}
+    BlockExecutor(int fd, Method m, std::string name)
+        : fd_(fd), facts_(facts(m).layer == Layer::block ? facts(m) : facts(Method::zeroout)), name_(std::move(name))
+    {
+    }
 
     void erase(const Extent& e) override
     {
         uint64_t range[2] = {e.offset, e.length};
-        const unsigned long request = method_ == Method::discard  ? BLKDISCARD
-                                      : method_ == Method::secure ? BLKSECDISCARD
-                                                                  : BLKZEROOUT;
-        if (::ioctl(fd_, request, range) == 0) return;
+        if (::ioctl(fd_, facts_.ioctl, range) == 0) return;
         const int err = errno;
         std::string hint;
-        if (err == EOPNOTSUPP)
-            hint = fmt::format(": {} does not support {}", name_,
-                               method_ == Method::secure ? "secure discard" : method_ == Method::discard ? "discard"
-                                                                                                        : "zeroout");
+        if (err == EOPNOTSUPP) hint = fmt::format(": {} does not support {}", name_, facts_.unsupported);
         throw ExecError(fmt::format("{} at offset {} length {} failed: {}{}", describe(), e.offset, e.length,
                                     std::strerror(err), hint));
     }
 
-    std::string describe() const override
-    {
-        return method_ == Method::discard ? "BLKDISCARD" : method_ == Method::secure ? "BLKSECDISCARD" : "BLKZEROOUT";
-    }
+    std::string describe() const override { return std::string(facts_.ioctl_name); }
 
 private:
     int fd_;
-    Method method_;
+    const MethodFacts& facts_;
     std::string name_;
 };
 
@@ -458,7 +330,7 @@ public:
 
     void finish() override
     {
-        if (method_ != Method::sanitize) return;
+        if (!facts(method_).sanitize_after) return;
         auto cmd = sanitize_command();
         try {
             channel_.send(cmd);

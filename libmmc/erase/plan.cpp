@@ -1,4 +1,5 @@
 #include "erase/plan.h"
+#include "erase/method_table.h"
 
 #include <array>
 #include <cctype>
@@ -9,54 +10,39 @@ namespace mmc::erase {
 
 namespace {
 
-struct MethodName {
-    Method method;
-    std::string_view name;
-};
-
-constexpr std::array<MethodName, 12> names{{
-    {Method::automatic, "auto"},
-    {Method::discard, "discard"},
-    {Method::secure, "secure"},
-    {Method::zeroout, "zeroout"},
-    {Method::erase, "erase"},
-    {Method::sd_discard, "sd-discard"},
-    {Method::fule, "fule"},
-    {Method::trim, "trim"},
-    {Method::emmc_discard, "emmc-discard"},
-    {Method::secure_erase, "secure-erase"},
-    {Method::secure_trim, "secure-trim"},
-    {Method::sanitize, "sanitize"},
-}};
-
-constexpr std::array<Method, 11> every{Method::discard,    Method::secure,       Method::zeroout,
-                                       Method::erase,      Method::sd_discard,   Method::fule,
-                                       Method::trim,       Method::emmc_discard, Method::secure_erase,
-                                       Method::secure_trim, Method::sanitize};
-
 uint64_t round_up(uint64_t v, uint64_t unit) { return (v + unit - 1) / unit * unit; }
 uint64_t round_down(uint64_t v, uint64_t unit) { return v / unit * unit; }
 
 } // namespace
 
+// A method's name and kind are its row of the method table (method_table.h).
 std::string_view to_string(Method m)
 {
-    for (const auto& n : names)
-        if (n.method == m) return n.name;
+    for (const auto& row : method_table())
+        if (row.method == m) return row.name;
     return "unknown";
 }
 
 std::optional<Method> method_from_string(std::string_view name)
 {
-    for (const auto& n : names)
-        if (n.name == name) return n.method;
+    for (const auto& row : method_table())
+        if (row.name == name) return row.method;
     return std::nullopt;
 }
 
-std::span<const Method> all_methods() { return every; }
+std::span<const Method> all_methods()
+{
+    static const std::vector<Method> every = [] {
+        std::vector<Method> out;
+        for (const auto& row : method_table())
+            if (row.method != Method::automatic) out.push_back(row.method);
+        return out;
+    }();
+    return every;
+}
 
-bool is_block_layer(Method m) { return m == Method::discard || m == Method::secure || m == Method::zeroout; }
-bool is_raw(Method m) { return m != Method::automatic && !is_block_layer(m); }
+bool is_block_layer(Method m) { return facts(m).layer == Layer::block; }
+bool is_raw(Method m) { return facts(m).layer == Layer::card; }
 
 std::string_view to_string(EdgeAction a)
 {
@@ -121,10 +107,7 @@ Plan make_plan(const PlanInput& in)
     return p;
 }
 
-bool restores_clean(Method m)
-{
-    return m != Method::automatic && m != Method::zeroout && m != Method::fule;
-}
+bool restores_clean(Method m) { return facts(m).restores_clean; }
 
 PartialAus partial_aus(const Plan& plan, uint64_t device_start)
 {

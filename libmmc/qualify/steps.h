@@ -1,6 +1,8 @@
 // The step table: the pipeline, one row per step, in order. Adding a step
-// is adding a row (a StepSpec): an in-process step here, or a sibling tool
-// run as a child process (child_step.h) with Needs and WhenMissing.
+// is adding a row (a StepSpec): an in-process step, or a sibling tool run as
+// a child process (child_step.h) with Needs and WhenMissing. Each family of
+// steps keeps its spec beside its runner in steps_FAMILY.cpp (info, bus,
+// erase, bench, probe, health); steps_common.h is what they share.
 #pragma once
 
 #include "qualify/step.h"
@@ -20,6 +22,7 @@ StepSpec bus_step();                           // mmc-bus -J --measure: the bus 
 StepSpec erase_step();                         // mmc-erase --yes --verify -J: erase::prepare, execute
 StepSpec bench_step(bench::Suite suite, Needs needs = Needs::always); // mmc-bench -J --suite SUITE
 StepSpec state_step();                         // mmc-bench --suite state --destructive [--au SIZE]: what erasing buys
+StepSpec sustained_step();                     // mmc-bench --suite sustained --destructive: the whole card once
 
 // Sibling tools run as child processes, skipped when not installed.
 StepSpec health_step();                        // mmc-health -J DEVICE; exits 3-6 (a verdict) are its answer

@@ -150,7 +150,7 @@ parses_input = {
     "bench/precondition.cpp": "the --precondition option",
     "bench/context.cpp": "sysfs cache_type",
     "bench/session.cpp": "uevent ACTION",
-    "report/bundle.cpp": "bundles' JSON read back",
+    "report/bundle_json.cpp": "bundles' JSON read back",
     "report/make_bundle.cpp": "the tools' JSON read back",
     "report/load.cpp": "file names (.json)",
     "report/sql_sqlite.cpp": "SQLite's journal_mode answer",

@@ -5,12 +5,15 @@
 // CSD and a Samsung eMMC 5.1 CSD from tests/data/registers.json, and EXT_CSD
 // images with chosen SEC_FEATURE_SUPPORT bits.
 #include "erase/device.h"
+#include "erase/method_table.h"
 #include "erase/methods.h"
 #include "regs/hex.h"
 #include "regs/register.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <linux/fs.h>
+#include <set>
 
 using namespace mmc::erase;
 using mmc::regs::CardFamily;
@@ -388,3 +391,79 @@ TEST(EraseMethods, Descriptions)
               "CMD35/CMD36 CMD38 SECURE TRIM step 1 (0x80000001) then SECURE TRIM step 2 (0x80008000), block addresses");
     EXPECT_TRUE(contains(describe(Method::sanitize, emmc(e)), "then CMD6 SANITIZE_START"));
 }
+
+// The methods' table (erase/method_table.h): one row per method, in the
+// order of the Method enum, each row consistent with its layer, and the
+// functions that read it (to_string, method_from_string, all_methods,
+// is_block_layer, is_raw) agreeing with it.
+namespace {
+
+constexpr int table_last_method = static_cast<int>(Method::sanitize);
+
+TEST(EraseMethodTable, OneRowPerMethodInEnumOrderWithDistinctNames)
+{
+    const auto& table = method_table();
+    ASSERT_EQ(table.size(), static_cast<std::size_t>(table_last_method + 1));
+    std::set<std::string_view> names;
+    for (int i = 0; i <= table_last_method; ++i) {
+        const auto m = static_cast<Method>(i);
+        EXPECT_EQ(table[i].method, m) << i;
+        EXPECT_EQ(&facts(m), &table[i]) << i;
+        EXPECT_TRUE(names.insert(table[i].name).second) << table[i].name;
+        EXPECT_EQ(method_from_string(table[i].name), m) << table[i].name;
+        EXPECT_EQ(to_string(m), table[i].name);
+    }
+    EXPECT_THROW(facts(static_cast<Method>(table_last_method + 1)), std::logic_error);
+    EXPECT_EQ(to_string(static_cast<Method>(table_last_method + 1)), "unknown");
+}
+
+TEST(EraseMethodTable, EachRowFitsItsLayer)
+{
+    Capabilities caps;
+    for (const auto& row : method_table()) {
+        SCOPED_TRACE(std::string(row.name));
+        EXPECT_NE(row.outcome, nullptr);
+        EXPECT_EQ(is_block_layer(row.method), row.layer == Layer::block);
+        EXPECT_EQ(is_raw(row.method), row.layer == Layer::card);
+        if (row.layer == Layer::block) {
+            EXPECT_NE(row.ioctl, 0u);
+            EXPECT_FALSE(row.ioctl_name.empty());
+            EXPECT_FALSE(row.unsupported.empty());
+        } else {
+            EXPECT_EQ(row.ioctl, 0u);
+        }
+        // Card commands: CMD38 arguments; no family for the others.
+        if (row.layer == Layer::card) {
+            ASSERT_NE(row.cmd38_args, nullptr);
+            EXPECT_FALSE(row.cmd38_args(caps).empty());
+        } else {
+            EXPECT_EQ(row.cmd38_args, nullptr);
+            EXPECT_FALSE(row.family.has_value());
+            EXPECT_FALSE(row.sanitize_after);
+        }
+    }
+    EXPECT_EQ(facts(Method::discard).ioctl, BLKDISCARD);
+    EXPECT_EQ(facts(Method::secure).ioctl, BLKSECDISCARD);
+    EXPECT_EQ(facts(Method::zeroout).ioctl, BLKZEROOUT);
+}
+
+TEST(EraseMethodTable, AllMethodsIsEveryRowButAuto)
+{
+    const auto all = all_methods();
+    ASSERT_EQ(all.size(), static_cast<std::size_t>(table_last_method));
+    for (std::size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i], static_cast<Method>(i + 1));
+}
+
+// Sanitize's first command is TRIM where the card has it, else ERASE.
+TEST(EraseMethodTable, SanitizeTrimsWhereTheCardCan)
+{
+    Capabilities caps;
+    caps.sec_feature_support = sec_gb_cl_en;
+    EXPECT_EQ(facts(Method::sanitize).cmd38_args(caps), std::vector<uint32_t>{arg::trim});
+    caps.sec_feature_support = 0;
+    EXPECT_EQ(facts(Method::sanitize).cmd38_args(caps), std::vector<uint32_t>{arg::erase});
+    EXPECT_TRUE(facts(Method::sanitize).sanitize_after);
+    EXPECT_EQ(facts(Method::secure_trim).cmd38_args(caps), (std::vector<uint32_t>{arg::secure_trim1, arg::secure_trim2}));
+}
+
+} // namespace
