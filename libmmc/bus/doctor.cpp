@@ -84,8 +84,13 @@ std::string_view to_string(Severity s)
     return "info";
 }
 
-Diagnosis diagnose(const Evidence& e)
+Diagnosis diagnose(const Evidence& given)
 {
+    // A host the kernel log names as a PCI device ("SDHCI controller on PCI
+    // [0000:00:1e.6]", sdhci-pci, rtsx_pci) has no device-tree node.
+    Evidence e = given;
+    const bool pci_in_log = !e.dt && e.log && !e.log->pci_address.empty();
+    if (pci_in_log) e.dt_absent = true;
     Diagnosis d;
     d.host = e.host.empty() ? e.ios.host : e.host;
     d.ios = e.ios;
@@ -114,6 +119,13 @@ Diagnosis diagnose(const Evidence& e)
     }
 
     std::vector<Finding> notes; // info and warnings, after the limits
+    if (pci_in_log || !e.pci_id.empty())
+        notes.push_back({Severity::info, fmt::format("this host is a PCI controller{}, with no device tree: its caps are the "
+                                                     "controller's and its driver's own",
+                                                     !e.pci_id.empty() && e.pci_id != "PCI" ? fmt::format(" ({})", e.pci_id)
+                                                     : pci_in_log && e.log->pci_address != "PCI"
+                                                         ? fmt::format(" (PCI [{}] in the kernel log)", e.log->pci_address)
+                                                         : std::string())});
     const auto spec = d.mode ? mode_spec(*d.mode, d.card) : std::nullopt;
     std::optional<double> hz;
     if (spec) {
@@ -164,12 +176,18 @@ Diagnosis diagnose(const Evidence& e)
         // 26 MHz or less proves only HS26).
         ModeSet proven = f.bit(spec->mode);
         if (spec->mode == Mode::mmc_hs && e.ios.clock_hz && *e.ios.clock_hz <= 26000000) proven = f.bit(Mode::hs26);
+        // The kernel log can prove more: a mode both sides reached before
+        // the bus came down to this one.
+        std::vector<std::string> reached_by;
+        const ModeSet reached = proven | modes_reached(e, f, reached_by);
+        for (const auto& line : reached_by)
+            notes.push_back({Severity::info, fmt::format("both sides reached {} once: {}", to_string(f.best(reached)), line)});
         Host host = host_modes(e, f, caps);
-        if (host.side.known) host.side.modes |= proven;
+        if (host.side.known) host.side.modes |= reached;
         describe_host(host, e, f, caps);
         const Side card = d.card == regs::CardFamily::mmc
-                              ? mmc_card(e, proven)
-                              : sd_card(e, proven, !host.side.known || (host.side.modes & f.low_voltage()) != 0);
+                              ? mmc_card(e, reached)
+                              : sd_card(e, reached, !host.side.known || (host.side.modes & f.low_voltage()) != 0);
         if (host.side.known) d.host_best_mode = f.best(host.side.modes);
         if (card.known) d.card_best_mode = f.best(card.modes);
         if (!card.known && !card.why.empty()) notes.push_back({Severity::info, card.why});

@@ -32,6 +32,23 @@ void identify_card(const Evidence& e, Diagnosis& d)
     }();
 }
 
+// Why the card is a standard-capacity (SDSC) card, or "" when nothing says
+// so. Linux switches a card to 1.8 V only when it answers ACMD41 with CCS=1
+// and S18A=1 (core/sd.c mmc_sd_get_cid: S18A is read only with CCS; SD
+// Physical Layer Simplified Specification 4.2.3.1: S18R/S18A apply to
+// SDHC/SDXC), and mmc_add_card names a card without block addressing
+// "SD" (not SDHC/SDXC). A card of 2 GB or less is standard capacity: SDHC
+// starts above 2 GB (spec 5.3: CSD version 1.0 addresses up to 2 GB).
+std::string standard_capacity(const Evidence& e)
+{
+    const auto& m = e.kernel_message;
+    if (m.find(" SD card") != std::string::npos && m.find(": new ") != std::string::npos)
+        return "the kernel calls it \"SD card\" (not SDHC or SDXC): " + m.substr(m.find(": new ") + 2);
+    if (e.capacity_bytes && *e.capacity_bytes > 0 && *e.capacity_bytes <= (uint64_t{1} << 31))
+        return fmt::format("its capacity is {}, 2 GB or less", cli::format_bytes(*e.capacity_bytes));
+    return {};
+}
+
 // SD: CMD6 function group 1 says exactly; OCR S18A and the SSR UHS grade only
 // say whether the card is UHS-I at all. A card answers S18A=1 only when the
 // host asked for 1.8 V, so S18A=0 from a host without UHS proves little.
@@ -55,6 +72,15 @@ Side sd_card(const Evidence& e, ModeSet proven, bool host_asks_1_8v)
         s.modes |= proven;
         s.why = fmt::format("the card supports UHS-I up to {} ({})", to_string(f.best(s.modes)), join(evidence, ", "));
         s.tries.push_back("a UHS-I card rated for SDR104 would run faster in this host");
+    } else if (const std::string sdsc = standard_capacity(e); !sdsc.empty()) {
+        // A standard-capacity card never runs UHS-I: SD high speed is its best.
+        s.known = true;
+        s.modes = f.bit(Mode::legacy) | f.bit(Mode::hs) | proven;
+        s.why = fmt::format("a standard-capacity SD card ({}) cannot run UHS-I: Linux switches to 1.8 V only for a card that "
+                            "answers CCS=1 and S18A=1, so SD high speed is its best",
+                            sdsc);
+        s.evidence.push_back("standard-capacity card: " + sdsc);
+        s.tries.push_back("an SDHC or SDXC UHS-I card (marked U1/U3 or with the I logo) runs the UHS modes this host offers");
     } else if (e.s18a == true || e.uhs_speed_grade.value_or(0) > 0) {
         // UHS-I, fastest mode unknown: the card is no proven limit.
         if (e.uhs_speed_grade.value_or(0) > 0) evidence.push_back(fmt::format("SSR UHS speed grade U{}", *e.uhs_speed_grade));

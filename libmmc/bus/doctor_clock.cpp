@@ -42,8 +42,9 @@ const LogEvent* first_event(const Evidence& e, std::initializer_list<LogEventKin
 std::string log_line(const LogEvent& ev) { return fmt::format("kernel log line {}: {}", ev.line, ev.text); }
 
 // Who set a device-tree clock cap below the mode's rate: the SoC (its .dtsi
-// value, from the table), the board (lower than what the controller does),
-// or unknown when the table does not know the controller.
+// value, from the table), the board (a value other than the SoC's: lower
+// than what the controller does, or above the .dtsi's), or unknown when the
+// table does not know the controller.
 void own_clock_cap(Shortfall& s, const Evidence& e, std::string_view property, uint32_t cap, const ModeSpec& spec, double hz)
 {
     const DeviceTree& dt = *e.dt;
@@ -62,6 +63,17 @@ void own_clock_cap(Shortfall& s, const Evidence& e, std::string_view property, u
                                       "and go back if they appear",
                                       dt.overlay_target(), property,
                                       static_cast<uint64_t>(std::min(soc->clock_hz, spec.clock_hz))));
+    } else if (soc && soc->clock_hz > 0 && soc->clock_is_limit && cap > soc->clock_hz * negligible_gain) {
+        // A board's .dts may raise the SoC's max-frequency as well as lower
+        // it (the board file's property overrides the .dtsi's, dtc's merge):
+        // a live value that differs from the SoC's is the board's setting.
+        s.owner = Limit::board;
+        s.evidence.push_back(fmt::format("{} is given {} by its SoC's .dtsi ({})", soc->controller, hz_text(soc->clock_hz), soc->source));
+        s.text += fmt::format(": the board's device tree sets it, above the {} of the SoC's .dtsi", hz_text(soc->clock_hz));
+        s.tries.push_back(fmt::format("the board raised max-frequency already; a higher value ({} {{ {} = <{}>; }};) is beyond "
+                                      "what the SoC's .dtsi gives this controller: only with the kernel log watched for CRC "
+                                      "errors and tuning failures",
+                                      dt.overlay_target(), property, static_cast<uint64_t>(spec.clock_hz)));
     } else if (soc && soc->clock_hz > 0 && soc->clock_is_limit) {
         s.owner = Limit::host;
         s.evidence.push_back(fmt::format("{} is limited to {} by its SoC ({})", soc->controller, hz_text(soc->clock_hz), soc->source));
@@ -134,7 +146,40 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
     if (dt && spec.mode == Mode::hs && dt->max_sd_hs_hz) cap = {{"max-sd-hs-hz", *dt->max_sd_hs_hz}};
     if (dt && dt->max_frequency && (!cap || *dt->max_frequency < cap->second)) cap = {{"max-frequency", *dt->max_frequency}};
     const auto* step_down = first_event(e, {LogEventKind::step_down});
-    if (cap && cap->second < spec.clock_hz * divider_granularity && requested <= cap->second * negligible_gain) {
+    // max-frequency is f_max, and the core asks for the mode's rate or f_max,
+    // whichever is lower (mmc_set_clock clamps to f_max): it explains a
+    // clock only when the request is at it, within a divider's step. A
+    // request clearly below it came from somewhere else.
+    const bool at_cap = cap && requested <= cap->second * negligible_gain && requested >= cap->second * divider_granularity;
+    // A fast timing still at 52 MHz or less, with no "new ... card" line for
+    // this host: the snapshot caught the switch before its clock was raised
+    // (mmc_sd_init_uhs_card, mmc_select_hs200 set the timing first).
+    const bool switch_pending = spec.clock_hz > 52e6 && requested <= 52e6 && e.kernel_message.empty();
+    // Driver-specific clock properties set the bus clock itself: a board
+    // that writes one chose the clock (mmc-controller-common.yaml
+    // max-sd-hs-hz: the SD high-speed clock, read by mmc_sd_get_max_clock;
+    // brcm,bcm2835-sdhost.txt brcm,overclock-50: the clock in MHz that
+    // bcm2835_sdhost_set_clock uses for a 50 MHz request). Equal to the
+    // clock that runs, it is the board's setting, not a divider's limit.
+    struct DriverClock {
+        std::string_view name;
+        uint32_t value;
+        double hz;
+    };
+    std::optional<DriverClock> driver_clock;
+    if (dt && dt->max_sd_hs_hz && spec.mode == Mode::hs) driver_clock = DriverClock{"max-sd-hs-hz", *dt->max_sd_hs_hz, double(*dt->max_sd_hs_hz)};
+    if (dt && dt->overclock_50_mhz && *dt->overclock_50_mhz > 0 && spec.clock_hz <= 52e6 && spec.clock_hz >= 50e6)
+        driver_clock = DriverClock{"brcm,overclock-50", *dt->overclock_50_mhz, *dt->overclock_50_mhz * 1e6};
+    if (driver_clock && hz < driver_clock->hz * negligible_gain && hz > driver_clock->hz / negligible_gain) {
+        s.owner = Limit::board;
+        s.text = fmt::format("{} ({}) caps the clock at {}; {} runs up to {}: the board's device tree sets the clock itself", driver_clock->name,
+                             hz_text(driver_clock->hz), hz_text(hz), to_string(spec.mode), hz_text(spec.clock_hz));
+        s.evidence.push_back(fmt::format("device tree {}: {} = <{}>, the clock that runs", dt->node.empty() ? std::string("node") : dt->node,
+                                         driver_clock->name, driver_clock->value));
+        s.tries.push_back(fmt::format("a device-tree overlay changing it ({} {{ {} = <...>; }};) - the board may have chosen it "
+                                      "for signal integrity: afterwards watch the kernel log for CRC errors",
+                                      dt->overlay_target(), driver_clock->name));
+    } else if (cap && cap->second < spec.clock_hz * divider_granularity && at_cap) {
         own_clock_cap(s, e, cap->first, cap->second, spec, hz);
     } else if (spec.mode == Mode::mmc_hs && e.device_type && !(*e.device_type & 0x02) && requested <= 26e6) {
         s.owner = Limit::card;
@@ -156,10 +201,28 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
                                "(assigned-clock-rates in the device tree) may divide closer to the mode's clock"
                              : "the clock is the controller's own: neither the card nor the mode changes it; another host "
                                "controller or reader may clock closer to the mode's rate");
+    } else if (cap && !at_cap && requested < cap->second) {
+        // Below both the mode's rate and the device tree's cap: the host's
+        // own doing - its source clock, or a mode switch not yet complete.
+        s.owner = Limit::host;
+        s.text = fmt::format("clock {} requested, below both {}'s {} and {} ({}): {} does not explain it; {}", hz_text(requested),
+                             to_string(spec.mode), hz_text(spec.clock_hz), cap->first, hz_text(cap->second), cap->first,
+                             switch_pending ? fmt::format("the switch to {} had not completed (the clock is still at most 52 MHz and "
+                                                          "the log has no \"new ... card\" line for this host), or the controller's "
+                                                          "source clock holds it there",
+                                                          to_string(spec.mode))
+                                            : std::string("the controller's source clock and divider make it"));
+        s.evidence.push_back(fmt::format("ios: clock {} requested", hz_text(requested)));
+        s.evidence.push_back(fmt::format("device tree: {} = <{}>, above the clock asked for", cap->first, cap->second));
+        s.tries.push_back(switch_pending ? "read ios again while the card is busy (dd), and the kernel log for this host's \"new ... card\" line"
+                                         : "the clock comes from the controller's source clock (assigned-clock-rates in the device tree, "
+                                           "or the clock driver): a faster source lets the divider reach the mode's rate");
     } else if (dt || e.dt_absent) {
         s.owner = Limit::host;
         s.text = fmt::format("clock {}, below {}'s {}: the controller's maximum clock (f_max){}", hz_text(hz), to_string(spec.mode),
                              hz_text(spec.clock_hz), dt ? ", with no max-frequency as low in its device tree" : "");
+        if (switch_pending)
+            s.text += fmt::format(", or a switch to {} not yet complete (no \"new ... card\" line for this host)", to_string(spec.mode));
         s.evidence.push_back(fmt::format("ios: clock {} requested", hz_text(requested)));
         s.evidence.push_back(dt ? fmt::format("device tree: no max-frequency at or below {}", hz_text(requested))
                                 : "no device-tree node (PCI or ACPI host)");

@@ -95,6 +95,18 @@ void mode_shortfalls(const Evidence& e, const FamilyModes& f, Mode mode, const S
             s.text = fmt::format("{}; the card's capabilities were not read, so the card or a fallback is the reason", prefix);
             s.would_decide = "the card's registers (mmc-info): if it supports more, a fallback (the kernel log says which)";
             s.tries.insert(s.tries.begin(), "read the card's registers (mmc-info) to see what it supports");
+        } else if (card.known && e.dt_absent) {
+            // A PCI (or ACPI) host has no device-tree node: what it offers is
+            // the controller's and its driver's own (sdhci-pci-core,
+            // rtsx_pci_sdmmc set the caps), so where the card can do more,
+            // the host stops it.
+            s.owner = Limit::host;
+            s.text = fmt::format("{}: the host has no device-tree node (a PCI or ACPI controller), so its modes are the "
+                                 "controller's and its driver's own",
+                                 prefix);
+            s.evidence.push_back(card.why);
+            s.evidence.push_back("no device-tree node (PCI or ACPI host): no board setting stops it");
+            s.tries.insert(s.tries.begin(), "another reader (a USB 3 UHS-I reader) or host controller runs the card's faster modes");
         } else if (card.known) {
             s.text = fmt::format("{}; the host's caps were not read, so the host or a fallback is the reason", prefix);
             s.would_decide = "the host's caps (debugfs) or device tree, and the kernel log";
@@ -126,6 +138,46 @@ void mode_shortfalls(const Evidence& e, const FamilyModes& f, Mode mode, const S
         out.push_back({card.owner, std::max(1.0, f.ceiling(host_best) / here), card.why, card.tries, Mechanism::mode, evidence_of(card), {}});
     else if (!card.why.empty())
         info.push_back({Severity::info, card.why});
+}
+
+// The modes the kernel log proves both sides reached for this host.
+// - Its "new ... card" line names the mode the card was set up in
+//   (core/bus.c mmc_add_card: "ultra high speed SDR104", "HS200", "high
+//   speed DDR").
+// - A tuning attempt (failed or not) happens only in a tuned mode: SDR50 or
+//   SDR104 for SD (core/sd.c mmc_sd_init_uhs_card), HS200 for eMMC (core/mmc.c
+//   mmc_hs200_tuning; HS400 is tuned in HS200). SDHCI-style controllers read
+//   their modes from capability registers (sdhci_setup_host), so this holds
+//   whatever the device tree lists.
+ModeSet modes_reached(const Evidence& e, const FamilyModes& f, std::vector<std::string>& evidence)
+{
+    ModeSet reached = 0;
+    const std::string& m = e.kernel_message;
+    if (const auto at = m.find(": new "); at != std::string::npos) {
+        struct Named {
+            std::string_view words;
+            Mode mode;
+        };
+        static constexpr std::array<Named, 9> named{{
+            {"ultra high speed SDR104 ", Mode::sdr104}, {"ultra high speed SDR50 ", Mode::sdr50},
+            {"ultra high speed DDR50 ", Mode::ddr50},   {"ultra high speed SDR25 ", Mode::sdr25},
+            {"HS400 Enhanced strobe ", Mode::hs400es},  {"HS400 ", Mode::hs400},
+            {"HS200 ", Mode::hs200},                    {"high speed DDR ", Mode::ddr52},
+            {"ultra high speed SDR12 ", Mode::sdr12},
+        }};
+        for (const auto& n : named)
+            if (m.find(n.words, at) != std::string::npos && f.bit(n.mode)) {
+                reached |= f.bit(n.mode);
+                evidence.push_back("kernel log: " + m.substr(at + 2));
+                break;
+            }
+    }
+    if (const auto* ev = first_event(e, {LogEventKind::tuning_failed})) {
+        reached |= f.bit(f.family == regs::CardFamily::mmc ? Mode::hs200 : Mode::sdr50);
+        evidence.push_back(fmt::format("{} (tuning happens only in {})", log_line(*ev),
+                                       f.family == regs::CardFamily::mmc ? "HS200" : "SDR50 or SDR104"));
+    }
+    return reached;
 }
 
 } // namespace mmc::bus::doctor_parts

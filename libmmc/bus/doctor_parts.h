@@ -144,6 +144,10 @@ std::string log_line(const LogEvent& ev);
 void mode_shortfalls(const Evidence& e, const FamilyModes& f, Mode mode, const Side& card, const Host& host_info,
                      std::vector<Shortfall>& out, std::vector<Finding>& info);
 
+// The modes the kernel log proves both sides reached (a "new ... card" line
+// naming the mode, a tuning attempt); `evidence` gets the lines.
+ModeSet modes_reached(const Evidence& e, const FamilyModes& f, std::vector<std::string>& evidence);
+
 // ---- the ranking (doctor_rank.cpp) ----
 // Orders the shortfalls so the first names the limit.
 void rank(std::vector<Shortfall>& shortfalls);
