@@ -74,13 +74,20 @@ void mode_shortfalls(const Evidence& e, const FamilyModes& f, Mode mode, const S
     if (f.index(mode) < f.index(shared)) {
         // Both sides (as far as known) offer more than runs.
         Shortfall s = fallback(e, f, mode, shared, host_info);
+        // The kernel log proves both sides reached a faster mode once: a
+        // fallback, whatever is known of either side.
+        std::vector<std::string> reached_by;
+        const ModeSet reached = modes_reached(e, f, reached_by);
+        const bool fell = reached && f.index(f.best(reached)) > f.index(mode);
         const std::string prefix =
             card.known && host.known ? fmt::format("the host offers {} and the card {}, but the bus runs {}", to_string(host_best),
                                                    to_string(card_best), to_string(mode))
             : host.known ? fmt::format("the host offers up to {} but the bus runs {}", to_string(host_best), to_string(mode))
             : card.known ? fmt::format("the card supports up to {} but the bus runs {}", to_string(card_best), to_string(mode))
+            : fell       ? fmt::format("both sides reached {} once (the kernel log) but the bus runs {}", to_string(f.best(reached)),
+                                       to_string(mode))
                          : std::string();
-        if (!prefix.empty() && (s.owner != Limit::unknown || (card.known && host.known))) {
+        if (!prefix.empty() && (s.owner != Limit::unknown || (card.known && host.known) || fell)) {
             s.text = prefix + s.text;
             out.push_back(s);
             return;

@@ -161,6 +161,22 @@ TEST(BusRuleTuningInTheLog, AnotherHostsTuningDecidesNothing)
     EXPECT_EQ(d.host_best_mode, Mode::hs); // only what the node lists
 }
 
+TEST(BusRuleTuningInTheLog, TheCardLinesModeProvesAFallback)
+{
+    // Nothing known of either side, but the card was set up in SDR104.
+    Evidence e = evidence(sd_hs, CardFamily::sd);
+    with_log(e, "[    2.3] mmc0: new ultra high speed SDR104 SDXC card at address 59b4\n");
+    const auto d = diagnose(e);
+    EXPECT_EQ(d.limit, Limit::unknown); // a fallback, and the log names no cause
+    ASSERT_FALSE(d.findings.empty());
+    EXPECT_NE(d.findings.front().text.find("both sides reached SDR104 once"), std::string::npos) << d.findings.front().text;
+    EXPECT_NE(d.would_decide.find("kernel log"), std::string::npos) << d.would_decide;
+    // A high-speed card line proves nothing beyond the mode that runs.
+    with_log(e, "[    2.3] mmc0: new high speed SDXC card at address 59b4\n");
+    const auto hs = diagnose(e);
+    EXPECT_NE(hs.findings.front().text.find("either the host or the card stops at HS"), std::string::npos) << hs.findings.front().text;
+}
+
 // ---- 4. SoC-table rows on the most specific compatible -------------------
 
 TEST(BusRuleSocTable, AFallbackCompatiblePicksNoRow)
