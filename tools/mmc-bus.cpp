@@ -29,7 +29,7 @@ void usage(std::FILE* to)
     fmt::print(to, R"(Usage:
  {0} [options] [DEVICE|HOST]
  {0} [options] --ios FILE [--caps HEX] [--caps2 HEX] [--kernel VERSION] [--family sd|mmc|sdio]
-         [--dt FILE|DIR [--dt-node NAME]] [--dmesg FILE]
+         [--dt FILE|DIR [--dt-node NAME] | --pci[=VENDOR:DEVICE]] [--dmesg FILE]
 
 Say which bus mode an SD/MMC card runs in, what that mode and clock allow,
 what card and host could do, and what limits throughput: the host, the
@@ -49,6 +49,9 @@ Options:
      --dt FILE|DIR       the host's device-tree node (with --ios): a DTS fragment,
                          dtc -I fs output, or a copied /proc/device-tree node
      --dt-node NAME      which node of --dt is the host (name, label or address)
+     --pci[=VENDOR:DEVICE]
+                         the host is a PCI controller, with no device tree (with
+                         --ios): its caps are the controller's and driver's own
      --dmesg FILE        the kernel log to read for tuning, voltage-switch and CRC
                          errors (default live: the kernel's own log)
      --measure[=TIME]    read the card sequentially (O_DIRECT, read-only) for TIME
@@ -67,6 +70,7 @@ Examples:
  {0} --measure /dev/mmcblk0
  {0} --ios ios.txt --caps 0x4000114b --caps2 0x00860000 --kernel 5.10
  {0} --ios ios.txt --dt board.dts --dt-node sdmmc --dmesg dmesg.txt
+ {0} --ios ios.txt --pci=1217:8621 --dmesg dmesg.txt
 )",
                tool);
 }
@@ -82,6 +86,7 @@ struct Options {
     std::optional<std::string> target;
     std::optional<std::string> ios_file;
     std::optional<std::string> dt_file, dt_node, dmesg_file;
+    std::optional<std::string> pci; // --pci: "" or "VENDOR:DEVICE"
     std::optional<uint32_t> caps, caps2;
     std::string kernel;
     std::optional<mmc::regs::CardFamily> card;
@@ -102,9 +107,26 @@ uint32_t parse_hex32(const char* opt, const std::string& text)
     return v;
 }
 
+// --pci's VENDOR:DEVICE: two 16-bit hex ids ("1217:8621"), or nothing.
+std::string pci_id_option(const std::string& text)
+{
+    if (text.empty()) return text;
+    const auto colon = text.find(':');
+    const auto hex16 = [](std::string_view s) {
+        uint16_t v = 0;
+        const auto r = std::from_chars(s.data(), s.data() + s.size(), v, 16);
+        return !s.empty() && s.size() <= 4 && r.ec == std::errc() && r.ptr == s.data() + s.size();
+    };
+    if (colon == std::string::npos || !hex16(std::string_view(text).substr(0, colon)) || !hex16(std::string_view(text).substr(colon + 1)))
+        throw mmc::cli::UsageError(fmt::format("--pci={}: expected VENDOR:DEVICE in hex, such as 1217:8621 (lspci -nn)", text.substr(0, 40)));
+    std::string id = text;
+    for (auto& ch : id) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return id;
+}
+
 Options parse_options(int argc, char** argv)
 {
-    enum { caps = 256, caps2, kernel, family, card_deprecated, no_ioctl, sysfs, debugfs, measure, dt, dt_node, dmesg };
+    enum { caps = 256, caps2, kernel, family, card_deprecated, no_ioctl, sysfs, debugfs, measure, dt, dt_node, dmesg, pci };
     static const option longopts[] = {
         {"ios", required_argument, nullptr, 'i'},      {"caps", required_argument, nullptr, caps},
         {"caps2", required_argument, nullptr, caps2},  {"kernel", required_argument, nullptr, kernel},
@@ -114,7 +136,7 @@ Options parse_options(int argc, char** argv)
         {"no-ioctl", no_argument, nullptr, no_ioctl},  {"sysfs-root", required_argument, nullptr, sysfs},
         {"debugfs-root", required_argument, nullptr, debugfs},
         {"dt", required_argument, nullptr, dt},        {"dt-node", required_argument, nullptr, dt_node},
-        {"dmesg", required_argument, nullptr, dmesg},
+        {"dmesg", required_argument, nullptr, dmesg},  {"pci", optional_argument, nullptr, pci},
         {"help", no_argument, nullptr, 'h'},           {"version", no_argument, nullptr, 'V'},
         {nullptr, 0, nullptr, 0},
     };
@@ -136,6 +158,7 @@ Options parse_options(int argc, char** argv)
         case dt: o.dt_file = optarg; break;
         case dt_node: o.dt_node = optarg; break;
         case dmesg: o.dmesg_file = optarg; break;
+        case pci: o.pci = pci_id_option(optarg ? optarg : ""); break;
         case card_deprecated: mmc::cli::warn_deprecated(tool, "--card", "--family"); [[fallthrough]];
         case family: {
             const std::string v = optarg;
@@ -171,8 +194,9 @@ Options parse_options(int argc, char** argv)
     if (optind < argc) o.target = argv[optind++];
     if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'", argv[optind]));
     if (o.ios_file && o.target) throw mmc::cli::UsageError("give a DEVICE or --ios, not both");
-    if (!o.ios_file && (o.caps || o.caps2 || o.card || o.sdio || o.dt_file))
-        throw mmc::cli::UsageError("--caps, --caps2, --family and --dt describe a pasted dump; use them with --ios");
+    if (!o.ios_file && (o.caps || o.caps2 || o.card || o.sdio || o.dt_file || o.pci))
+        throw mmc::cli::UsageError("--caps, --caps2, --family, --dt and --pci describe a pasted dump; use them with --ios");
+    if (o.pci && o.dt_file) throw mmc::cli::UsageError("--pci says the host has no device tree; give --dt or --pci, not both");
     if (o.dt_node && !o.dt_file) throw mmc::cli::UsageError("--dt-node picks a node of --dt; give --dt FILE");
     if (o.ios_file && o.measure_seconds) throw mmc::cli::UsageError("--measure needs a live card, not --ios");
     if (!o.debugfs_set && !o.roots.is_live()) o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
@@ -220,11 +244,24 @@ std::vector<mmc::out::BusReport> offline_reports(const Options& o)
         e.caps2 = o.caps2;
         e.kernel_version = o.kernel;
         e.dt = dt;
+        if (o.pci) {
+            e.dt_absent = true;
+            e.pci_id = o.pci->empty() ? "PCI" : "PCI " + *o.pci;
+            e.controller = "PCI controller" + (o.pci->empty() ? std::string() : " " + *o.pci);
+        }
         if (log_text) {
-            // A log given for a pasted dump: lines naming this dump's host
-            // (or, for a dump without a host name, every MMC line).
-            e.log = mmc::bus::parse_kernel_log(*log_text, ios.host.empty() ? std::vector<std::string>{}
-                                                                           : std::vector<std::string>{ios.host});
+            // A log given for a pasted dump: lines naming this dump's host.
+            // A dump without a host name takes the log's one host; when the
+            // log names several, no line can be tied to the dump (another
+            // host's card line is not this dump's message).
+            std::vector<std::string> names{ios.host};
+            if (ios.host.empty()) {
+                // No host named in the log: every MMC line is this dump's.
+                // Several: a name no line carries, so none is taken.
+                const auto hosts = mmc::bus::hosts_in_log(*log_text);
+                names = hosts.size() <= 1 ? hosts : std::vector<std::string>{"(several hosts)"};
+            }
+            e.log = mmc::bus::parse_kernel_log(*log_text, names);
             e.kernel_message = e.log->card_message;
         }
         e.sdio = o.sdio;
@@ -234,7 +271,7 @@ std::vector<mmc::out::BusReport> offline_reports(const Options& o)
             e.card = mmc::regs::CardFamily::mmc;
         else if (ios.timing.rfind("sd", 0) == 0)
             e.card = mmc::regs::CardFamily::sd;
-        mmc::out::BusReport r{mmc::bus::diagnose(e), {}, e.kernel_message, std::nullopt, {}, dt, {}};
+        mmc::out::BusReport r{mmc::bus::diagnose(e), e.controller, e.kernel_message, std::nullopt, {}, dt, {}};
         if (e.log) r.log_events = e.log->events;
         out.push_back(std::move(r));
     }
@@ -250,6 +287,8 @@ mmc::out::BusReport live_report(const mmc::dev::Host& host, const mmc::dev::Card
         if (const auto family = mmc::dev::family_of(card->type)) regs = mmc::regs::decode_card(*family, gathered.registers);
     }
     auto evidence = mmc::dev::gather_bus_evidence(host, card, regs ? &*regs : nullptr, o.roots, o.kernel);
+    // 2 GB or less is a standard-capacity card: the doctor's rule 1.
+    if (card && card->capacity_bytes) evidence.capacity_bytes = card->capacity_bytes;
     if (o.dmesg_file) {
         std::vector<std::string> names{host.name};
         if (!host.controller.syspath.empty()) names.push_back(host.controller.syspath.filename().string());

@@ -337,9 +337,8 @@ bool looks_like_host_compatible(std::string_view c)
     return false;
 }
 
-bool is_host(const Node& n)
+bool is_host_shaped(const Node& n)
 {
-    if (n.merged) return false;
     for (const auto& f : device_tree_flags())
         if (f != "full-pwr-cycle" && n.prop(f)) return true;
     for (const char* p : {"vqmmc-supply", "max-sd-hs-hz", "mmc-ddr-1_8v", "cd-gpios"})
@@ -355,6 +354,18 @@ bool is_host(const Node& n)
     base = base.substr(0, base.find('@'));
     for (const char* name : {"mmc", "sdhci", "sdmmc", "emmc", "sdio", "dwmmc", "mshc", "sd"})
         if (base == name) return true;
+    return false;
+}
+
+bool is_host(const Node& n) { return !n.merged && is_host_shaped(n); }
+
+// True when `path` lies inside a node in `hosts` ("/mmc@1/wifi@1" inside
+// "/mmc@1"): the child nodes of a host are the cards and SDIO functions on
+// its bus (mmc-card.yaml, the Wi-Fi chip's binding), never a second host.
+bool inside_a_host(const std::string& path, const std::vector<std::string>& hosts)
+{
+    for (const auto& h : hosts)
+        if (path.size() > h.size() + 1 && path.compare(0, h.size(), h) == 0 && path[h.size()] == '/') return true;
     return false;
 }
 
@@ -390,6 +401,7 @@ DeviceTree to_device_tree(const Node& n, const Parser& p)
     };
     cell("max-frequency", dt.max_frequency);
     cell("max-sd-hs-hz", dt.max_sd_hs_hz);
+    cell("brcm,overclock-50", dt.overclock_50_mhz);
     cell("bus-width", dt.bus_width);
     for (const auto& f : device_tree_flags())
         if (n.prop(f)) dt.flags.emplace_back(f);
@@ -429,9 +441,14 @@ DtsParse parse_dts(std::string_view text, std::string_view select)
         return out;
     }
     p.merge();
+    // Every host-shaped node's path (an overlay reference folded into its
+    // target too: its children were written inside it).
+    std::vector<std::string> host_paths;
+    for (const auto& n : p.nodes)
+        if (is_host_shaped(n)) host_paths.push_back(n.path);
     std::vector<const Node*> hosts;
     for (const auto& n : p.nodes)
-        if (is_host(n)) {
+        if (is_host(n) && !inside_a_host(n.path, host_paths)) {
             hosts.push_back(&n);
             out.candidates.push_back(n.name);
         }

@@ -32,6 +32,7 @@ struct DeviceTree {
     std::vector<std::string> compatible;     // every string, most specific first
     std::optional<uint32_t> max_frequency;   // f_max
     std::optional<uint32_t> max_sd_hs_hz;    // clock cap for SD high speed (mmc-controller binding)
+    std::optional<uint32_t> overclock_50_mhz; // brcm,overclock-50: bcm2835-sdhost's clock for a 50 MHz request, MHz
     std::optional<uint32_t> bus_width;
     std::vector<std::string> flags;          // present boolean properties: "no-1-8-v", "sd-uhs-sdr104", "mmc-hs200-1_8v", ...
     bool has_vqmmc_supply = false;

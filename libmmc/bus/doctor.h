@@ -31,6 +31,7 @@ struct Evidence {
     std::optional<regs::CardFamily> card; // nullopt: not known (the doctor deduces it), or SDIO
     bool sdio = false;                     // an SDIO function (Wi-Fi...): not storage, card stays nullopt
     std::string controller;            // "sdhci-pci (PCI 1b36:0007 at ...)"
+    std::string pci_id;                // "PCI 1217:8621", "PCI": the host is a PCI controller (mmc-bus --pci)
     std::optional<DeviceTree> dt;      // the host's device-tree node, when read
     bool dt_absent = false;            // the host has no device-tree node (PCI, ACPI): caps are the controller's alone
     std::string kernel_message;        // "mmc0: new high speed SDHC card at address 4567"
@@ -38,6 +39,7 @@ struct Evidence {
 
     // SD card capabilities.
     std::optional<bool> s18a;                          // OCR bit 24 (only meaningful in a raw R3 OCR)
+    std::optional<uint64_t> capacity_bytes;            // the card's size: 2 GB or less is standard capacity
     std::optional<int> uhs_speed_grade;                // SSR
     std::vector<Mode> sd_bus_speeds_supported;         // CMD6 group 1: SDR12, SDR25, SDR50, SDR104, DDR50
     // eMMC capabilities.

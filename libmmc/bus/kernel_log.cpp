@@ -125,6 +125,20 @@ std::string_view log_event_name(LogEventKind kind)
     return "event";
 }
 
+std::vector<std::string> hosts_in_log(std::string_view text)
+{
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        const auto nl = text.find('\n', pos);
+        const auto line = strip_timestamp(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
+        pos = nl == std::string_view::npos ? text.size() : nl + 1;
+        for (auto& h : hosts_named(line))
+            if (std::find(out.begin(), out.end(), h) == out.end()) out.push_back(std::move(h));
+    }
+    return out;
+}
+
 KernelLog parse_kernel_log(std::string_view text, const std::vector<std::string>& names)
 {
     // First pass: which host each mmcblkN belongs to ("mmcblk1: mmc1:aaaa SD32G 29.7 GiB").
@@ -168,6 +182,17 @@ KernelLog parse_kernel_log(std::string_view text, const std::vector<std::string>
             continue;
         if (!names_this_host(line)) continue;
         const std::string l = lower(line.substr(0, 400));
+        // "mmc0: SDHCI controller on PCI [0000:00:1e.6] using ADMA"
+        // (sdhci-pci-core), or a Realtek/other PCI reader's driver naming
+        // this host: the host is a PCI device, with no device-tree node.
+        if (out.pci_address.empty()) {
+            if (const auto at = l.find("on pci ["); at != std::string::npos) {
+                const auto close = l.find(']', at);
+                out.pci_address = close == std::string::npos ? "PCI" : std::string(line.substr(at + 8, std::min<std::size_t>(close - at - 8, 32)));
+            } else if (l.find("sdhci-pci") != std::string::npos || l.find("rtsx_pci") != std::string::npos) {
+                out.pci_address = "PCI";
+            }
+        }
         if (l.find(": new ") != std::string::npos && l.find(" card at address ") != std::string::npos) {
             out.card_message = std::string(line.substr(0, 200));
             continue;

@@ -30,7 +30,11 @@ struct LogEvent {
 struct KernelLog {
     std::string card_message;     // newest "mmcN: new ... card at address RRRR"
     std::vector<LogEvent> events; // in log order
+    std::string pci_address;      // "0000:00:1e.6" ("PCI" when unnamed): the log names this host a PCI device
 };
+
+// Every "mmcN" the log's lines name, in the order first named.
+std::vector<std::string> hosts_in_log(std::string_view text);
 
 // `names` are what lines about this host contain: its name ("mmc1") and its
 // controller's device name ("fe320000.mmc"). A line naming another mmcN is

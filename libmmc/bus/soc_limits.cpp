@@ -1,8 +1,8 @@
 // The table of SoC-level host limits. One row per controller compatible;
-// the first compatible of a node that has a row wins (most specific first,
-// as the node lists them). Sources are the SoC's .dtsi in mainline Linux,
-// where the SoC's own max-frequency lives (a board .dts that includes it can
-// only lower or repeat it), the controller's binding, or a public report
+// a row applies only to a node whose most specific (first) compatible it
+// names. Sources are the SoC's .dtsi in mainline Linux, where the SoC's own
+// max-frequency lives (a board .dts that includes it may lower or raise it:
+// a live value that differs is the board's), the controller's binding, or a public report
 // that showed the controller running faster than a board's setting (then
 // clock_is_limit is false: the figure is a floor of what it can do).
 #include "bus/soc_limits.h"
@@ -17,7 +17,7 @@ namespace {
 // .dtsi renames (rk3399-base, rk356x-base, rk3588-base) came in 2024, so
 // older kernels name the file in parentheses. dw_mmc has no HS400: its best
 // modes are SDR104 (SD, 4 bits) and HS200 (eMMC, 8 bits).
-constexpr std::array<SocLimit, 16> table{{
+constexpr std::array<SocLimit, 17> table{{
     {"rockchip,rk3288-dw-mshc", "", "RK3288 SD/SDIO/eMMC (dw_mmc)", 150e6, true, {Mode::sdr104, Mode::hs200}, 8,
      "arch/arm/boot/dts/rockchip/rk3288.dtsi: max-frequency = <150000000> on sdmmc, sdio0/1, emmc",
      false, false, {}, {}, {}},
@@ -57,6 +57,12 @@ constexpr std::array<SocLimit, 16> table{{
     {"rockchip,rk3588-dwcmshc", "", "RK3588 eMMC (DWC MSHC)", 200e6, true, {.mmc = Mode::hs400es}, 8,
      "arch/arm64/boot/dts/rockchip/rk3588-base.dtsi: max-frequency = <200000000> on sdhci, with the emmc_bus8 and "
      "emmc_data_strobe pins",
+     false, false, {}, {}, {}},
+    // The report below is the SM8550's: its node lists "qcom,sm8550-sdhci"
+    // first, and a row applies only to a node's first compatible.
+    {"qcom,sm8550-sdhci", "", "Qualcomm SM8550 SDHCI (sdhci-msm v5)", 202e6, false, {.sd = Mode::sdr104}, 4,
+     "a report, not a limit: the AYN Odin 2 (SM8550) microSD ran SDR104 at 202 MHz without errors once its board DT's "
+     "37.5 MHz clamp was removed (ROCKNIX/distribution#2933)",
      false, false, {}, {}, {}},
     {"qcom,sdhci-msm-v5", "", "Qualcomm SDHCI (sdhci-msm v5)", 202e6, false, {.sd = Mode::sdr104}, 4,
      "a report, not a limit: the AYN Odin 2 (SM8550) microSD ran SDR104 at 202 MHz without errors once its board DT's "
@@ -109,11 +115,15 @@ bool unit_address_matches(const SocLimit& row, const DeviceTree& dt)
 
 } // namespace
 
+// Only the most specific compatible names the controller: the fallbacks
+// after it promise a programming model the driver can use (the devicetree
+// specification, 2.3.1 "compatible"; the rk3288-dw-mshc after rk3308's, the
+// sdhci-msm-v5 after sm8550's), not the same modes, clocks or wiring.
 const SocLimit* soc_limit(const DeviceTree& dt)
 {
-    for (const auto& c : dt.compatible)
-        for (const auto& row : table)
-            if (row.compatible == c && unit_address_matches(row, dt)) return &row;
+    if (dt.compatible.empty()) return nullptr;
+    for (const auto& row : table)
+        if (row.compatible == dt.compatible.front() && unit_address_matches(row, dt)) return &row;
     return nullptr;
 }
 

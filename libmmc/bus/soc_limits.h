@@ -1,7 +1,7 @@
 // What an MMC host controller can do at most on its SoC, per device-tree
 // compatible, with the source that says so. The doctor uses it to tell a
 // SoC (host) limit from a board's choice: a max-frequency at the SoC's own
-// value is the SoC's; one below it is the board's. The table itself is in
+// value is the SoC's; one that differs from it is the board's. The table itself is in
 // soc_limits.cpp: add a row there, with its source.
 #pragma once
 
@@ -43,8 +43,9 @@ struct SocLimit {
     std::string_view below_best_hint;
 };
 
-// The row for the node's most specific compatible in the table (a row for its
-// unit address before the general one); nullptr if none.
+// The row for the node's most specific (first) compatible in the table (a
+// row for its unit address before the general one); nullptr if none: a
+// fallback compatible never picks a row.
 const SocLimit* soc_limit(const DeviceTree& dt);
 
 } // namespace mmc::bus

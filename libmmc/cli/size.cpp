@@ -122,4 +122,21 @@ std::string format_bytes_exact(uint64_t bytes, ExactCount count)
     return fmt::format("{} ({} bytes)", scaled, bytes);
 }
 
+std::string format_figure(double value, int decimals)
+{
+    std::string s = fmt::format("{:.{}f}", value, decimals);
+    if (s.find('.') != std::string::npos) {
+        while (s.back() == '0') s.pop_back();
+        if (s.back() == '.') s.pop_back();
+    }
+    return s;
+}
+
+std::string format_hz(double hz)
+{
+    if (hz >= 1e6) return format_figure(hz / 1e6, 3) + " MHz";
+    if (hz >= 1e3) return format_figure(hz / 1e3, 3) + " kHz";
+    return format_figure(hz, 0) + " Hz";
+}
+
 } // namespace mmc::cli

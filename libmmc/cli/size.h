@@ -33,4 +33,12 @@ std::string format_bytes(uint64_t bytes);
 enum class ExactCount { when_needed, always };
 std::string format_bytes_exact(uint64_t bytes, ExactCount count = ExactCount::when_needed);
 
+// A figure that is not a byte count (a clock, a rate, a voltage), rounded to
+// at most `decimals` places with trailing zeros dropped: (187.5, 3) ->
+// "187.5", (41.6666, 3) -> "41.667", (50, 2) -> "50".
+std::string format_figure(double value, int decimals);
+// A frequency in its largest decimal unit of at least one, to three places:
+// 198000000 -> "198 MHz", 49152000 -> "49.152 MHz", 400000 -> "400 kHz".
+std::string format_hz(double hz);
+
 } // namespace mmc::cli

@@ -141,6 +141,7 @@ bus::DeviceTree read_device_tree_dir(const fs::path& node_dir, const std::string
     if (auto st = property_bytes(node / "status"); st && !string_list(*st).empty()) dt.status = string_list(*st).front();
     dt.max_frequency = dt_u32(node / "max-frequency");
     dt.max_sd_hs_hz = dt_u32(node / "max-sd-hs-hz");
+    dt.overclock_50_mhz = dt_u32(node / "brcm,overclock-50");
     dt.bus_width = dt_u32(node / "bus-width");
     for (const auto& f : bus::device_tree_flags())
         if (fs::exists(node / std::string(f), ec)) dt.flags.emplace_back(f);

@@ -76,6 +76,27 @@ run 0 $bus -J --sysfs-root tests/data/sysfs/sd-qemu/sys &&
         "j['hosts'][0]['device_tree'], j['hosts'][0]['limit'], j['hosts'][0]['decided_by'][0].startswith('caps of a host without a device-tree node')" \
         "None host True"
 
+# A PCI host (issue 40): --pci says there is no device tree; with a card
+# that can do more than the bus runs, the host limits.
+printf 'clock:\t\t50000000 Hz\ntiming spec:\t2 (sd high-speed)\nbus width:\t2 (4 bits)\n' > "$tmp/nohost.txt"
+run 0 $bus -J --ios "$tmp/nohost.txt" --pci=1217:8621 &&
+    json_eq "--pci: no device tree, the controller's id shown" \
+        "j['hosts'][0]['controller'], j['hosts'][0]['device_tree'], any('PCI controller (PCI 1217:8621)' in f['text'] for f in j['hosts'][0]['findings'])" \
+        "PCI controller 1217:8621 None True"
+run 2 $bus --ios "$tmp/nohost.txt" --pci=zz && expect "--pci=zz refused" "$err" "--pci=zz: expected VENDOR:DEVICE in hex"
+run 2 $bus --ios "$tmp/nohost.txt" --pci --dt "$tmp/two.dts" && expect "--pci with --dt refused" "$err" "give --dt or --pci, not both"
+# A dump without a host name and a log of two hosts: no card line is this dump's.
+printf '[ 1.0] mmc0: new HS200 MMC card at address 0001\n[ 2.0] mmc1: new high speed SDHC card at address aaaa\n' > "$tmp/two-hosts.txt"
+run 0 $bus -J --ios "$tmp/nohost.txt" --dmesg "$tmp/two-hosts.txt" &&
+    json_eq "hostless dump, two hosts in the log: no kernel message" "j['hosts'][0]['kernel_message']" "None"
+printf '[ 2.0] mmc1: new high speed SDHC card at address aaaa\n' > "$tmp/one-host.txt"
+run 0 $bus -J --ios "$tmp/nohost.txt" --dmesg "$tmp/one-host.txt" &&
+    json_eq "hostless dump, one host in the log: its card line" "j['hosts'][0]['kernel_message']" "mmc1: new high speed SDHC card at address aaaa"
+# An SDIO function's node inside its host is no second host.
+printf '/ { mmc@1 { bus-width = <4>; non-removable; wifi@1 { reg = <1>; compatible = "brcm,bcm4329-fmac"; }; sdio-wifi@2 { compatible = "marvell,sd8997-sdio"; }; }; };\n' > "$tmp/sdio-child.dts"
+run 0 $bus -J --ios "$tmp/nohost.txt" --dt "$tmp/sdio-child.dts" &&
+    json_eq "--dt: a host's SDIO child node is not a second host" "j['hosts'][0]['device_tree']['node']" "mmc@1"
+
 # Bad input.
 run 2 $bus --ios "$tmp/grep.txt" --caps zz && expect "bad --caps" "$err" "--caps zz: expected a 32-bit hex number"
 run 2 $bus --caps 0x1 && expect "--caps without --ios" "$err" "use them with --ios"

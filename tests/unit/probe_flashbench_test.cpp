@@ -173,3 +173,54 @@ TEST(ProbeFlashbenchCorpus, NoisyLadderClaimsNothing)
     EXPECT_EQ(g.confidence, Confidence::none);
     EXPECT_GT(g.noise_floor_ns, 100e3);
 }
+
+namespace {
+
+// A flashbench -a paste of 1 KiB reads: rows from 1 KiB to 32 MiB, pre and
+// post around `read_us`, "on" with `step_us` more from `step_at` up. A fixed
+// pattern (the same run each time) moves each row's reads by up to
+// +-`noise_us` from the next row's, and the three reads of one row (taken at
+// the same places) by a fifth of that from each other.
+std::string synthetic_ladder(double read_us, double noise_us, uint64_t step_at, double step_us)
+{
+    static constexpr double pattern[] = {0.9, -0.4, 0.1, -1.0, 0.6, -0.7, 0.3, 1.0, -0.2, -0.9, 0.5, -0.5, 0.8, -0.1, 0.2, -0.8, 0.7};
+    std::string text = "# flashbench -a /dev/mmcblk0 --blocksize=1024\n";
+    int k = 0;
+    for (uint64_t a = 32 * MiB; a >= KiB; a /= 2) {
+        const auto next = [&] { return noise_us * pattern[k++ % std::size(pattern)]; };
+        const double row = read_us + next();
+        const double pre = row + next() / 5, post = row + next() / 5;
+        const double on = row + next() / 5 + (a >= step_at ? step_us : 0);
+        text += "align " + std::to_string(a) + "\tpre " + std::to_string(pre) + "µs\ton " + std::to_string(on) + "µs\tpost " +
+                std::to_string(post) + "µs\tdiff " + std::to_string(on - (pre + post) / 2) + "µs\n";
+    }
+    return text;
+}
+
+} // namespace
+
+// Issue 40: a boundary is a step far outside the spread of the rows
+// themselves, whatever the read time: ~200 us over ~550 us reads is found...
+TEST(ProbeFlashbenchBoundary, AStepFarOutsideTheRowsSpreadIsFound)
+{
+    const auto g = analyze(parse_flashbench(synthetic_ladder(550, 12, 4 * MiB, 200)).ladder);
+    ASSERT_TRUE(g.au_bytes) << g.evidence.back();
+    EXPECT_EQ(*g.au_bytes, 4 * MiB);
+    EXPECT_FALSE(g.page_bytes);
+    // ... and so is the same step over reads a hundred times as slow (a
+    // floor of 1% of the read time, 550 us, hid it).
+    const auto slow = analyze(parse_flashbench(synthetic_ladder(55000, 12, 4 * MiB, 200)).ladder);
+    ASSERT_TRUE(slow.au_bytes);
+    EXPECT_EQ(*slow.au_bytes, 4 * MiB);
+}
+
+// ... and the noise alone is no boundary, however the read time compares.
+TEST(ProbeFlashbenchBoundary, NoiseAloneIsNoBoundary)
+{
+    for (const double read_us : {550.0, 55000.0, 50.0}) {
+        const auto g = analyze(parse_flashbench(synthetic_ladder(read_us, 12, 64 * MiB, 0)).ladder);
+        EXPECT_FALSE(g.au_bytes) << read_us;
+        EXPECT_FALSE(g.page_bytes) << read_us;
+        EXPECT_EQ(g.confidence, Confidence::none) << read_us;
+    }
+}
