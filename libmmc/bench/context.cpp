@@ -7,6 +7,7 @@
 #include "dev/system.h"
 #include "regs/card_facts.h"
 #include "regs/card_registers.h"
+#include "regs/register_facts.h"
 
 #include <fmt/format.h>
 
@@ -17,13 +18,12 @@ namespace {
 namespace fs = std::filesystem;
 
 // "C10" -> 10, "U3" -> 3, "V30" -> 30, "A2" -> 2; nothing for anything else.
-std::optional<int> class_number(const regs::DecodedRegister& r, std::string_view key, char letter)
+std::optional<int> class_number(const regs::ClassClaim& claim, char letter)
 {
-    const auto* d = r.find(key);
-    const auto* s = d ? std::get_if<std::string>(&d->value) : nullptr;
-    if (!s || s->size() < 2 || (*s)[0] != letter) return std::nullopt;
+    const std::string& s = claim.name;
+    if (s.size() < 2 || s[0] != letter) return std::nullopt;
     try {
-        const int n = std::stoi(s->substr(1));
+        const int n = std::stoi(s.substr(1));
         return n > 0 ? std::optional<int>(n) : std::nullopt;
     } catch (const std::exception&) {
         return std::nullopt;
@@ -33,18 +33,18 @@ std::optional<int> class_number(const regs::DecodedRegister& r, std::string_view
 CardClaims claims_from(const regs::CardRegisters& regs, std::string source)
 {
     CardClaims c;
-    const auto* ssr = regs.get(regs::RegKind::ssr);
+    const auto ssr = regs::ssr_facts(regs);
     if (!ssr) return c;
     c.known = true;
     c.source = std::move(source);
-    if (const auto mb = regs::derived_int(ssr, "speed_class_mb_s"); mb && *mb > 0) c.speed_class_mb_s = static_cast<int>(*mb);
-    c.uhs_grade = class_number(*ssr, "uhs_speed_grade", 'U');
-    c.video_class = class_number(*ssr, "video_speed_class", 'V');
-    c.app_perf_class = class_number(*ssr, "app_perf_class", 'A');
+    if (ssr->speed_class_mb_s > 0) c.speed_class_mb_s = static_cast<int>(ssr->speed_class_mb_s);
+    c.uhs_grade = class_number(ssr->uhs_speed_grade, 'U');
+    c.video_class = class_number(ssr->video_speed_class, 'V');
+    c.app_perf_class = class_number(ssr->app_perf_class, 'A');
     c.au_bytes = regs::au_bytes(regs).value_or(0); // 0: AU_SIZE not defined
-    if (const auto cache = regs::derived_int(ssr, "perf_enh_cache_support")) c.cache_support = *cache != 0;
+    c.cache_support = ssr->cache_support;
     // The decoded depth (2-32), not the SSR's code (depth - 1).
-    if (const auto cq = regs::derived_int(ssr, "perf_enh_cq_depth")) c.cq_depth = static_cast<int>(*cq);
+    c.cq_depth = ssr->cq_depth;
     return c;
 }
 
