@@ -50,12 +50,12 @@ CardClaims claims_from(const regs::CardRegisters& regs, std::string source)
 
 } // namespace
 
-HostQueueing host_queueing(const std::string& disk, const std::string& host, const dev::SysRoots& roots,
+HostQueueing host_queueing(const dev::BlockQueue& queue, const std::string& host,
                            const std::optional<std::string>& kernel_log)
 {
     HostQueueing q;
-    const fs::path wc = roots.sysfs / "block" / disk / "queue" / "write_cache";
-    if (const auto v = dev::read_attr(wc)) {
+    const fs::path& wc = queue.write_cache_attr;
+    if (const auto& v = queue.write_cache) {
         q.cache_enabled = *v == "write back";
         q.cache_evidence = fmt::format("{}: {}", wc.string(), *v);
     } else {
@@ -152,7 +152,8 @@ Context gather_context(dev_t device, const dev::SysRoots& roots, bool use_ioctl)
         bi.ceiling_why = e.what();
     }
     ctx.bus = bi;
-    ctx.queueing = host_queueing(card.block, card.host.name, roots, roots.is_live() ? dev::read_kernel_log() : std::nullopt);
+    ctx.queueing = host_queueing(dev::read_block_queue(card.block, roots), card.host.name,
+                                 roots.is_live() ? dev::read_kernel_log() : std::nullopt);
     return ctx;
 }
 

@@ -16,13 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-uint64_t number(const std::optional<std::string>& text)
-{
-    uint64_t v = 0;
-    if (text) std::from_chars(text->data(), text->data() + text->size(), v);
-    return v;
-}
-
 // Raw card commands go through the channel the register gathering opened:
 // say why they cannot, in the words a user can act on.
 std::string commands_unavailable(const dev::RegisterGathering& g)
@@ -32,14 +25,6 @@ std::string commands_unavailable(const dev::RegisterGathering& g)
     const bool not_root = g.commands_errno == EPERM || g.commands_errno == EACCES;
     return fmt::format("CMD13 to the card failed ({}){}", g.commands_error,
                        not_root ? "; card commands need CAP_SYS_RAWIO (run as root)" : "");
-}
-
-// The SCSI disk's provisioning_mode (drivers/scsi/sd.c): the disk's SCSI
-// device is two levels up (6:0:0:0/block/sdb), its scsi_disk/6:0:0:0 beside.
-std::string scsi_provisioning_mode(const fs::path& disk_syspath)
-{
-    const fs::path scsi = disk_syspath.parent_path().parent_path();
-    return dev::read_attr(scsi / "scsi_disk" / scsi.filename() / "provisioning_mode").value_or("");
 }
 
 } // namespace
@@ -96,18 +81,17 @@ Target erase_target(const dev::Device& d, const dev::SysRoots& roots, bool use_i
 
     auto& c = t.caps;
     c.name = d.name;
-    const fs::path q = d.disk_syspath / "queue";
-    c.logical_block = std::max<uint64_t>(512, number(dev::read_attr(q / "logical_block_size")));
-    c.discard_granularity = number(dev::read_attr(q / "discard_granularity"));
-    c.discard_max_bytes = number(dev::read_attr(q / "discard_max_bytes"));
-    c.discard_max_hw_bytes = number(dev::read_attr(q / "discard_max_hw_bytes"));
-    c.write_zeroes_max_bytes = number(dev::read_attr(q / "write_zeroes_max_bytes"));
+    c.logical_block = std::max<uint64_t>(512, d.queue.logical_block_size);
+    c.discard_granularity = d.queue.discard_granularity;
+    c.discard_max_bytes = d.queue.discard_max_bytes;
+    c.discard_max_hw_bytes = d.queue.discard_max_hw_bytes;
+    c.write_zeroes_max_bytes = d.queue.write_zeroes_max_bytes;
 
     if (!d.card && d.is_reader_slot()) {
         // A card in a USB reader: a card for safety, a SCSI disk for erase.
         c.kind = dev::reader_card_words(*d.usb);
         c.usb_reader = true;
-        c.provisioning_mode = scsi_provisioning_mode(d.disk_syspath);
+        c.provisioning_mode = d.provisioning_mode;
         return t;
     }
     if (!d.card) {
@@ -122,7 +106,7 @@ Target erase_target(const dev::Device& d, const dev::SysRoots& roots, bool use_i
     c.kind = c.family == regs::CardFamily::sd    ? "an SD card"
              : c.family == regs::CardFamily::mmc ? "an eMMC"
                                                  : fmt::format("a {} card", dev::to_string(card.type));
-    c.preferred_erase_bytes = number(dev::card_attr(card, "preferred_erase_size"));
+    c.preferred_erase_bytes = card.preferred_erase_size;
 
     const auto id = dev::identify(card, roots, {use_ioctl});
     t.notes = id.gathered.notes;

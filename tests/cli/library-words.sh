@@ -66,6 +66,15 @@
 #    a string's, a map's or a JSON object's find by what it gives: a pointer
 #    (const auto* d = r.find(...), r.find(...)->value), where those give a
 #    position or an iterator.
+#
+# 6. One reader of sysfs (issue 36): sysfs and debugfs are read in dev/,
+#    through SysRoots, so a fixture tree stands in for all of it and each
+#    attribute has one parse; the resolver puts what the tools need on
+#    dev::Device and dev::Card (queue limits, provisioning mode, preferred
+#    erase size). Found in libmmc/ (but dev/) and tools/: a read_attr call,
+#    and a string literal that is a /sys path ("/sys", "/sys/block/..."),
+#    which ignores the roots. A message that names a sysfs file in prose
+#    ("echo 0 > /sys/block/...") is not a path.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib.sh"
 work=$(mktemp -d)
@@ -198,8 +207,21 @@ def fields(rel, n, line):
     if pointer_find.search(code):
         print(f"{rel}:{n}: a decoded value looked up by name")
 
+# sysfs: a sysfs read outside dev/.
+attr_read = re.compile(r"(?<![\w.>])(?:dev::)?read_attr\s*\(")
+sys_path = re.compile(r'"/sys(?:/[^"\n]*)?"')
+
+def sysfs(rel, n, line):
+    if rel.startswith("dev/"):
+        return
+    if attr_read.search(literal.sub('""', line)):
+        print(f"{rel}:{n}: a sysfs attribute read outside dev/")
+    for lit in literal.findall(line):
+        if sys_path.fullmatch(lit):
+            print(f"{rel}:{n}: a /sys path literal outside dev/: {lit[:60]}")
+
 check = {"flags": flags, "lookups": lookups, "bytes": bytes_, "words": words, "stale_words": words,
-         "fields": fields}[rule]
+         "fields": fields, "sysfs": sysfs}[rule]
 for dirpath, _, files in os.walk(root):
     for name in sorted(files):
         if not name.endswith((".cpp", ".h")):
@@ -233,6 +255,8 @@ byte_formats() { code_scan bytes "$1"; }
 device_lookups() { code_scan lookups "$1"; }
 word_comparisons() { code_scan words "$1"; }
 stale_word_entries() { code_scan stale_words "$1"; }
+# sysfs_reads TOP: sysfs reads outside dev/ in TOP/libmmc and TOP/tools.
+sysfs_reads() { code_scan sysfs "$1/libmmc" && code_scan sysfs "$1/tools"; }
 # register_names TOP: string-named register lookups in TOP/libmmc (but regs/) and TOP/tools.
 register_names() { code_scan fields "$1/libmmc" && code_scan fields "$1/tools"; }
 
@@ -428,6 +452,36 @@ grep -q 'field_value(' "$top/libmmc/regs/card_facts.cpp" && grep -q '^ExtCsdFact
     pass "the by-name readers are in regs/, the typed facts in regs/register_facts.cpp, and erase reads them" ||
     fail "regs/ has no by-name reader or typed EXT_CSD facts, or erase reads neither: update this suite's rule"
 # --- end of: typed register facts --------------------------------------------
+
+# --- One reader of sysfs (issue 36, part 6 above) ----------------------------
+# Planted: a queue read in erase, a hard-coded /sys in bench and in a tool are
+# found; dev/'s own reads, a message naming a sysfs file, a read_attr in a
+# comment or a literal, and a name that only contains read_attr are not.
+mkdir -p "$work/sys/libmmc/erase" "$work/sys/libmmc/bench" "$work/sys/libmmc/dev" "$work/sys/libmmc/health" "$work/sys/tools"
+cat >"$work/sys/libmmc/erase/planted.cpp" <<'EOF'
+// a comment may say dev::read_attr(q / "discard_max_bytes") and "/sys/block"
+c.discard_max_bytes = number(dev::read_attr(d.disk_syspath / "queue" / "discard_max_bytes"));
+const char* m = "read_attr(x) in a message"; int n = my_read_attr_count(); // not reads
+EOF
+printf 'std::ifstream gov(fmt::format("/sys/devices/system/cpu/cpu{}/cpufreq/scaling_governor", cpu));\n' >"$work/sys/libmmc/bench/planted.cpp"
+printf 'const fs::path root = "/sys";\n' >"$work/sys/tools/mmc-planted.cpp"
+printf 'add(w, "echo 0 > /sys/block/mmcblkN/force_ro as root");\n' >"$work/sys/libmmc/health/planted.cpp"
+printf 'fs::path sysfs = "/sys";\nconst auto v = read_attr(q / "logical_block_size");\n' >"$work/sys/libmmc/dev/sysfs.h"
+scan_planted sysfs_reads "$work/sys"
+expect "scanner: a queue attribute read in erase is found" "$out" "^erase/planted.cpp:2: a sysfs attribute read outside dev/"
+expect "scanner: a hard-coded /sys path in bench is found" "$out" "^bench/planted.cpp:1: a /sys path literal outside dev/"
+expect "scanner: a /sys root in a tool is found" "$out" "^mmc-planted.cpp:1: a /sys path literal outside dev/"
+only_hits 3 "scanner: dev/'s reads, a message naming a sysfs file, comments, literals and look-alike names are not sysfs reads"
+
+finds_nothing "sysfs is read in dev/ only, through SysRoots" \
+    "add the attribute to dev::Device or dev::Card (dev/resolver.cpp, dev/card.cpp) or a dev/ reader taking SysRoots" \
+    sysfs_reads "$top"
+# The scan saw the reader: dev/ reads attributes, the queue among them.
+grep -q '^std::optional<std::string> read_attr(' "$top/libmmc/dev/sysfs.cpp" &&
+    grep -q 'read_block_queue(d.disk_syspath)' "$top/libmmc/dev/resolver.cpp" &&
+    pass "dev/sysfs.cpp reads attributes and the resolver reads the block queue" ||
+    fail "dev/ has no read_attr or the resolver no block queue: update this suite's rule"
+# --- end of: one reader of sysfs ---------------------------------------------
 
 # --- One spawn, one stop-signal module (issue 24) ---------------------------
 # Children are started only in libmmc/cli/process.cpp (default signal
