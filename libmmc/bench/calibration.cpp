@@ -3,6 +3,7 @@
 #include "bench/engines/engine.h"
 #include "bench/runner.h"
 #include "bench/target.h"
+#include "dev/block_queue.h"
 
 #include <cerrno>
 #include <cstring>
@@ -40,7 +41,7 @@ NullTargetCalibration calibrate_null_target(EngineKind runner, unsigned iodepth,
     return c;
 }
 
-CpuPlacement pin_to_cpu(std::optional<int> cpu)
+CpuPlacement pin_to_cpu(std::optional<int> cpu, const dev::SysRoots& roots)
 {
     CpuPlacement p;
     p.cpus_online = static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN));
@@ -57,11 +58,8 @@ CpuPlacement pin_to_cpu(std::optional<int> cpu)
         if (::sched_setaffinity(0, sizeof set, &set) == 0) p.cpu = want;
         else p.pin_error = fmt::format("CPU {}: {}", want, std::strerror(errno));
     }
-    if (p.cpu) {
-        std::ifstream gov(fmt::format("/sys/devices/system/cpu/cpu{}/cpufreq/scaling_governor", *p.cpu));
-        std::string g;
-        if (gov >> g) p.governor = g;
-    }
+    if (p.cpu)
+        if (auto g = dev::cpu_governor(*p.cpu, roots)) p.governor = std::move(*g);
     std::ifstream info("/proc/cpuinfo");
     for (std::string line; std::getline(info, line);) {
         if (line.rfind("model name", 0) == 0) {

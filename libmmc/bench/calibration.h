@@ -6,6 +6,7 @@
 
 #include "bench/clock.h"
 #include "bench/job.h"
+#include "dev/sysfs.h"
 
 #include <optional>
 #include <string>
@@ -36,8 +37,9 @@ struct CpuPlacement {
     int cpus_online = 0;
 };
 
-// Pins the calling thread to `cpu` and reads what bears on timing there;
-// nothing: leaves the scheduler free to place it (pin_error says so).
-CpuPlacement pin_to_cpu(std::optional<int> cpu);
+// Pins the calling thread to `cpu` and reads what bears on timing there
+// (its governor, through roots); nothing: leaves the scheduler free to place
+// it (pin_error says so).
+CpuPlacement pin_to_cpu(std::optional<int> cpu, const dev::SysRoots& roots);
 
 } // namespace mmc::bench

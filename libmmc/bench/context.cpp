@@ -7,6 +7,7 @@
 #include "dev/system.h"
 #include "regs/card_facts.h"
 #include "regs/card_registers.h"
+#include "regs/register_facts.h"
 
 #include <fmt/format.h>
 
@@ -17,13 +18,12 @@ namespace {
 namespace fs = std::filesystem;
 
 // "C10" -> 10, "U3" -> 3, "V30" -> 30, "A2" -> 2; nothing for anything else.
-std::optional<int> class_number(const regs::DecodedRegister& r, std::string_view key, char letter)
+std::optional<int> class_number(const regs::ClassClaim& claim, char letter)
 {
-    const auto* d = r.find(key);
-    const auto* s = d ? std::get_if<std::string>(&d->value) : nullptr;
-    if (!s || s->size() < 2 || (*s)[0] != letter) return std::nullopt;
+    const std::string& s = claim.name;
+    if (s.size() < 2 || s[0] != letter) return std::nullopt;
     try {
-        const int n = std::stoi(s->substr(1));
+        const int n = std::stoi(s.substr(1));
         return n > 0 ? std::optional<int>(n) : std::nullopt;
     } catch (const std::exception&) {
         return std::nullopt;
@@ -33,29 +33,29 @@ std::optional<int> class_number(const regs::DecodedRegister& r, std::string_view
 CardClaims claims_from(const regs::CardRegisters& regs, std::string source)
 {
     CardClaims c;
-    const auto* ssr = regs.get(regs::RegKind::ssr);
+    const auto ssr = regs::ssr_facts(regs);
     if (!ssr) return c;
     c.known = true;
     c.source = std::move(source);
-    if (const auto mb = regs::derived_int(ssr, "speed_class_mb_s"); mb && *mb > 0) c.speed_class_mb_s = static_cast<int>(*mb);
-    c.uhs_grade = class_number(*ssr, "uhs_speed_grade", 'U');
-    c.video_class = class_number(*ssr, "video_speed_class", 'V');
-    c.app_perf_class = class_number(*ssr, "app_perf_class", 'A');
+    if (ssr->speed_class_mb_s > 0) c.speed_class_mb_s = static_cast<int>(ssr->speed_class_mb_s);
+    c.uhs_grade = class_number(ssr->uhs_speed_grade, 'U');
+    c.video_class = class_number(ssr->video_speed_class, 'V');
+    c.app_perf_class = class_number(ssr->app_perf_class, 'A');
     c.au_bytes = regs::au_bytes(regs).value_or(0); // 0: AU_SIZE not defined
-    if (const auto cache = regs::derived_int(ssr, "perf_enh_cache_support")) c.cache_support = *cache != 0;
+    c.cache_support = ssr->cache_support;
     // The decoded depth (2-32), not the SSR's code (depth - 1).
-    if (const auto cq = regs::derived_int(ssr, "perf_enh_cq_depth")) c.cq_depth = static_cast<int>(*cq);
+    c.cq_depth = ssr->cq_depth;
     return c;
 }
 
 } // namespace
 
-HostQueueing host_queueing(const std::string& disk, const std::string& host, const dev::SysRoots& roots,
+HostQueueing host_queueing(const dev::BlockQueue& queue, const std::string& host,
                            const std::optional<std::string>& kernel_log)
 {
     HostQueueing q;
-    const fs::path wc = roots.sysfs / "block" / disk / "queue" / "write_cache";
-    if (const auto v = dev::read_attr(wc)) {
+    const fs::path& wc = queue.write_cache_attr;
+    if (const auto& v = queue.write_cache) {
         q.cache_enabled = *v == "write back";
         q.cache_evidence = fmt::format("{}: {}", wc.string(), *v);
     } else {
@@ -152,7 +152,8 @@ Context gather_context(dev_t device, const dev::SysRoots& roots, bool use_ioctl)
         bi.ceiling_why = e.what();
     }
     ctx.bus = bi;
-    ctx.queueing = host_queueing(card.block, card.host.name, roots, roots.is_live() ? dev::read_kernel_log() : std::nullopt);
+    ctx.queueing = host_queueing(dev::read_block_queue(card.block, roots), card.host.name,
+                                 roots.is_live() ? dev::read_kernel_log() : std::nullopt);
     return ctx;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "bench/verdicts.h"
+#include "dev/block_queue.h"
 #include "dev/identify.h"
 #include "dev/sysfs.h"
 
@@ -49,12 +50,13 @@ struct Context {
 Context gather_context(dev_t device, const dev::SysRoots& roots, bool use_ioctl = true);
 
 // The cache and command-queue evidence for one card (see mmc-bench(1)):
-//  cache: /sys/block/<disk>/queue/write_cache, "write back" when the kernel
-//         enabled the card's cache;
+//  cache: the disk's queue/write_cache as dev/ read it
+//         (<sysfs>/block/<disk>/queue/write_cache), "write back" when the
+//         kernel enabled the card's cache;
 //  CQ:    a "<host>: Command Queue Engine enabled" line in the kernel log
 //         (eMMC CQE, and kernels that queue commands to SD cards); mainline
 //         Linux reads an SD card's queue support but never enables it.
-HostQueueing host_queueing(const std::string& disk, const std::string& host, const dev::SysRoots& roots,
+HostQueueing host_queueing(const dev::BlockQueue& queue, const std::string& host,
                            const std::optional<std::string>& kernel_log);
 
 } // namespace mmc::bench

@@ -273,7 +273,7 @@ RunReport run_session(const SessionOptions& o, const SessionHooks& hooks)
     const Placement placement = place_jobs(plan.jobs, target->size(), target->logical_block(), align, rep);
 
     phase("calibrating");
-    rep.cpu = pin_to_cpu(o.cpu);
+    rep.cpu = pin_to_cpu(o.cpu, o.roots);
     if (o.cpu && !rep.cpu.cpu) note("not pinned to a CPU: " + rep.cpu.pin_error);
     MonotonicClock clock;
     calibrate(placement.jobs, clock, rep, note);

@@ -1,6 +1,6 @@
 #include "dev/bus_evidence.h"
 #include "dev/system.h"
-#include "regs/card_facts.h"
+#include "regs/register_facts.h"
 
 #include <charconv>
 #include <fmt/format.h>
@@ -31,28 +31,21 @@ std::optional<uint32_t> dt_u32(const fs::path& path)
     return uint32_t{b[0]} << 24 | uint32_t{b[1]} << 16 | uint32_t{b[2]} << 8 | b[3];
 }
 
-uint64_t field_or(const regs::DecodedRegister* r, std::string_view name, uint64_t fallback)
-{
-    return regs::field_value(r, name).value_or(fallback);
-}
-
 void add_card_capabilities(bus::Evidence& e, const regs::CardRegisters& regs)
 {
-    using regs::RegKind;
-    if (const auto* ocr = regs.get(RegKind::ocr); ocr && field_or(ocr, "busy", 0))
-        e.s18a = field_or(ocr, "s18a", 0) != 0; // only a raw R3 OCR carries S18A
-    if (const auto* ssr = regs.get(RegKind::ssr)) e.uhs_speed_grade = static_cast<int>(field_or(ssr, "uhs_speed_grade", 0));
-    if (const auto* sw = regs.get(RegKind::switch_status)) {
+    if (const auto ocr = regs::ocr_facts(regs); ocr && ocr->busy)
+        e.s18a = ocr->s18a; // only a raw R3 OCR carries S18A
+    if (const auto ssr = regs::ssr_facts(regs)) e.uhs_speed_grade = ssr->uhs_speed_grade.code;
+    if (const auto sw = regs::switch_facts(regs)) {
         // Group 1 support bits: 0 SDR12, 1 SDR25, 2 SDR50, 3 SDR104, 4 DDR50.
         static constexpr bus::Mode modes[] = {bus::Mode::sdr12, bus::Mode::sdr25, bus::Mode::sdr50, bus::Mode::sdr104,
                                               bus::Mode::ddr50};
-        const uint64_t support = field_or(sw, "fun_grp1_support", 0);
         for (int bit = 0; bit < 5; ++bit)
-            if (support >> bit & 1) e.sd_bus_speeds_supported.push_back(modes[bit]);
+            if (sw->fun_grp1_support >> bit & 1) e.sd_bus_speeds_supported.push_back(modes[bit]);
     }
-    if (const auto* ext = regs.get(RegKind::ext_csd)) {
-        e.device_type = static_cast<uint8_t>(field_or(ext, "device_type", 0));
-        e.strobe_support = field_or(ext, "strobe_support", 0) != 0;
+    if (const auto ext = regs::ext_csd_facts(regs)) {
+        e.device_type = ext->device_type;
+        e.strobe_support = ext->strobe_support;
     }
 }
 

@@ -8,13 +8,7 @@ namespace mmc::dev {
 
 namespace {
 
-uint64_t attr_number(const fs::path& path)
-{
-    const auto text = read_attr(path);
-    uint64_t v = 0;
-    if (text) std::from_chars(text->data(), text->data() + text->size(), v);
-    return v;
-}
+uint64_t attr_number(const fs::path& path) { return read_number(path); }
 
 // "0x1b36" -> "1b36"
 std::string strip_0x(std::string s)
@@ -135,6 +129,7 @@ Card read_card(const fs::path& card_dir, const SysRoots& roots)
     c.type = type == "SD" ? CardType::sd : type == "MMC" ? CardType::mmc : type == "SDIO" ? CardType::sdio
            : type == "SDcombo" ? CardType::sd_combo : CardType::unknown;
     c.product = read_attr(c.syspath / "name").value_or("");
+    c.preferred_erase_size = read_number(c.syspath / "preferred_erase_size");
 
     // Block devices: the main disk (mmcblkN) sits under <card>/block; its
     // partitions (mmcblkNpM) and the eMMC boot areas (mmcblkNbootM, separate

@@ -55,6 +55,9 @@ struct Card {
     std::string product;       // sysfs "name"
     std::string block;         // "mmcblk0"; empty for SDIO
     uint64_t capacity_bytes = 0;
+    // sysfs preferred_erase_size: the kernel's erase unit for discard (SD:
+    // the AU; eMMC: the high-capacity erase group); 0 when it gives none.
+    uint64_t preferred_erase_size = 0;
     std::vector<Partition> partitions;
 
     std::string device_path(const SysRoots& roots) const; // "/dev/mmcblk0"

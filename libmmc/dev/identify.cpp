@@ -1,6 +1,7 @@
 #include "dev/identify.h"
 
 #include "regs/card_facts.h"
+#include "regs/register_facts.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -8,14 +9,6 @@
 namespace mmc::dev {
 
 namespace {
-
-std::string derived_text(const regs::DecodedRegister* r, std::string_view key)
-{
-    const auto* d = r ? r->find(key) : nullptr;
-    if (!d) return {};
-    if (const auto* s = std::get_if<std::string>(&d->value)) return *s;
-    return regs::value_text(d->value);
-}
 
 nlohmann::ordered_json text_or_null(const std::string& s)
 {
@@ -34,12 +27,14 @@ Identity identity_of(const Card& card, const regs::CardRegisters* registers, con
     id.controller = card.host.controller.describe();
     id.device = card.is_storage() ? card.device_path(roots) : "";
     id.rca = card.rca;
-    const auto* cid = registers ? registers->get(regs::RegKind::cid) : nullptr;
-    id.product = derived_text(cid, "product_name");
+    const auto cid = registers ? regs::cid_facts(*registers) : std::nullopt;
+    if (cid) {
+        id.product = cid->product_name;
+        id.manufacturer = cid->manufacturer;
+        id.serial = cid->serial_hex;
+        id.date = cid->date;
+    }
     if (id.product.empty()) id.product = card.product;
-    id.manufacturer = derived_text(cid, "manufacturer");
-    id.serial = derived_text(cid, "serial_hex");
-    id.date = derived_text(cid, "date");
     return id;
 }
 

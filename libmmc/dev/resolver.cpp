@@ -160,12 +160,7 @@ std::string non_mmc_words(const fs::path& syspath, const std::optional<UsbStorag
     return explain_non_mmc(syspath);
 }
 
-uint64_t sectors_in_bytes(const fs::path& attr)
-{
-    uint64_t v = 0;
-    if (const auto text = read_attr(attr)) std::from_chars(text->data(), text->data() + text->size(), v);
-    return v * 512;
-}
+uint64_t sectors_in_bytes(const fs::path& attr) { return read_number(attr) * 512; }
 
 // The disk, the partition and its bounds, the partitions beside it, the card.
 Device describe(const std::string& typed, const Lead& lead, const SysRoots& roots)
@@ -196,6 +191,8 @@ Device describe(const std::string& typed, const Lead& lead, const SysRoots& root
         d.usb = read_usb_storage(d.disk_syspath, roots);
         d.not_mmc = non_mmc_words(d.syspath, d.usb);
     }
+    d.queue = read_block_queue(d.disk_syspath);
+    if (d.usb) d.provisioning_mode = scsi_provisioning_mode(d.disk_syspath);
     return d;
 }
 

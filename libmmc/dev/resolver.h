@@ -18,6 +18,7 @@
 #pragma once
 
 #include "cli/errors.h"
+#include "dev/block_queue.h"
 #include "dev/block_safety.h"
 #include "dev/card.h"
 #include "dev/usb_storage.h"
@@ -82,6 +83,8 @@ struct Device {
     std::optional<Card> card;          // when on an MMC host
     std::optional<UsbStorage> usb;     // when on USB mass storage: a reader's slot (usb->reader) or a USB disk
     std::string not_mmc;    // "loop0 is a loop device" when not on an MMC host
+    BlockQueue queue;       // the disk's request queue limits and write cache
+    std::string provisioning_mode; // a USB disk's SCSI provisioning_mode ("full", "unmap"); else empty
     bool is_reader_slot() const { return usb && usb->reader; }
     Verdict verdict;
 

@@ -1,5 +1,6 @@
 #include "dev/sysfs.h"
 
+#include <charconv>
 #include <fstream>
 #include <sstream>
 
@@ -15,6 +16,14 @@ std::optional<std::string> read_attr(const fs::path& path)
     std::string s = text.str();
     while (!s.empty() && (s.back() == '\n' || s.back() == '\0')) s.pop_back();
     return s;
+}
+
+uint64_t read_number(const fs::path& path)
+{
+    const auto text = read_attr(path);
+    uint64_t v = 0;
+    if (text) std::from_chars(text->data(), text->data() + text->size(), v);
+    return v;
 }
 
 std::optional<std::string> link_name(const fs::path& path)

@@ -2,6 +2,7 @@
 // tests can point the whole library at a fixture tree (tests/data/sysfs/...).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -29,6 +30,11 @@ struct SysRoots {
 // An attribute's contents without the trailing newline; nullopt when it is
 // missing or unreadable (sysfs and debugfs attributes often are).
 std::optional<std::string> read_attr(const fs::path& path);
+
+// An attribute's decimal number: its leading digits; 0 when it is missing,
+// unreadable or does not start with a digit. The one parse of a sysfs number
+// (sizes, queue limits, preferred_erase_size).
+uint64_t read_number(const fs::path& path);
 
 // Where a symlink leads, as a name: "sdhci-pci" for .../drivers/sdhci-pci.
 std::optional<std::string> link_name(const fs::path& path);

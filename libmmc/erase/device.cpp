@@ -3,6 +3,7 @@
 #include "dev/identify.h"
 #include "regs/card_facts.h"
 #include "regs/hex.h"
+#include "regs/register_facts.h"
 
 #include <algorithm>
 #include <charconv>
@@ -15,16 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-uint64_t number(const std::optional<std::string>& text)
-{
-    uint64_t v = 0;
-    if (text) std::from_chars(text->data(), text->data() + text->size(), v);
-    return v;
-}
-
-// A field's raw value, 0 when the register or field is absent.
-uint64_t field(const regs::DecodedRegister* r, std::string_view name) { return regs::field_value(r, name).value_or(0); }
-
 // Raw card commands go through the channel the register gathering opened:
 // say why they cannot, in the words a user can act on.
 std::string commands_unavailable(const dev::RegisterGathering& g)
@@ -36,49 +27,42 @@ std::string commands_unavailable(const dev::RegisterGathering& g)
                        not_root ? "; card commands need CAP_SYS_RAWIO (run as root)" : "");
 }
 
-// The SCSI disk's provisioning_mode (drivers/scsi/sd.c): the disk's SCSI
-// device is two levels up (6:0:0:0/block/sdb), its scsi_disk/6:0:0:0 beside.
-std::string scsi_provisioning_mode(const fs::path& disk_syspath)
-{
-    const fs::path scsi = disk_syspath.parent_path().parent_path();
-    return dev::read_attr(scsi / "scsi_disk" / scsi.filename() / "provisioning_mode").value_or("");
-}
-
 } // namespace
 
 void apply_registers(Capabilities& c, const regs::CardRegisters& regs, uint64_t capacity_bytes)
 {
-    const auto* csd = regs.get(regs::RegKind::csd);
-    c.erase_class = (field(csd, "ccc") >> 5) & 1;
+    const auto csd = regs::csd_facts(regs);
+    c.erase_class = csd && csd->erase_class;
     if (c.family == regs::CardFamily::sd) {
-        c.block_addressed = field(csd, "csd_structure") != 0;
+        c.block_addressed = csd && csd->csd_structure != 0;
         c.erased_byte = regs::erased_byte(regs);
         if (const auto* ssr = regs.get(regs::RegKind::ssr)) {
+            const auto facts = regs::ssr_facts(*ssr);
             c.ssr = *ssr;
             c.au_bytes = regs::au_bytes(regs).value_or(0);
-            c.sd_discard_support = field(ssr, "discard_support") != 0;
-            c.fule_support = field(ssr, "fule_support") != 0;
+            c.sd_discard_support = facts.discard_support;
+            c.fule_support = facts.fule_support;
         }
         return;
     }
     // MMC: sector addressing above 2 GiB, as Linux decides it.
-    const auto* ext = regs.get(regs::RegKind::ext_csd);
     c.block_addressed = regs::capacity_bytes(regs).value_or(capacity_bytes) > (uint64_t{2} << 30);
     c.csd_erase_group_bytes = regs::csd_erase_group_bytes(regs).value_or(0);
     if (csd) {
-        const double ms = static_cast<double>(regs::derived_int(csd, "taac_ns").value_or(0)) * (10 << field(csd, "r2w_factor")) / 1e6;
+        const double ms = static_cast<double>(csd->taac_ns) * (10 << csd->r2w_factor) / 1e6;
         c.csd_write_timeout_ms = static_cast<uint32_t>(std::max(1.0, std::ceil(ms)));
     }
+    const auto ext = regs::ext_csd_facts(regs);
     if (!ext) return;
     c.have_ext_csd = true;
-    c.ext_csd_rev = static_cast<int>(field(ext, "ext_csd_rev"));
-    c.sec_feature_support = static_cast<uint8_t>(field(ext, "sec_feature_support"));
+    c.ext_csd_rev = ext->ext_csd_rev;
+    c.sec_feature_support = ext->sec_feature_support;
     c.hc_erase_group_bytes = regs::hc_erase_group_bytes(regs).value_or(0);
-    c.hc_erase_group_def = field(ext, "erase_group_def") & 1;
-    c.erase_timeout_mult = static_cast<uint32_t>(field(ext, "erase_timeout_mult"));
-    c.trim_mult = static_cast<uint32_t>(field(ext, "trim_mult"));
-    c.sec_erase_mult = static_cast<uint32_t>(field(ext, "sec_erase_mult"));
-    c.sec_trim_mult = static_cast<uint32_t>(field(ext, "sec_trim_mult"));
+    c.hc_erase_group_def = ext->erase_group_def;
+    c.erase_timeout_mult = ext->erase_timeout_mult;
+    c.trim_mult = ext->trim_mult;
+    c.sec_erase_mult = ext->sec_erase_mult;
+    c.sec_trim_mult = ext->sec_trim_mult;
     c.erased_byte = regs::erased_byte(regs);
 }
 
@@ -97,18 +81,17 @@ Target erase_target(const dev::Device& d, const dev::SysRoots& roots, bool use_i
 
     auto& c = t.caps;
     c.name = d.name;
-    const fs::path q = d.disk_syspath / "queue";
-    c.logical_block = std::max<uint64_t>(512, number(dev::read_attr(q / "logical_block_size")));
-    c.discard_granularity = number(dev::read_attr(q / "discard_granularity"));
-    c.discard_max_bytes = number(dev::read_attr(q / "discard_max_bytes"));
-    c.discard_max_hw_bytes = number(dev::read_attr(q / "discard_max_hw_bytes"));
-    c.write_zeroes_max_bytes = number(dev::read_attr(q / "write_zeroes_max_bytes"));
+    c.logical_block = std::max<uint64_t>(512, d.queue.logical_block_size);
+    c.discard_granularity = d.queue.discard_granularity;
+    c.discard_max_bytes = d.queue.discard_max_bytes;
+    c.discard_max_hw_bytes = d.queue.discard_max_hw_bytes;
+    c.write_zeroes_max_bytes = d.queue.write_zeroes_max_bytes;
 
     if (!d.card && d.is_reader_slot()) {
         // A card in a USB reader: a card for safety, a SCSI disk for erase.
         c.kind = dev::reader_card_words(*d.usb);
         c.usb_reader = true;
-        c.provisioning_mode = scsi_provisioning_mode(d.disk_syspath);
+        c.provisioning_mode = d.provisioning_mode;
         return t;
     }
     if (!d.card) {
@@ -123,7 +106,7 @@ Target erase_target(const dev::Device& d, const dev::SysRoots& roots, bool use_i
     c.kind = c.family == regs::CardFamily::sd    ? "an SD card"
              : c.family == regs::CardFamily::mmc ? "an eMMC"
                                                  : fmt::format("a {} card", dev::to_string(card.type));
-    c.preferred_erase_bytes = number(dev::card_attr(card, "preferred_erase_size"));
+    c.preferred_erase_bytes = card.preferred_erase_size;
 
     const auto id = dev::identify(card, roots, {use_ioctl});
     t.notes = id.gathered.notes;

@@ -2,6 +2,7 @@
 #include "erase/method_table.h"
 
 #include "regs/decode.h"
+#include "regs/register_facts.h"
 #include "regs/ssr.h"
 
 #include <algorithm>
@@ -248,10 +249,7 @@ std::vector<std::string> r1_errors(uint32_t status, regs::CardFamily family)
 {
     const std::array<uint8_t, 4> bytes{static_cast<uint8_t>(status >> 24), static_cast<uint8_t>(status >> 16),
                                        static_cast<uint8_t>(status >> 8), static_cast<uint8_t>(status)};
-    const auto r = regs::decode_card_status(bytes, family);
-    const auto* errors = r.find("errors");
-    if (!errors) return {};
-    return std::get<regs::StringList>(errors->value);
+    return regs::status_facts(regs::decode_card_status(bytes, family)).errors;
 }
 
 std::string describe(Method m, const Capabilities& c)

@@ -2,6 +2,7 @@
 
 #include "health/cid_table.h"
 #include "health/sources.h"
+#include "regs/register_facts.h"
 
 #include <fmt/format.h>
 
@@ -16,12 +17,9 @@ struct CidIds {
 
 std::optional<CidIds> cid_ids(const regs::CardRegisters& registers)
 {
-    const auto* cid = registers.get(regs::RegKind::cid);
+    const auto cid = regs::cid_facts(registers);
     if (!cid) return std::nullopt;
-    const regs::Field* mid = cid->field("mid");
-    const regs::Field* oid = cid->field("oid");
-    if (!mid || !oid) return std::nullopt;
-    return CidIds{static_cast<uint8_t>(mid->raw), static_cast<uint16_t>(oid->raw)};
+    return CidIds{cid->mid, cid->oid};
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 #include "health/sources.h"
 
-#include "regs/field_raw.h"
+#include "regs/register_facts.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -21,25 +21,19 @@ std::optional<double> band_upper(uint64_t v)
 SourceResult ext_csd_health(const regs::DecodedRegister& r)
 {
     SourceResult out;
-    const uint64_t rev = regs::field_raw(r, "ext_csd_rev");
+    const regs::ExtCsdFacts facts = regs::ext_csd_facts(r);
+    const uint64_t rev = facts.ext_csd_rev;
     if (rev < 7) {
         out.none_because = fmt::format("EXT_CSD_REV {} predates the health fields (eMMC 5.0, revision 7)", rev);
         return out;
     }
-    const uint64_t a = regs::field_raw(r, "device_life_time_est_typ_a");
-    const uint64_t b = regs::field_raw(r, "device_life_time_est_typ_b");
-    const uint64_t eol = regs::field_raw(r, "pre_eol_info");
+    const regs::LifeTime& life = facts.life;
+    const uint64_t a = life.typ_a, b = life.typ_b, eol = life.pre_eol;
     Reading reading;
     reading.source = "ext_csd";
-    auto text_of = [&](std::string_view key) {
-        const regs::Derived* d = r.find(key);
-        return d ? d->text : std::string();
-    };
-    reading.add("device_life_time_est_typ_a", static_cast<int64_t>(a), "Life time used, type A",
-                text_of("device_life_time_est_typ_a_text"));
-    reading.add("device_life_time_est_typ_b", static_cast<int64_t>(b), "Life time used, type B",
-                text_of("device_life_time_est_typ_b_text"));
-    reading.add("pre_eol_info", static_cast<int64_t>(eol), "Pre-EOL information", text_of("pre_eol_text"));
+    reading.add("device_life_time_est_typ_a", static_cast<int64_t>(a), "Life time used, type A", life.typ_a_text);
+    reading.add("device_life_time_est_typ_b", static_cast<int64_t>(b), "Life time used, type B", life.typ_b_text);
+    reading.add("pre_eol_info", static_cast<int64_t>(eol), "Pre-EOL information", life.pre_eol_text);
     std::string vendor;
     for (int i = 270; i <= 301; ++i) vendor += fmt::format("{:02x}", r.bytes[static_cast<std::size_t>(i)]);
     reading.add("vendor_proprietary_health_report", vendor, "Vendor health report (bytes 270-301)");

@@ -1,19 +1,13 @@
 #include "health/writability.h"
 
 #include "regs/decode.h"
+#include "regs/register_facts.h"
 
 #include <fmt/format.h>
 
 namespace mmc::health {
 
 namespace {
-
-std::optional<uint64_t> raw(const regs::DecodedRegister* r, std::string_view field)
-{
-    if (!r) return std::nullopt;
-    const regs::Field* f = r->field(field);
-    return f ? std::optional<uint64_t>(f->raw) : std::nullopt;
-}
 
 void add(Writability& w, WpCause cause, WpScope scope, bool permanent, std::string what, std::string remedy)
 {
@@ -83,32 +77,32 @@ Writability assess_writability(const regs::CardRegisters& registers, const HostF
         }
     }
 
-    if (const auto* csd = registers.get(regs::RegKind::csd)) {
+    if (const auto csd = regs::csd_facts(registers)) {
         known = true;
-        if (raw(csd, "perm_write_protect").value_or(0))
+        if (csd->perm_write_protect)
             add(w, WpCause::csd_perm_write_protect, WpScope::card, true,
                 "the CSD's PERM_WRITE_PROTECT bit is set", "none: the card is permanently read-only; copy the data off");
-        if (raw(csd, "tmp_write_protect").value_or(0))
+        if (csd->tmp_write_protect)
             add(w, WpCause::csd_tmp_write_protect, WpScope::card, false,
                 "the CSD's TMP_WRITE_PROTECT bit is set",
                 "clear it with CMD27 (PROGRAM_CSD), e.g. sdtool unlock; mmc-health does not send it");
     }
-    if (const auto* status = registers.get(regs::RegKind::status)) {
+    if (const auto status = regs::status_facts(registers)) {
         known = true;
-        if (raw(status, "card_is_locked").value_or(0))
+        if (status->card_is_locked)
             add(w, WpCause::card_locked, WpScope::card, false,
                 "the card is locked with a password (card status CARD_IS_LOCKED, CMD42)",
                 "unlock it with its password (CMD42); a forced erase also unlocks it but destroys all data");
     }
-    if (const auto* ext = registers.get(regs::RegKind::ext_csd)) {
+    if (const auto ext = regs::ext_csd_facts(registers)) {
         known = true;
-        const uint64_t boot = raw(ext, "boot_wp_status").value_or(0);
+        const uint64_t boot = ext->boot_wp_status;
         if (boot & 0x0f)
             add(w, WpCause::boot_area_protected, WpScope::boot_areas, ((boot & 3) == 2) || (((boot >> 2) & 3) == 2),
                 fmt::format("boot0 is write-protected {}, boot1 {} (BOOT_WP_STATUS 0x{:02x}); the user area is not affected",
                             boot_wp_word(boot & 3), boot_wp_word((boot >> 2) & 3), boot),
                 "power-on protection ends at the next power cycle; permanent protection cannot be undone");
-        const uint64_t user_wp = raw(ext, "user_wp").value_or(0);
+        const uint64_t user_wp = ext->user_wp;
         if (user_wp & 0x05)
             add(w, WpCause::group_protection_enabled, WpScope::groups, (user_wp & 0x04) != 0,
                 fmt::format("USER_WP 0x{:02x} applies {} write protection to groups set with CMD28", user_wp,

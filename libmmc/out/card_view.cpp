@@ -1,7 +1,7 @@
 #include "out/card_view.h"
 
 #include "out/register_json.h"
-#include "regs/card_facts.h"
+#include "regs/register_facts.h"
 #include "regs/register.h"
 
 #include <fmt/format.h>
@@ -9,30 +9,6 @@
 namespace mmc::out {
 
 namespace {
-
-// The decoded value as plain text (no annotations), e.g. "Samsung".
-std::string value_of(const regs::DecodedRegister* r, std::string_view key)
-{
-    if (!r) return {};
-    const auto* d = r->find(key);
-    return d ? regs::value_text(d->value) : std::string();
-}
-
-std::string text_of(const regs::DecodedRegister* r, std::string_view key)
-{
-    if (!r) return {};
-    const auto* d = r->find(key);
-    return d ? d->text : std::string();
-}
-
-std::string field_text(const regs::DecodedRegister* r, std::string_view name)
-{
-    if (!r) return {};
-    const auto* f = r->field(name);
-    return f && f->text ? *f->text : std::string();
-}
-
-uint64_t raw_of(const regs::DecodedRegister* r, std::string_view name) { return regs::field_value(r, name).value_or(0); }
 
 void append(std::string& to, const std::string& part)
 {
@@ -45,44 +21,41 @@ void append(std::string& to, const std::string& part)
 
 std::vector<SummaryLine> card_summary(const regs::CardRegisters& card)
 {
-    using regs::RegKind;
     std::vector<SummaryLine> out;
-    const auto* cid = card.get(RegKind::cid);
-    const auto* csd = card.get(RegKind::csd);
-    const auto* ext = card.get(RegKind::ext_csd);
-    const auto* ssr = card.get(RegKind::ssr);
-    const auto* scr = card.get(RegKind::scr);
+    const auto cid = regs::cid_facts(card);
+    const auto csd = regs::csd_facts(card);
+    const auto ext = regs::ext_csd_facts(card);
+    const auto ssr = regs::ssr_facts(card);
+    const auto scr = regs::scr_facts(card);
 
     if (cid) {
-        std::string who = value_of(cid, "manufacturer");
-        append(who, field_text(cid, "pnm"));
-        const std::string date = value_of(cid, "date");
-        const std::string serial = value_of(cid, "serial_hex");
+        std::string who = cid->manufacturer;
+        append(who, cid->pnm);
+        const std::string& date = cid->date;
+        const std::string& serial = cid->serial_hex;
         out.push_back({"card", "Card", fmt::format("{}{}{}", who, serial.empty() ? "" : ", serial " + serial,
                                              date.empty() ? "" : ", made " + date)});
     }
-    std::string capacity = text_of(ext, "capacity_bytes");
-    if (capacity.empty()) capacity = text_of(csd, "capacity_bytes");
+    std::string capacity = ext ? ext->capacity_text : std::string();
+    if (capacity.empty() && csd) capacity = csd->capacity_text;
     if (!capacity.empty()) {
-        const std::string family = text_of(csd, "capacity_class");
+        const std::string family = csd ? csd->capacity_class : std::string();
         out.push_back({"capacity", "Capacity", family.empty() ? capacity : capacity + ", " + family});
     }
     if (ssr) {
         std::string classes;
         // Each class only when the card claims it (raw value non-zero).
-        for (const char* key : {"speed_class", "uhs_speed_grade", "video_speed_class", "app_perf_class"})
-            if (raw_of(ssr, key)) append(classes, regs::value_text(ssr->find(key)->value));
+        for (const auto* claim : {&ssr->speed_class, &ssr->uhs_speed_grade, &ssr->video_speed_class, &ssr->app_perf_class})
+            if (claim->code) append(classes, claim->name);
         out.push_back({"classes", "Classes", classes.empty() ? "none claimed" : classes});
-        const std::string au = text_of(ssr, "au_size_bytes");
-        if (!au.empty()) out.push_back({"allocation_unit", "Allocation unit", au});
+        if (!ssr->au_text.empty()) out.push_back({"allocation_unit", "Allocation unit", ssr->au_text});
     }
-    if (scr) out.push_back({"sd_spec", "SD spec", text_of(scr, "spec_version")});
+    if (scr) out.push_back({"sd_spec", "SD spec", scr->spec_version});
     if (ext) {
-        out.push_back({"emmc_version", "eMMC", text_of(ext, "mmc_version")});
-        const std::string life_a = text_of(ext, "device_life_time_est_typ_a_text");
+        out.push_back({"emmc_version", "eMMC", ext->mmc_version});
+        const std::string& life_a = ext->life.typ_a_text;
         if (!life_a.empty())
-            out.push_back({"life_used", "Life used",
-                           fmt::format("A: {}, B: {}", life_a, text_of(ext, "device_life_time_est_typ_b_text"))});
+            out.push_back({"life_used", "Life used", fmt::format("A: {}, B: {}", life_a, ext->life.typ_b_text)});
     }
     return out;
 }

@@ -60,11 +60,7 @@ ProbedDevice probed_device(const dev::Device& resolved, const dev::SysRoots& roo
         return d;
     }
     d.card = dev::identify(*resolved.card, roots, {use_ioctl});
-    if (const auto v = dev::card_attr(*resolved.card, "preferred_erase_size")) {
-        char* end = nullptr;
-        const unsigned long long n = std::strtoull(v->c_str(), &end, 10);
-        if (end != v->c_str() && n) d.preferred_erase = n;
-    }
+    if (const uint64_t n = resolved.card->preferred_erase_size) d.preferred_erase = n;
     return d;
 }
 

@@ -2,6 +2,7 @@
 
 #include "cli/size.h"
 #include "regs/card_facts.h"
+#include "regs/register_facts.h"
 
 #include <variant>
 
@@ -33,12 +34,11 @@ RegisterClaims claims_of(const dev::Identified& id, std::optional<uint64_t> pref
     RegisterClaims r = no_card_claims();
     r.card = true;
     const auto& regs = id.registers;
-    const auto* csd = regs.get(regs::RegKind::csd);
     const bool sd = id.facts.family && *id.facts.family == regs::CardFamily::sd;
     r.claims[0].bytes = id.facts.au_bytes && *id.facts.au_bytes ? id.facts.au_bytes : std::nullopt;
     if (preferred && *preferred) r.claims[1].bytes = preferred;
     if (sd) {
-        r.claims[2].bytes = regs::derived_positive(csd, "erase_sector_bytes");
+        if (const auto csd = regs::csd_facts(regs)) r.claims[2].bytes = csd->erase_sector_bytes;
     } else {
         r.claims[2].label = "CSD ERASE_GRP_SIZE";
         r.claims[2].bytes = regs::csd_erase_group_bytes(regs);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "regs/card_registers.h"
+#include "regs/register_facts.h"
 
 #include <cstdint>
 #include <optional>
@@ -12,6 +13,9 @@
 
 namespace mmc::regs {
 
+// The by-name readers below serve regs/ itself (and its tests): code outside
+// regs/ reads the typed facts here and in regs/register_facts.h, so a
+// misspelt name fails to compile (tests/cli/library-words.sh checks).
 // A spec field's raw value; nullopt when the register or the field is absent.
 std::optional<uint64_t> field_value(const DecodedRegister* r, std::string_view name);
 // A derived integer (a derived bool reads as 0 or 1); nullopt when absent or

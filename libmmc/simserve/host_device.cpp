@@ -1,6 +1,7 @@
 #include "simserve/host_device.h"
 
 #include "cli/stop_signal.h"
+#include "dev/block_queue.h"
 
 #include <cerrno>
 #include <csignal>
@@ -103,7 +104,7 @@ bool is_mounted(const fs::path& mountpoint)
 
 } // namespace
 
-HostDevice::HostDevice(const sim::Params& params, const fs::path& plugin)
+HostDevice::HostDevice(const sim::Params& params, const fs::path& plugin, dev::SysRoots roots) : roots_(std::move(roots))
 {
     try {
         build(params, plugin);
@@ -167,11 +168,11 @@ void HostDevice::attach_loop()
     // losetup only warns when the kernel refuses direct I/O; the loop device
     // would then read through the page cache, and a cached read never
     // reaches the card's clock: every timing would be wrong, silently.
-    const auto dio = fs::path("/sys/block") / fs::path(device_).filename() / "loop" / "dio";
-    if (read_first_line(dio) != "1")
+    const auto dio = dev::loop_direct_io(fs::path(device_).filename().string(), roots_);
+    if (dio.value.value_or("") != "1")
         throw std::runtime_error(fmt::format("{}: the kernel did not turn on direct I/O for the card's file ({} reads '{}'); "
                                              "reads would come from the page cache, not the simulated card: {}",
-                                             device_, dio.string(), read_first_line(dio), log_tail(log)));
+                                             device_, dio.path.string(), dio.value.value_or(""), log_tail(log)));
 }
 
 nlohmann::json HostDevice::stop()

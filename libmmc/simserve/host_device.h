@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cli/process.h"
+#include "dev/sysfs.h"
 #include "sim/params.h"
 
 #include <filesystem>
@@ -24,8 +25,10 @@ class HostDevice {
 public:
     // Builds the chain, throwing std::runtime_error naming the step that
     // failed and what its program said. Stops early (tearing down what was
-    // built) when a stop signal arrives (cli/stop_signal.h).
-    HostDevice(const sim::Params& params, const std::filesystem::path& plugin);
+    // built) when a stop signal arrives (cli/stop_signal.h). The loop
+    // device's attributes are read through roots (the live system's unless
+    // told otherwise).
+    HostDevice(const sim::Params& params, const std::filesystem::path& plugin, dev::SysRoots roots = {});
     ~HostDevice();
     HostDevice(const HostDevice&) = delete;
     HostDevice& operator=(const HostDevice&) = delete;
@@ -48,6 +51,7 @@ private:
     void start_nbdfuse();
     void attach_loop();
 
+    dev::SysRoots roots_;
     std::filesystem::path dir_, mountpoint_;
     std::optional<cli::Child> nbdkit_, nbdfuse_;
     std::string device_;

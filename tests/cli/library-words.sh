@@ -54,6 +54,27 @@
 #    as a word is reported. Not caught: a new
 #    comparison in a listed file (the list is by file, not by line). A listed
 #    file that is gone or compares no word any more is reported too.
+#
+# 5. Typed register facts (issue 36): code outside libmmc/regs/ reads a
+#    register through the typed facts of regs/register_facts.h and
+#    regs/card_facts.h (csd_facts(...)->erase_class, ext_csd_facts(...)->
+#    trim_mult, ...), never by a field's or a decoded value's name, which a
+#    misspelling turns into a silent 0. Found in libmmc/ (but regs/) and
+#    tools/: a call of regs' by-name readers (field_value, field_raw,
+#    derived_int, derived_positive), a DecodedRegister::field lookup
+#    (x.field(...), x->field(...)), and a DecodedRegister::find, told from
+#    a string's, a map's or a JSON object's find by what it gives: a pointer
+#    (const auto* d = r.find(...), r.find(...)->value), where those give a
+#    position or an iterator.
+#
+# 6. One reader of sysfs (issue 36): sysfs and debugfs are read in dev/,
+#    through SysRoots, so a fixture tree stands in for all of it and each
+#    attribute has one parse; the resolver puts what the tools need on
+#    dev::Device and dev::Card (queue limits, provisioning mode, preferred
+#    erase size). Found in libmmc/ (but dev/) and tools/: a read_attr call,
+#    and a string literal that is a /sys path ("/sys", "/sys/block/..."),
+#    which ignores the roots. A message that names a sysfs file in prose
+#    ("echo 0 > /sys/block/...") is not a path.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib.sh"
 work=$(mktemp -d)
@@ -170,7 +191,37 @@ def words(rel, n, line):
     elif rule == "words":
         print(f"{rel}:{n}: a result compared as a word: {line.strip()[:80]}")
 
-check = {"flags": flags, "lookups": lookups, "bytes": bytes_, "words": words, "stale_words": words}[rule]
+# fields: a register read by a field's or a decoded value's name outside regs/.
+by_name_reader = re.compile(r"(?<![\w.>])(?:regs::)?(field_value|field_raw|derived_int|derived_positive)\s*\(")
+field_member = re.compile(r"(?:\.|->)\s*field\s*\(")
+pointer_find = re.compile(r"(?:\*\s*\w+\s*=|\bauto\s*\*)[^;]*?(?:\.|->)\s*find\s*\(|(?:\.|->)\s*find\s*\([^()]*\)\s*->")
+
+def fields(rel, n, line):
+    if rel.startswith("regs/"):
+        return
+    code = literal.sub(lambda m: '"' + "_" * (len(m.group(0)) - 2) + '"', line)
+    if m := by_name_reader.search(code):
+        print(f"{rel}:{n}: a register read by name ({m.group(1)})")
+    if field_member.search(code):
+        print(f"{rel}:{n}: a register field looked up by name")
+    if pointer_find.search(code):
+        print(f"{rel}:{n}: a decoded value looked up by name")
+
+# sysfs: a sysfs read outside dev/.
+attr_read = re.compile(r"(?<![\w.>])(?:dev::)?read_attr\s*\(")
+sys_path = re.compile(r'"/sys(?:/[^"\n]*)?"')
+
+def sysfs(rel, n, line):
+    if rel.startswith("dev/"):
+        return
+    if attr_read.search(literal.sub('""', line)):
+        print(f"{rel}:{n}: a sysfs attribute read outside dev/")
+    for lit in literal.findall(line):
+        if sys_path.fullmatch(lit):
+            print(f"{rel}:{n}: a /sys path literal outside dev/: {lit[:60]}")
+
+check = {"flags": flags, "lookups": lookups, "bytes": bytes_, "words": words, "stale_words": words,
+         "fields": fields, "sysfs": sysfs}[rule]
 for dirpath, _, files in os.walk(root):
     for name in sorted(files):
         if not name.endswith((".cpp", ".h")):
@@ -204,6 +255,10 @@ byte_formats() { code_scan bytes "$1"; }
 device_lookups() { code_scan lookups "$1"; }
 word_comparisons() { code_scan words "$1"; }
 stale_word_entries() { code_scan stale_words "$1"; }
+# sysfs_reads TOP: sysfs reads outside dev/ in TOP/libmmc and TOP/tools.
+sysfs_reads() { code_scan sysfs "$1/libmmc" && code_scan sysfs "$1/tools"; }
+# register_names TOP: string-named register lookups in TOP/libmmc (but regs/) and TOP/tools.
+register_names() { code_scan fields "$1/libmmc" && code_scan fields "$1/tools"; }
 
 # include_breaks ROOT: "path: #include" for every include that crosses a floor.
 include_breaks() {
@@ -363,6 +418,70 @@ stale_word_entries "$work/words" | grep -q "^bench/job.cpp: listed in part 4 but
     pass "scanner: a listed file that compares no word is found" || fail "scanner: a stale list entry is not found"
 grep -q '^#include "erase/erase.h"' "$top/libmmc/bench/precondition.cpp" &&
     pass "the include rule saw bench's one erase include" || fail "bench/precondition.cpp no longer includes erase/erase.h: update this suite's rule"
+
+# --- Typed register facts (issue 36, part 5 above) ---------------------------
+# Planted: each by-name read is found; regs/'s own, a string's or a JSON
+# object's find, a typed fact, and comments are not.
+mkdir -p "$work/names/libmmc/erase" "$work/names/libmmc/regs" "$work/names/tools"
+cat >"$work/names/libmmc/erase/planted.cpp" <<'EOF'
+// a comment may say field(csd, "ccc") or regs::field_value(r, "x")
+uint64_t ccc(const regs::DecodedRegister* r) { return regs::field_value(r, "ccc").value_or(0); }
+const regs::Field* mid = cid->field("mid");
+const auto* errors = status.find("errors");
+const bool locked = regs::status_facts(status).card_is_locked; // typed: not a hit
+if (text.find("mmc") != std::string::npos) return; // a string's find
+if (auto it = doc.find("format"); it != doc.end()) return; // a JSON object's find
+const auto end = text.find("*/", i + 2);
+std::string au = ssr->find(key)->text;
+EOF
+printf 'int64_t t = derived_int(csd, "taac_ns").value_or(0);\n' >"$work/names/tools/mmc-planted.cpp"
+printf 'const uint64_t rev = field_raw(r, "ext_csd_rev");\nconst auto* f = r.field(name);\n' >"$work/names/libmmc/regs/ext_csd.cpp"
+scan_planted register_names "$work/names"
+expect "scanner: a by-name read through regs::field_value is found" "$out" "^erase/planted.cpp:2: a register read by name \(field_value\)"
+expect "scanner: a DecodedRegister::field lookup is found" "$out" "^erase/planted.cpp:3: a register field looked up by name"
+expect "scanner: a decoded value found by name is found" "$out" "^erase/planted.cpp:4: a decoded value looked up by name"
+expect "scanner: a by-name read in a tool is found" "$out" "^mmc-planted.cpp:1: a register read by name \(derived_int\)"
+expect "scanner: a decoded value dereferenced from a find is found" "$out" "^erase/planted.cpp:9: a decoded value looked up by name"
+only_hits 5 "scanner: regs/ itself, a string's and a JSON object's find, typed facts and comments are not by-name reads"
+
+finds_nothing "registers are read through typed facts outside libmmc/regs/" \
+    "add a typed member to regs/register_facts.h (or regs/card_facts.h) and read that" register_names "$top"
+# The scan saw the readers: regs/ still has them, and the typed facts the callers use.
+grep -q 'field_value(' "$top/libmmc/regs/card_facts.cpp" && grep -q '^ExtCsdFacts ext_csd_facts(' "$top/libmmc/regs/register_facts.cpp" &&
+    grep -q 'regs::ext_csd_facts(' "$top/libmmc/erase/device.cpp" &&
+    pass "the by-name readers are in regs/, the typed facts in regs/register_facts.cpp, and erase reads them" ||
+    fail "regs/ has no by-name reader or typed EXT_CSD facts, or erase reads neither: update this suite's rule"
+# --- end of: typed register facts --------------------------------------------
+
+# --- One reader of sysfs (issue 36, part 6 above) ----------------------------
+# Planted: a queue read in erase, a hard-coded /sys in bench and in a tool are
+# found; dev/'s own reads, a message naming a sysfs file, a read_attr in a
+# comment or a literal, and a name that only contains read_attr are not.
+mkdir -p "$work/sys/libmmc/erase" "$work/sys/libmmc/bench" "$work/sys/libmmc/dev" "$work/sys/libmmc/health" "$work/sys/tools"
+cat >"$work/sys/libmmc/erase/planted.cpp" <<'EOF'
+// a comment may say dev::read_attr(q / "discard_max_bytes") and "/sys/block"
+c.discard_max_bytes = number(dev::read_attr(d.disk_syspath / "queue" / "discard_max_bytes"));
+const char* m = "read_attr(x) in a message"; int n = my_read_attr_count(); // not reads
+EOF
+printf 'std::ifstream gov(fmt::format("/sys/devices/system/cpu/cpu{}/cpufreq/scaling_governor", cpu));\n' >"$work/sys/libmmc/bench/planted.cpp"
+printf 'const fs::path root = "/sys";\n' >"$work/sys/tools/mmc-planted.cpp"
+printf 'add(w, "echo 0 > /sys/block/mmcblkN/force_ro as root");\n' >"$work/sys/libmmc/health/planted.cpp"
+printf 'fs::path sysfs = "/sys";\nconst auto v = read_attr(q / "logical_block_size");\n' >"$work/sys/libmmc/dev/sysfs.h"
+scan_planted sysfs_reads "$work/sys"
+expect "scanner: a queue attribute read in erase is found" "$out" "^erase/planted.cpp:2: a sysfs attribute read outside dev/"
+expect "scanner: a hard-coded /sys path in bench is found" "$out" "^bench/planted.cpp:1: a /sys path literal outside dev/"
+expect "scanner: a /sys root in a tool is found" "$out" "^mmc-planted.cpp:1: a /sys path literal outside dev/"
+only_hits 3 "scanner: dev/'s reads, a message naming a sysfs file, comments, literals and look-alike names are not sysfs reads"
+
+finds_nothing "sysfs is read in dev/ only, through SysRoots" \
+    "add the attribute to dev::Device or dev::Card (dev/resolver.cpp, dev/card.cpp) or a dev/ reader taking SysRoots" \
+    sysfs_reads "$top"
+# The scan saw the reader: dev/ reads attributes, the queue among them.
+grep -q '^std::optional<std::string> read_attr(' "$top/libmmc/dev/sysfs.cpp" &&
+    grep -q 'read_block_queue(d.disk_syspath)' "$top/libmmc/dev/resolver.cpp" &&
+    pass "dev/sysfs.cpp reads attributes and the resolver reads the block queue" ||
+    fail "dev/ has no read_attr or the resolver no block queue: update this suite's rule"
+# --- end of: one reader of sysfs ---------------------------------------------
 
 # --- One spawn, one stop-signal module (issue 24) ---------------------------
 # Children are started only in libmmc/cli/process.cpp (default signal
