@@ -1,5 +1,6 @@
 #include "bus/device_tree.h"
 #include "bus/parse_text.h"
+#include "cli/size.h"
 
 #include <algorithm>
 #include <array>
@@ -183,7 +184,7 @@ struct Parser {
                 n.path = n.name == "/" || n.name[0] == '&' ? n.name : (parent == "/" ? "" : parent) + "/" + n.name;
                 path_bytes += n.path.size();
                 if (path_bytes > max_path_bytes) {
-                    error = fmt::format("node paths longer than {} MiB in all; not a device tree of one board", max_path_bytes >> 20);
+                    error = fmt::format("node paths longer than {} in all; not a device tree of one board", cli::format_bytes(max_path_bytes));
                     return false;
                 }
                 nodes.push_back(std::move(n));
