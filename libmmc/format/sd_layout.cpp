@@ -186,7 +186,9 @@ uint8_t partition_type_for(FsType fs, uint64_t partition_sectors, uint64_t end_s
     return 0;
 }
 
-SdLayout sd_layout(uint64_t card_sectors)
+SdLayout sd_layout(uint64_t card_sectors) { return sd_layout_with_unit(card_sectors, 0); }
+
+SdLayout sd_layout_with_unit(uint64_t card_sectors, uint32_t unit_sectors)
 {
     const auto band = band_for(card_sectors);
     if (!band) {
@@ -197,7 +199,7 @@ SdLayout sd_layout(uint64_t card_sectors)
     SdLayout l;
     l.card_sectors = card_sectors;
     l.fs = band->fs;
-    l.boundary_unit = band->boundary_unit;
+    l.boundary_unit = unit_sectors ? unit_sectors : band->boundary_unit;
     l.sectors_per_cluster = band->sectors_per_cluster;
     for (const Geometry& g : geometries)
         if ((card_sectors >> 11) <= g.max_mib) {

@@ -69,6 +69,11 @@ struct LayoutError : std::runtime_error {
 // The SD layout of a card of `card_sectors` 512-byte sectors. Throws LayoutError.
 SdLayout sd_layout(uint64_t card_sectors);
 
+// The same placed on a unit other than the table's (a card whose AU is
+// larger): the band's file system and clusters, the partition and areas
+// aligned to `unit_sectors`. Throws LayoutError.
+SdLayout sd_layout_with_unit(uint64_t card_sectors, uint32_t unit_sectors);
+
 // The MBR's partition type for a file system ending at `end_sector` (exclusive).
 uint8_t partition_type_for(FsType fs, uint64_t partition_sectors, uint64_t end_sector);
 
