@@ -52,12 +52,21 @@ struct Checker {
         r.findings.push_back({s, std::move(what), part, std::move(message)});
     }
 
-    void check_partition_start(const Partition& p)
+    // holds_volume: a FAT or exFAT volume whose areas are checked on their
+    // own; its start alone costs nothing (the SD layout floats a FAT12/16
+    // partition so that its data area lands on the unit).
+    void check_partition_start(const Partition& p, bool holds_volume)
     {
         const uint64_t off = p.start * sector_bytes % unit;
         if (off == 0) {
             add(Severity::ok, "partition_start", p.number,
                 fmt::format("partition {} starts on a {} boundary (sector {})", p.number, unit_name, p.start));
+            return;
+        }
+        if (holds_volume) {
+            add(Severity::note, "partition_start", p.number,
+                fmt::format("partition {} starts {}; what its file system's areas cost is said below", p.number,
+                            offset_into(off, unit, unit_name)));
             return;
         }
         add(Severity::misaligned, "partition_start", p.number,
@@ -142,7 +151,6 @@ struct Checker {
     void check(const Partition& p)
     {
         CheckedVolume cv{p, std::nullopt, {}, std::nullopt};
-        if (unit) check_partition_start(p);
         const auto s = read(p.start);
         try {
             if (!s) throw BootSectorError("its first sector is past the end");
@@ -160,6 +168,7 @@ struct Checker {
                     add(Severity::note, "fsinfo", p.number, fmt::format("the FSInfo sector ({}) has wrong signatures", cv.volume->fsinfo_sector));
             }
         }
+        if (unit) check_partition_start(p, cv.volume.has_value());
         if (cv.volume && unit) check_volume(p, *cv.volume);
         r.volumes.push_back(std::move(cv));
     }
