@@ -51,8 +51,8 @@ Options:
                        eMMC erase group or sysfs preferred_erase_size)
      --au measure      measure the AU first, as mmc-probe geometry does
                        (read-only: a few thousand small reads)
-     --fs-layout NAME  sd (default): the SD layout; linux: one ext4 partition
-                       at the unit, stride and stripe width of one unit
+     --fs-layout sd|linux  sd (default): the SD layout; linux: one ext4
+                       partition at the unit, stride and stripe width of one unit
      --volume-label TEXT  the file system's label (FAT: 11 characters)
      --erase-first     erase the whole card first, as mmc-erase does (verified)
  -y, --yes             do not ask for confirmation
