@@ -56,7 +56,7 @@ void read_logical(const SectorReader& read, uint64_t total, uint64_t ext_start, 
 
 PartitionTable read_partition_table(const SectorReader& read, uint64_t total, const IsBootSector& is_boot_sector)
 {
-    if (total == 0) throw TableError("empty: 0 sectors, no partition table and no file system");
+    if (total == 0) throw TableError("empty: shorter than one 512-byte sector, no partition table and no file system");
     const auto first = read(0);
     if (!first) throw TableError("truncated: shorter than one 512-byte sector");
     const Sector& s = *first;
