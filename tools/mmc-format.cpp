@@ -300,6 +300,9 @@ int run_format(const Options& o)
         if (!rep.error.empty()) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: erase: {}", o.device, rep.error));
         if (rep.verify && rep.verify->result == mmc::erase::VerifyResult::fail)
             throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: the erase did not verify", o.device));
+        if (!o.json)
+            fmt::print("erased {} bytes ({}){}\n", rep.erased.length, rep.prepared.command,
+                       rep.verify ? ", verified" : "");
     }
     const auto report = mmc::cli::in_context(o.device, [&] { return mmc::format::make_filesystem(path, d.has_value(), plan); });
     if (o.json) {

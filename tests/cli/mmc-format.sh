@@ -6,7 +6,7 @@
 # SD layout written to images of each band (FAT12, FAT16, FAT32, exFAT),
 # fsck clean, --check aligned, and the boot sector's and FSInfo's bytes
 # equal to the SD rules' figures for the capacity (a 16 GB card's worked by
-# hand); on a loop device the card refusal, -n writing nothing, the mounted
+# hand); on a loop device the card refusal, -n writing nothing, --erase-first, the mounted
 # refusal, the Linux layout's ext4 stride, and a vfat mount where the kernel
 # has vfat. Formatting needs root (losetup for fsck); skips with the reason.
 cd "$(dirname "$0")/../.." || exit 1
@@ -158,6 +158,8 @@ expect "fsck clean on the loop device" "$out" "fsck: clean"
 run 0 $fmt --check "$dev" && expect "--check of the loop device (SD unit for its size)" "$out" "verdict: +aligned"
 label=$(bytes "$work/loop.img" "s(u32(s(0), 454))[43:54].decode()")
 [ "$label" = "SDCARD     " ] && pass "the label, upper case, in the boot sector" || fail "label: got '$label'"
+run 0 $fmt --any-device --yes --erase-first "$dev" && expect "--erase-first: erased through mmc-erase's path, verified" "$out" "erased 1049624576 bytes .*verified"
+expect "--erase-first: then formatted, aligned" "$out" "verdict: +aligned"
 mkdir -p "$work/mnt"
 if [ -b "${dev}p1" ] && mount -t vfat "${dev}p1" "$work/mnt" 2>/dev/null; then
     mounts="$work/mnt"
