@@ -1,0 +1,215 @@
+// The layout check (check.h): each finding says what it costs the flash.
+// The rule behind every cost: a card rewrites in whole allocation units
+// (AUs). A structure that shares an AU with file data makes every update of
+// one rewrite (or garbage-collect) the other; an area that starts inside an
+// AU makes every AU-sized write of it touch two.
+#include "format/check.h"
+
+#include "cli/size.h"
+
+#include <fmt/format.h>
+
+namespace mmc::format {
+
+std::string_view to_string(Verdict v)
+{
+    switch (v) {
+    case Verdict::aligned: return "aligned";
+    case Verdict::misaligned: return "misaligned";
+    case Verdict::unknown: return "unknown";
+    }
+    return "?";
+}
+
+std::string_view to_string(Severity s)
+{
+    switch (s) {
+    case Severity::misaligned: return "misaligned";
+    case Severity::differs: return "differs";
+    case Severity::ok: return "ok";
+    case Severity::note: return "note";
+    }
+    return "?";
+}
+
+std::string offset_into(uint64_t offset_bytes, uint64_t unit_bytes, std::string_view unit_name)
+{
+    const std::string unit = cli::format_bytes(unit_bytes);
+    const bool an = unit.starts_with("8") || unit.starts_with("11 ") || unit.starts_with("18 ");
+    return fmt::format("{} into {} {} {}", cli::format_bytes(offset_bytes), an ? "an" : "a", unit, unit_name);
+}
+
+namespace {
+
+struct Checker {
+    const SectorReader& read;
+    CheckResult& r;
+    uint64_t unit = 0;           // bytes
+    std::string unit_name = "AU"; // "AU", "erase group", "boundary unit"
+
+    void add(Severity s, std::string what, std::optional<unsigned> part, std::string message)
+    {
+        r.findings.push_back({s, std::move(what), part, std::move(message)});
+    }
+
+    // holds_volume: a FAT or exFAT volume whose areas are checked on their
+    // own; its start alone costs nothing (the SD layout floats a FAT12/16
+    // partition so that its data area lands on the unit).
+    void check_partition_start(const Partition& p, bool holds_volume)
+    {
+        const uint64_t off = p.start * sector_bytes % unit;
+        if (off == 0) {
+            add(Severity::ok, "partition_start", p.number,
+                fmt::format("partition {} starts on a {} boundary (sector {})", p.number, unit_name, p.start));
+            return;
+        }
+        if (holds_volume) {
+            add(Severity::note, "partition_start", p.number,
+                fmt::format("partition {} starts {}; what its file system's areas cost is said below", p.number,
+                            offset_into(off, unit, unit_name)));
+            return;
+        }
+        add(Severity::misaligned, "partition_start", p.number,
+            fmt::format("partition {} starts {}: every {}-sized write the file system makes straddles two {}s, "
+                        "so the card programs and later garbage-collects two where one would do",
+                        p.number, offset_into(off, unit, unit_name), unit_name, unit_name));
+    }
+
+    void check_volume(const Partition& p, const Volume& v)
+    {
+        const uint64_t bps = v.bytes_per_sector;
+        const uint64_t base = p.start * sector_bytes;
+        const uint64_t fat_at = base + v.fat_start() * bps;
+        const uint64_t fat_end = fat_at + v.fat_count * v.fat_sectors * bps; // exclusive
+        const uint64_t data_at = base + v.data_start * bps;
+        const auto part = p.number ? std::optional<unsigned>(p.number) : std::nullopt;
+        const std::string fs{to_string(v.fs)};
+
+        // The data area: where every file's clusters begin.
+        const uint64_t data_off = data_at % unit;
+        if (data_off == 0)
+            add(Severity::ok, "data_start", part, fmt::format("the {} data area starts on a {} boundary", fs, unit_name));
+        else
+            add(Severity::misaligned, "data_start", part,
+                fmt::format("the {} data area starts {}: each {} of file data straddles two {}s (twice the "
+                            "program and erase work for a sequential write), and the {} holding the FAT's end "
+                            "also holds the first clusters, so every FAT update rewrites an {} of file data",
+                            fs, offset_into(data_off, unit, unit_name), unit_name, unit_name, unit_name, unit_name));
+        if (data_off % v.cluster_bytes() != 0 && v.cluster_bytes() <= unit)
+            add(Severity::misaligned, "cluster_alignment", part,
+                fmt::format("clusters of {} start {} into their own size: one cluster in every {} straddles two {}s",
+                            cli::format_bytes(v.cluster_bytes()), cli::format_bytes(data_off % v.cluster_bytes()),
+                            unit_name, unit_name));
+
+        // The FAT: updated on every allocation.
+        const uint64_t fat_off = fat_at % unit;
+        const bool fat_shares_with_data = fat_end > 0 && (fat_end - 1) / unit == data_at / unit && data_off != 0;
+        if (fat_shares_with_data)
+            add(Severity::misaligned, "fat_start", part,
+                fmt::format("the FAT starts {} and its last {} also holds file data: every FAT update also "
+                            "rewrites the clusters that share its {}",
+                            offset_into(fat_off, unit, unit_name), unit_name, unit_name));
+        else if (fat_off != 0)
+            add(Severity::ok, "fat_start", part,
+                fmt::format("the FAT starts {}; its {}s hold only the boot sectors and the FATs, as the SD layout "
+                            "places them (the FATs end where the data area starts)",
+                            offset_into(fat_off, unit, unit_name), unit_name));
+        else
+            add(Severity::ok, "fat_start", part, fmt::format("the FAT starts on a {} boundary", unit_name));
+
+        if (!r.sd) return;
+        const SdLayout& sd = *r.sd;
+        const std::string capacity = cli::format_bytes(r.disk_sectors * sector_bytes);
+        if (v.fs != sd.fs)
+            add(Severity::differs, "file_system", part,
+                fmt::format("{} where the SD layout for {} has {}", fs, capacity, to_string(sd.fs)));
+        const uint64_t sd_cluster = uint64_t{sd.sectors_per_cluster} * sector_bytes;
+        if (v.cluster_bytes() < sd_cluster)
+            add(Severity::differs, "cluster_size", part,
+                fmt::format("clusters of {} where the SD layout for {} has {}: {} times the FAT updates per byte "
+                            "written, each a rewrite in the FAT's {}",
+                            cli::format_bytes(v.cluster_bytes()), capacity, cli::format_bytes(sd_cluster),
+                            sd_cluster / v.cluster_bytes(), unit_name));
+        else if (v.cluster_bytes() > sd_cluster)
+            add(Severity::differs, "cluster_size", part,
+                fmt::format("clusters of {} where the SD layout for {} has {}: fewer FAT updates, more slack per small file",
+                            cli::format_bytes(v.cluster_bytes()), capacity, cli::format_bytes(sd_cluster)));
+        if (p.number <= 1 && p.start != sd.partition_start)
+            add(Severity::differs, "partition_start", part,
+                fmt::format("partition {} starts at sector {}; the SD layout starts it at {}", p.number, p.start,
+                            sd.partition_start));
+        if (v.fs == sd.fs && v.sectors_per_cluster * bps == sd_cluster && p.start == sd.partition_start) {
+            if (v.reserved_sectors * bps != uint64_t{sd.reserved_sectors} * sector_bytes)
+                add(Severity::differs, "reserved_sectors", part,
+                    fmt::format("{} reserved sectors (or FAT offset); the SD layout has {}", v.reserved_sectors, sd.reserved_sectors));
+            if (v.fs != FsType::exfat && v.fat_sectors * bps != uint64_t{sd.fat_sectors} * sector_bytes)
+                add(Severity::differs, "fat_size", part,
+                    fmt::format("a FAT of {} sectors; the SD layout has {}", v.fat_sectors, sd.fat_sectors));
+        }
+    }
+
+    void check(const Partition& p)
+    {
+        CheckedVolume cv{p, std::nullopt, {}, std::nullopt};
+        const auto s = read(p.start);
+        try {
+            if (!s) throw BootSectorError("its first sector is past the end");
+            cv.volume = parse_boot_sector(*s);
+        } catch (const BootSectorError& e) {
+            cv.error = e.what();
+            add(Severity::note, "file_system", p.number ? std::optional<unsigned>(p.number) : std::nullopt,
+                fmt::format("partition {} ({}): not checked inside: {}", p.number, partition_type_name(p.type), e.what()));
+        }
+        if (cv.volume && cv.volume->fs == FsType::fat32 && cv.volume->fsinfo_sector != 0 &&
+            cv.volume->fsinfo_sector < cv.volume->reserved_sectors && cv.volume->bytes_per_sector == sector_bytes) {
+            if (const auto f = read(p.start + cv.volume->fsinfo_sector)) {
+                cv.fsinfo = parse_fsinfo(*f);
+                if (!cv.fsinfo->signatures_ok)
+                    add(Severity::note, "fsinfo", p.number, fmt::format("the FSInfo sector ({}) has wrong signatures", cv.volume->fsinfo_sector));
+            }
+        }
+        if (unit) check_partition_start(p, cv.volume.has_value());
+        if (cv.volume && unit) check_volume(p, *cv.volume);
+        r.volumes.push_back(std::move(cv));
+    }
+};
+
+} // namespace
+
+CheckResult check_layout(const SectorReader& read, uint64_t disk_sectors, const Unit& unit)
+{
+    CheckResult r;
+    r.disk_sectors = disk_sectors;
+    try {
+        r.sd = sd_layout(disk_sectors);
+    } catch (const LayoutError&) {
+    }
+    r.table = read_partition_table(read, disk_sectors, looks_like_boot_sector);
+    Checker c{read, r};
+    if (unit.bytes && *unit.bytes >= sector_bytes) {
+        c.unit = *unit.bytes;
+        r.unit_source = unit.source;
+        c.unit_name = unit.source.find("erase group") != std::string::npos ? "erase group" : "AU";
+    } else if (r.sd) {
+        c.unit = uint64_t{r.sd->boundary_unit} * sector_bytes;
+        r.unit_source = "the SD layout's boundary unit for this capacity (the card's AU is unknown)";
+        c.unit_name = "boundary unit";
+    }
+    r.unit_bytes = c.unit;
+    if (r.table.kind == PartitionTable::Kind::none) {
+        const Partition whole{0, 0, false, 0, disk_sectors};
+        c.add(Severity::differs, "partition_table", std::nullopt,
+              "no partition table: the file system starts at sector 0, sharing its unit with nothing to align it to; "
+              "the SD layout puts an MBR there and the partition one boundary unit in");
+        c.check(whole);
+    } else {
+        for (const Partition& p : r.table.partitions)
+            if (!is_extended_type(p.type)) c.check(p);
+    }
+    bool misaligned = false;
+    for (const Finding& f : r.findings) misaligned |= f.severity == Severity::misaligned;
+    r.verdict = !c.unit ? Verdict::unknown : misaligned ? Verdict::misaligned : Verdict::aligned;
+    return r;
+}
+
+} // namespace mmc::format

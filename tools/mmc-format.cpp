@@ -1,0 +1,337 @@
+// mmc-format: the SD Association's layout for a card, aligned to its
+// allocation unit, and --check of an existing card or image. Thin: options,
+// device safety and confirmation here; the layout, the parsers, the check
+// and the mkfs runs in libmmc/format.
+#include "cli/cli.h"
+#include "cli/confirm.h"
+#include "cli/json_out.h"
+#include "cli/progress.h"
+#include "cli/size.h"
+#include "cli/stop_signal.h"
+#include "dev/resolver.h"
+#include "erase/erase.h"
+#include "format/check_view.h"
+#include "format/disk_file.h"
+#include "format/make_run.h"
+#include "probe/ladder.h"
+#include "probe/sampler.h"
+#include "probe/words_view.h"
+#include "version.h"
+
+#include <atomic>
+#include <ctime>
+#include <fmt/format.h>
+#include <getopt.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+constexpr const char* tool = "mmc-format";
+
+void usage(std::FILE* to)
+{
+    fmt::print(to, R"(Usage:
+ {0} [options] DEVICE
+ {0} --check [options] DEVICE|IMAGE
+
+Format an SD or microSD card the way the SD Association's File System
+Specification lays it out: an MBR with the partition at the boundary unit,
+FAT12/FAT16/FAT32/exFAT by capacity with the specification's cluster sizes,
+the FAT and the data area aligned to the card's units. --check reads a card
+or an image file and says whether its layout is aligned, and what each
+misalignment costs the flash. DEVICE is /dev/mmcblk0, mmcblk0, mmc0 or
+mmc0:4567; any block device (a loop device) with --any-device.
+
+Options:
+     --check           read the partition table and file systems and check
+                       them against the card's unit and the SD layout
+                       (read-only; an image file works too)
+     --au SIZE         the card's allocation unit (default: SSR AU_SIZE, the
+                       eMMC erase group or sysfs preferred_erase_size)
+     --au measure      measure the AU first, as mmc-probe geometry does
+                       (read-only: a few thousand small reads)
+     --fs-layout sd|linux  sd (default): the SD layout; linux: one ext4
+                       partition at the unit, stride and stripe width of one unit
+     --volume-label TEXT  the file system's label (FAT: 11 characters)
+     --erase-first     erase the whole card first, as mmc-erase does (verified)
+ -y, --yes             do not ask for confirmation
+ -n, --dry-run         print the plan and touch nothing
+     --any-device      allow a block device that is not an MMC/SD card
+ -J, --json            print JSON (see mmc-format(1))
+ -h, --help            display this help
+ -V, --version         display version
+
+Examples:
+ {0} --check /dev/mmcblk0
+ {0} --check --au 8M raspios.img
+ {0} -n /dev/mmcblk0
+ {0} --volume-label CAMERA /dev/mmcblk0
+ {0} --any-device --au 8M --yes /dev/loop0
+)",
+               tool);
+}
+
+struct Options {
+    std::string device;
+    bool check = false, yes = false, dry_run = false, json = false, any_device = false, erase_first = false;
+    bool measure_au = false;
+    std::optional<uint64_t> au;
+    mmc::format::LayoutKind layout = mmc::format::LayoutKind::sd;
+    std::string label;
+};
+
+Options parse_options(int argc, char** argv)
+{
+    enum { check = 256, au, fs_layout, volume_label, erase_first, any_device };
+    static const option longopts[] = {
+        {"check", no_argument, nullptr, check},
+        {"au", required_argument, nullptr, au},
+        {"fs-layout", required_argument, nullptr, fs_layout},
+        {"volume-label", required_argument, nullptr, volume_label},
+        {"erase-first", no_argument, nullptr, erase_first},
+        {"yes", no_argument, nullptr, 'y'},
+        {"dry-run", no_argument, nullptr, 'n'},
+        {"any-device", no_argument, nullptr, any_device},
+        {"json", no_argument, nullptr, 'J'},
+        {"help", no_argument, nullptr, 'h'},
+        {"version", no_argument, nullptr, 'V'},
+        {nullptr, 0, nullptr, 0},
+    };
+    Options o;
+    std::optional<std::string> au_given, layout_given;
+    bool label_given = false;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":ynJhV", longopts, nullptr)) != -1) {
+        switch (c) {
+        case check: o.check = true; break;
+        case au: {
+            if (au_given) throw mmc::cli::UsageError(fmt::format("--au given twice ('{}' and '{}'); give one", *au_given, optarg));
+            au_given = optarg;
+            if (std::string(optarg) == "measure") {
+                o.measure_au = true;
+                break;
+            }
+            const uint64_t bytes = mmc::cli::size_option("--au", optarg);
+            if (bytes < 512 || bytes % 512) throw mmc::cli::UsageError(fmt::format("--au {}: expected a multiple of 512", optarg));
+            o.au = bytes;
+            break;
+        }
+        case fs_layout:
+            if (layout_given) throw mmc::cli::UsageError(fmt::format("--fs-layout given twice ('{}' and '{}'); give one", *layout_given, optarg));
+            layout_given = optarg;
+            if (std::string(optarg) == "sd") o.layout = mmc::format::LayoutKind::sd;
+            else if (std::string(optarg) == "linux") o.layout = mmc::format::LayoutKind::linux_ext4;
+            else throw mmc::cli::UsageError(fmt::format("--fs-layout {}: expected sd or linux", optarg));
+            break;
+        case volume_label:
+            if (label_given) throw mmc::cli::UsageError("--volume-label given twice; give one");
+            label_given = true;
+            o.label = optarg;
+            break;
+        case erase_first: o.erase_first = true; break;
+        case 'y': o.yes = true; break;
+        case 'n': o.dry_run = true; break;
+        case any_device: o.any_device = true; break;
+        case 'J': o.json = true; break;
+        case 'h': usage(stdout); std::exit(mmc::cli::ok);
+        case 'V': mmc::cli::print_version_and_exit(tool);
+        default: mmc::cli::throw_getopt_error(c, argv);
+        }
+    }
+    if (optind >= argc) throw mmc::cli::UsageError("no DEVICE given");
+    o.device = argv[optind++];
+    if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));
+    if (o.check) {
+        // What only writing means is a contradiction with a read-only check.
+        for (const auto& [given, name] : {std::pair{o.yes, "--yes"}, {o.dry_run, "--dry-run"}, {o.erase_first, "--erase-first"},
+                                          {layout_given.has_value(), "--fs-layout"}, {label_given, "--volume-label"}})
+            if (given) throw mmc::cli::UsageError(fmt::format("{} with --check: the check writes nothing", name));
+    }
+    if (o.erase_first && o.dry_run) {
+        // fine: the plan says it would erase first
+    }
+    return o;
+}
+
+void print_json(const nlohmann::ordered_json& body)
+{
+    nlohmann::ordered_json doc;
+    doc["tool"] = tool;
+    doc["version"] = mmc::version;
+    doc.update(body);
+    mmc::cli::print_json(doc, tool);
+}
+
+bool is_regular_file(const std::string& path)
+{
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// The card's unit from its registers (SSR AU_SIZE, the eMMC erase group,
+// sysfs preferred_erase_size), as mmc-erase finds it.
+mmc::format::Unit card_unit(const mmc::dev::Device& d)
+{
+    if (!d.card) return {};
+    const auto t = mmc::erase::erase_target(d, mmc::dev::SysRoots{}, true);
+    if (t.caps.au_bytes) return {t.caps.au_bytes, "SSR AU_SIZE"};
+    if (t.caps.hc_erase_group_bytes) return {t.caps.hc_erase_group_bytes, "EXT_CSD HC_ERASE_GRP_SIZE erase group"};
+    if (t.caps.csd_erase_group_bytes > 512) return {t.caps.csd_erase_group_bytes, "CSD erase group"};
+    if (t.caps.preferred_erase_bytes) return {t.caps.preferred_erase_bytes, "sysfs preferred_erase_size"};
+    return {};
+}
+
+uint64_t measured_au(const std::string& disk_path)
+{
+    const std::atomic<bool>& stop = mmc::cli::stop_requested();
+    mmc::cli::ProgressLine line;
+    mmc::probe::BlockReadTimer reader(disk_path);
+    mmc::probe::SampleOptions so;
+    so.stop = &stop;
+    so.progress = [&](uint64_t done, uint64_t total) { line.show(fmt::format("measuring the AU (read-only): {}/{} reads", done, total)); };
+    const auto g = mmc::probe::read_geometry(reader, so, true).geometry;
+    line.clear();
+    if (stop.load()) throw mmc::cli::Error(mmc::cli::ErrorKind::interrupted, "interrupted while measuring the AU; nothing was written");
+    if (!g.au_bytes)
+        throw mmc::cli::Error(mmc::cli::ErrorKind::failure,
+                              fmt::format("{}: the read ladder shows no AU (confidence {}); give the AU with --au SIZE",
+                                          disk_path, mmc::probe::confidence_name(g.confidence)));
+    return *g.au_bytes;
+}
+
+// The unit for this run: --au, a measured AU, or the card's registers.
+mmc::format::Unit unit_for(const Options& o, const std::optional<mmc::dev::Device>& d, const std::string& path)
+{
+    if (o.au) return {o.au, "--au"};
+    if (o.measure_au) return {measured_au(path), "the read ladder (mmc-probe geometry)"};
+    return d ? card_unit(*d) : mmc::format::Unit{};
+}
+
+int run_check(const Options& o)
+{
+    std::optional<mmc::dev::Device> d;
+    std::string path = o.device;
+    if (!is_regular_file(o.device)) {
+        mmc::dev::ResolveOptions ro;
+        ro.any_device = true;
+        d = mmc::dev::resolve_device(o.device, mmc::dev::Purpose::read, ro);
+        path = d->disk_path; // the table is the disk's, whichever partition was named
+    }
+    const mmc::format::Unit unit = unit_for(o, d, path);
+    const auto result = mmc::cli::in_context(o.device, [&] {
+        mmc::format::DiskFile f(path);
+        try {
+            return mmc::format::check_layout(f.reader(), f.sectors(), unit);
+        } catch (const mmc::format::TableError& e) {
+            throw mmc::cli::Error(mmc::cli::ErrorKind::failure, e.what());
+        }
+    });
+    if (o.json)
+        print_json(mmc::format::check_json(o.device, result));
+    else
+        fmt::print("{}", mmc::format::check_text(o.device, result));
+    return mmc::cli::ok;
+}
+
+int run_format(const Options& o)
+{
+    mmc::cli::install_stop_signals(mmc::cli::SecondSignal::ignored);
+    std::optional<mmc::dev::Device> d;
+    std::string path = o.device;
+    if (!is_regular_file(o.device)) {
+        mmc::dev::ResolveOptions ro;
+        ro.any_device = o.any_device;
+        d = mmc::dev::resolve_device(o.device, mmc::dev::Purpose::erase, ro);
+        d->require_allowed();
+        if (d->is_partition)
+            throw mmc::cli::Error(mmc::cli::ErrorKind::failure,
+                                  fmt::format("{}: a partition; mmc-format writes the whole card's table: name the disk ({})",
+                                              o.device, d->disk_path));
+        path = d->path;
+    }
+    const mmc::format::Unit unit = unit_for(o, d, path);
+    const uint64_t sectors = mmc::cli::in_context(o.device, [&] { return mmc::format::DiskFile(path).sectors(); });
+    mmc::format::MakeOptions mo;
+    mo.layout = o.layout;
+    mo.label = o.label;
+    mo.unit_bytes = unit.bytes;
+    mo.unit_source = unit.source;
+    mo.volume_id = static_cast<uint32_t>(std::time(nullptr));
+    const auto plan = mmc::cli::in_context(o.device, [&] {
+        try {
+            return mmc::format::make_plan(sectors, mo);
+        } catch (const std::invalid_argument& e) {
+            throw mmc::cli::UsageError(e.what());
+        }
+    });
+    std::string text = mmc::format::plan_text(o.device, plan);
+    if (o.erase_first) text += "erase:       the whole card first, verified (mmc-erase's path)\n";
+    if (o.dry_run) {
+        if (o.json) {
+            print_json({{"device", o.device}, {"dry_run", true}, {"plan", mmc::format::layout_json(plan.layout)},
+                        {"unit_bytes", plan.unit_bytes}, {"unit_source", plan.unit_source}});
+        } else {
+            fmt::print("{}Dry run: nothing was written.\n", text);
+        }
+        return mmc::cli::ok;
+    }
+    const auto answer = mmc::cli::confirm(fmt::format("{}This destroys everything on {}.", text, o.device), "format", o.yes);
+    if (answer == mmc::cli::Confirmation::no_terminal)
+        throw mmc::cli::Error(mmc::cli::ErrorKind::failure,
+                              fmt::format("{}: refusing to format without confirmation: stdin is not a terminal; use --yes "
+                                          "(or --dry-run to see the plan)",
+                                          o.device));
+    if (answer == mmc::cli::Confirmation::declined)
+        throw mmc::cli::Error(mmc::cli::ErrorKind::failure, "not confirmed; nothing was written");
+    if (o.yes && !o.json) fmt::print("{}", text);
+
+    if (o.erase_first) {
+        mmc::erase::Options eo;
+        eo.any_device = o.any_device;
+        eo.verify = mmc::erase::VerifyMode::sampled;
+        if (unit.bytes) eo.au_bytes = unit.bytes, eo.au_source = unit.source;
+        const auto rep = mmc::cli::in_context(o.device, [&] {
+            return mmc::erase::erase_range(o.device, mmc::erase::Range{}, mmc::erase::Method::automatic, eo, nullptr,
+                                           mmc::cli::stop_requested());
+        });
+        if (rep.interrupted) throw mmc::cli::Error(mmc::cli::ErrorKind::interrupted, "interrupted while erasing; nothing was formatted");
+        if (!rep.error.empty()) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: erase: {}", o.device, rep.error));
+        if (rep.verify && rep.verify->result == mmc::erase::VerifyResult::fail)
+            throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: the erase did not verify", o.device));
+        if (!o.json)
+            fmt::print("erased {} bytes ({}){}\n", rep.erased.length, rep.prepared.command,
+                       rep.verify ? ", verified" : "");
+    }
+    const auto report = mmc::cli::in_context(o.device, [&] { return mmc::format::make_filesystem(path, d.has_value(), plan); });
+    if (o.json) {
+        nlohmann::ordered_json j;
+        j["device"] = o.device;
+        j["plan"] = mmc::format::layout_json(plan.layout);
+        j["reserved_sectors_written"] = report.reserved_sectors;
+        j["steps"] = report.steps;
+        j["commands"] = report.commands;
+        j["fsck"] = report.fsck;
+        j["check"] = mmc::format::check_json(o.device, report.check);
+        j["verdict"] = std::string(mmc::format::to_string(report.check.verdict));
+        print_json(j);
+    } else {
+        for (const auto& s : report.steps) fmt::print("{}\n", s);
+        fmt::print("fsck: {}\n{}", report.fsck, mmc::format::check_text(o.device, report.check));
+    }
+    if (report.check.verdict != mmc::format::Verdict::aligned)
+        throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: the new layout does not check aligned", o.device));
+    return mmc::cli::ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    mmc::cli::check_stdout_at_exit(tool);
+    return mmc::cli::run_tool(tool, [&] {
+        const Options o = parse_options(argc, argv);
+        return o.check ? run_check(o) : run_format(o);
+    });
+}
