@@ -88,7 +88,7 @@ std::vector<ConfigRow> current_configuration(std::span<const uint8_t> b)
     using F = ExtCsdField;
     const uint64_t unit = regs::wp_group_bytes(b);
 
-    r.add(Group::cache, "--cache", F::cache_ctrl,
+    r.add(Group::cache, "--volatile-cache", F::cache_ctrl,
           fmt::format("{} (cache {})", on_off(r.v(F::cache_ctrl) & 1), cli::format_bytes(r.v(F::cache_size) * 1024)),
           cache_unsupported(b), Undo::reversible);
 
@@ -114,8 +114,9 @@ std::vector<ConfigRow> current_configuration(std::span<const uint8_t> b)
     const auto part_why = partitioning_unsupported(b);
     const bool sectors = regs::sector_addressed(b);
     r.add(Group::partitions, "--enhanced-area", F::enh_size_mult,
-          fmt::format("{} at {}", cli::format_bytes_exact(r.v(F::enh_size_mult) * unit),
-                      cli::format_bytes_exact(r.v(F::enh_start_addr) * (sectors ? 512 : 1))),
+          r.v(F::enh_size_mult) ? fmt::format("{} at {}", cli::format_bytes_exact(r.v(F::enh_size_mult) * unit),
+                                              cli::format_bytes_exact(r.v(F::enh_start_addr) * (sectors ? 512 : 1)))
+                                : "none",
           enhanced_unsupported(b), Undo::one_time, true);
     const std::array gp_fields{F::gp_size_mult_1, F::gp_size_mult_2, F::gp_size_mult_3, F::gp_size_mult_4};
     for (std::size_t i = 0; i < gp_fields.size(); ++i) {

@@ -20,7 +20,7 @@ std::string_view group_key(Group g); // "background_operations"
 
 struct ConfigRow {
     Group group;
-    std::string setting;         // the option that changes it ("--cache"), or "" when none does
+    std::string setting;         // the option that changes it ("--volatile-cache"), or "" when none does
     regs::ExtCsdField field;
     std::string name;            // "CACHE_CTRL"
     int index = 0;

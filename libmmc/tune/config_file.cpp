@@ -67,7 +67,7 @@ Request request_from_device(std::span<const uint8_t> b)
 nlohmann::ordered_json config_json(const Model& m, const Request& r)
 {
     nlohmann::ordered_json s = nlohmann::ordered_json::object();
-    if (r.cache) s["cache"] = *r.cache ? "on" : "off";
+    if (r.cache) s["volatile_cache"] = *r.cache ? "on" : "off";
     if (r.bkops) s["bkops"] = to_string(*r.bkops);
     if (r.boot_partition) s["boot_partition"] = to_string(*r.boot_partition);
     if (r.boot_ack) s["boot_ack"] = *r.boot_ack ? "on" : "off";
@@ -120,7 +120,7 @@ Request request_from_config(const nlohmann::ordered_json& doc, const Model& devi
         }
         if (!value.is_string()) throw SettingError(fmt::format("configuration: \"{}\" is not a string", key));
         const std::string v = value.get<std::string>();
-        if (key == "cache") r.cache = parse_on_off("cache", v);
+        if (key == "volatile_cache") r.cache = parse_on_off("volatile_cache", v);
         else if (key == "bkops") r.bkops = parse_bkops(v);
         else if (key == "boot_partition") r.boot_partition = parse_boot_partition(v);
         else if (key == "boot_ack") r.boot_ack = parse_on_off("boot_ack", v);

@@ -35,11 +35,11 @@ Change change_of(std::string setting, ExtCsdField field, uint64_t old_value, uin
 void plan_cache(std::span<const uint8_t> b, const Request& r, Plan& p)
 {
     if (!r.cache) return;
-    if (auto why = cache_unsupported(b)) return refuse(p, "--cache", *why);
+    if (auto why = cache_unsupported(b)) return refuse(p, "--volatile-cache", *why);
     const uint64_t old = read_field(b, ExtCsdField::cache_ctrl);
-    if ((old & 1) == uint64_t(*r.cache)) return p.notes.push_back(fmt::format("--cache: the cache is already {}", *r.cache ? "on" : "off"));
+    if ((old & 1) == uint64_t(*r.cache)) return p.notes.push_back(fmt::format("--volatile-cache: the cache is already {}", *r.cache ? "on" : "off"));
     const std::string size = cli::format_bytes(read_field(b, ExtCsdField::cache_size) * 1024);
-    auto c = change_of("--cache", ExtCsdField::cache_ctrl, old, (old & ~uint64_t{1}) | uint64_t(*r.cache), Undo::reversible,
+    auto c = change_of("--volatile-cache", ExtCsdField::cache_ctrl, old, (old & ~uint64_t{1}) | uint64_t(*r.cache), Undo::reversible,
                        *r.cache ? fmt::format("writes are acknowledged from the device's {} volatile cache; the kernel flushes "
                                               "it on sync and before power-off, a power loss loses what was not flushed",
                                               size)
@@ -260,7 +260,9 @@ Plan make_plan(std::span<const uint8_t> b, const Request& r)
     for (const auto& c : p.changes) {
         p.one_time = p.one_time || c.undo == Undo::one_time;
         p.power_cycle = p.power_cycle || c.after_power_cycle;
-        if (c.undo == Undo::one_time && !r.permanent &&
+        // "(partitioning)": the completion the partition settings bring,
+        // refused with them.
+        if (c.undo == Undo::one_time && !r.permanent && c.setting.front() != '(' &&
             std::find(needs_permanent.begin(), needs_permanent.end(), c.setting) == needs_permanent.end())
             needs_permanent.push_back(c.setting);
     }

@@ -25,7 +25,7 @@ enum class Undo {
 std::string_view to_string(Undo u);
 
 struct Change {
-    std::string setting;       // the option that asked for it: "--cache"
+    std::string setting;       // the option that asked for it: "--volatile-cache"
     regs::ExtCsdField field;
     std::string name;          // "CACHE_CTRL"
     int index = 0;             // the EXT_CSD byte (the lowest of a multi-byte field)
@@ -40,7 +40,7 @@ struct Change {
 };
 
 struct Refusal {
-    std::string setting; // "--cache", or "" for the request as a whole
+    std::string setting; // "--volatile-cache", or "" for the request as a whole
     std::string reason;
 };
 

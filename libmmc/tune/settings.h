@@ -15,7 +15,7 @@
 namespace mmc::tune {
 
 // A value an option does not take; the message names the option and what
-// it takes ("--cache maybe: expected on or off").
+// it takes ("--volatile-cache maybe: expected on or off").
 struct SettingError : std::invalid_argument {
     using std::invalid_argument::invalid_argument;
 };

@@ -91,7 +91,7 @@ TEST(TuneConfigFile, AnotherModelOrAForeignFileIsRefused)
     EXPECT_THROW(request_from_config(doc, model_of(dev, "0x000045", "DG4064")), SettingError);
     EXPECT_THROW(request_from_config(doc, model_of(dump("emmc441-kylemanna"), "0x000015", "BJTD4R")), SettingError);
     auto bad = doc;
-    bad["settings"]["cache"] = "maybe";
+    bad["settings"]["volatile_cache"] = "maybe";
     EXPECT_THROW(request_from_config(bad, model_of(dev, "0x000015", "BJTD4R")), SettingError);
     auto unknown = doc;
     unknown["settings"]["ffu"] = "go";
@@ -112,5 +112,5 @@ TEST(TuneSettings, OptionValues)
     EXPECT_THROW(parse_gp("0,512M"), SettingError);
     EXPECT_EQ(parse_rel_parts("user,gp4").size(), 2u);
     EXPECT_THROW(parse_rel_parts("user,gp5"), SettingError);
-    EXPECT_THROW(parse_on_off("--cache", "yes"), SettingError);
+    EXPECT_THROW(parse_on_off("--volatile-cache", "yes"), SettingError);
 }

@@ -123,7 +123,7 @@ TEST(TunePlan, CacheAndAutoBkopsRefusedOnEmmc441)
     r.cache = true;
     r.bkops = Bkops::automatic;
     const Plan p = make_plan(fixture("emmc441-kylemanna"), r);
-    EXPECT_TRUE(refused(p, "--cache", "needs eMMC 4.5 (EXT_CSD_REV 6); this device is eMMC 4.41"));
+    EXPECT_TRUE(refused(p, "--volatile-cache", "needs eMMC 4.5 (EXT_CSD_REV 6); this device is eMMC 4.41"));
     EXPECT_TRUE(refused(p, "--bkops", "needs eMMC 5.0"));
     EXPECT_FALSE(p.applicable());
 }
