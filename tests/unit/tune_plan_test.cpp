@@ -400,3 +400,41 @@ TEST(TunePlan, NoPartitioningWithoutSupport)
     e.enhanced_area = Area{0, 64 * MiB};
     EXPECT_TRUE(refused(make_plan(dev, e), "--enhanced-area", "ENH_ATTRIBUTE_EN is 0"));
 }
+
+// Any EXT_CSD bytes (a pasted register is outside input) with every
+// setting: a plan or refusals, never a crash, a write outside the modes
+// segment, or a write of a field the plan does not name.
+TEST(TunePlan, AnyBytesAnySettings)
+{
+    uint32_t state = 12345;
+    auto next = [&] { return state = state * 1664525u + 1013904223u; };
+    for (int round = 0; round < 3000; ++round) {
+        std::vector<uint8_t> b(512);
+        for (auto& x : b) x = static_cast<uint8_t>(next() >> 24);
+        if (round % 3 == 0) b[192] = static_cast<uint8_t>(next() % 9); // a defined revision, so more gets past support
+        Request r;
+        r.cache = next() & 1;
+        r.bkops = static_cast<Bkops>(next() % 3);
+        r.boot_partition = std::array{BootPartition::none, BootPartition::boot1, BootPartition::boot2, BootPartition::user}[next() % 4];
+        r.boot_ack = next() & 1;
+        r.boot_bus = BootBus{std::array{1, 4, 8}[next() % 3], static_cast<BootMode>(next() % 3)};
+        r.rst_n = next() & 1;
+        r.boot_wp = static_cast<BootWp>(next() % 2);
+        r.permanent = next() & 1;
+        if (next() & 1) r.enhanced_area = Area{uint64_t(next()) << 12, uint64_t(next()) << 10};
+        if (next() & 1) r.gp[next() % 4] = uint64_t(next()) << 12;
+        if (next() & 1) r.write_reliability = {static_cast<RelPart>(next() % 5)};
+        r.sanitize = (next() % 16) == 0;
+        const Plan p = make_plan(b, r);
+        for (const auto& w : p.writes) {
+            ASSERT_LT(w.index, 192) << "a write outside the modes segment";
+            bool named = false;
+            for (const auto& c : p.changes) {
+                const auto place = mmc::regs::field_place(c.field);
+                named = named || (w.index >= place.lo && w.index <= place.hi);
+            }
+            ASSERT_TRUE(named) << w.field;
+        }
+        EXPECT_TRUE(!p.applicable() || p.refusals.empty());
+    }
+}
