@@ -175,6 +175,9 @@ void plan_boot_wp(std::span<const uint8_t> b, const Request& r, Plan& p)
                                           "be undone on this device",
                                           areas)
                             : fmt::format("{} are read-only until the next power cycle or hardware reset", areas));
+    // The kernel learns of a protection only when it sets one itself.
+    c.consequence += "; the kernel is not told: until it next initialises the device it still offers them for writing, "
+                     "and writes to them fail";
     c.compare_mask = bit;
     add_field_change(p, b, c, generic_cmd6_timeout_ms(b));
 }
