@@ -9,6 +9,7 @@
 #include "cli/file_out.h"
 #include "cli/input.h"
 #include "cli/json_out.h"
+#include "cli/stop_signal.h"
 #include "dev/resolver.h"
 #include "regs/ext_csd_order.h"
 #include "regs/hex.h"
@@ -352,7 +353,14 @@ int run_emmc(int argc, char** argv)
         report(false, false);
         return cli::ok;
     }
+    // The writes are a few CMD6 each: once started they finish, so a
+    // signal never leaves the partition settings written but not
+    // completed. It is taken as a request, honoured before the first write.
+    const auto& stop = cli::install_stop_signals(cli::SecondSignal::ignored);
+    // A JSON plan comes at the end: a person asked to confirm sees it first.
+    if (o.json && !o.yes) fmt::print(stderr, "{}", tune::plan_text(plan));
     if (!confirmed(plan, where, o.yes)) throw cli::Error(cli::ErrorKind::failure, "not confirmed; nothing was written");
+    if (stop.load()) throw cli::Error(cli::ErrorKind::interrupted, "interrupted before anything was written");
 
     tune::IoctlDevice device(target->device.disk_path, target->rca);
     try {
