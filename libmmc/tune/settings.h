@@ -1,0 +1,80 @@
+// What a user asks mmc-tune emmc to set, by name and value, before anything
+// is known about the device: the options' values parsed and checked for
+// form only (the device's support and sizes are the planner's, plan.h).
+// Pure.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mmc::tune {
+
+// A value an option does not take; the message names the option and what
+// it takes ("--volatile-cache maybe: expected on or off").
+struct SettingError : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
+enum class Bkops { off, automatic, manual };
+// PARTITION_CONFIG BOOT_PARTITION_ENABLE [5:3]: 0 none, 1 boot0, 2 boot1, 7 user.
+enum class BootPartition { none = 0, boot1 = 1, boot2 = 2, user = 7 };
+enum class BootMode { sdr = 0, sdr_hs = 1, ddr = 2 }; // BOOT_BUS_CONDITIONS BOOT_MODE [4:3]
+enum class BootWp { power_on, permanent };
+
+struct BootBus {
+    int width = 1; // 1, 4 or 8 bits
+    BootMode mode = BootMode::sdr;
+    bool operator==(const BootBus&) const = default;
+};
+
+// An area of the user partition, in bytes.
+struct Area {
+    uint64_t offset = 0;
+    uint64_t size = 0;
+    bool operator==(const Area&) const = default;
+};
+
+// WR_REL_SET bits: 0 the user area, 1-4 GP1-GP4.
+enum class RelPart { user = 0, gp1 = 1, gp2 = 2, gp3 = 3, gp4 = 4 };
+
+struct Request {
+    std::optional<bool> cache;
+    std::optional<Bkops> bkops;
+    std::optional<BootPartition> boot_partition;
+    std::optional<bool> boot_ack;
+    std::optional<BootBus> boot_bus;
+    std::optional<bool> rst_n;
+    std::optional<BootWp> boot_wp;
+    std::optional<Area> enhanced_area;
+    std::array<std::optional<uint64_t>, 4> gp{}; // bytes, GP1..GP4
+    std::vector<RelPart> write_reliability;
+    bool sanitize = false;
+    bool permanent = false; // --permanent: one-time changes are meant
+
+    bool empty() const;
+    bool partitions() const; // any setting that is part of the one-time partitioning
+};
+
+// Parsers of the options' values; each throws SettingError naming `option`.
+bool parse_on_off(std::string_view option, std::string_view value);
+Bkops parse_bkops(std::string_view value);
+BootPartition parse_boot_partition(std::string_view value);
+BootBus parse_boot_bus(std::string_view value);
+BootWp parse_boot_wp(std::string_view value);
+Area parse_area(std::string_view value);                        // "OFFSET,SIZE" with size suffixes
+std::pair<int, uint64_t> parse_gp(std::string_view value);       // "N,SIZE", N 1-4
+std::vector<RelPart> parse_rel_parts(std::string_view value);    // "user,gp1,..."
+
+// The words the options take, for a configuration file and messages.
+std::string_view to_string(Bkops b);
+std::string_view to_string(BootPartition b);
+std::string to_string(const BootBus& b);
+std::string_view to_string(BootWp b);
+std::string_view to_string(RelPart p);
+
+} // namespace mmc::tune

@@ -1,0 +1,122 @@
+#!/bin/sh
+# check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
+# mmc-tune emmc on the emulated eMMC of the eMMC lab (QEMU 10's eMMC on an
+# AST2600 board, EXT_CSD_REV 3), through the real kernel's MMC ioctl: every
+# write this eMMC accepts (PARTITION_CONFIG's boot partition and boot ack,
+# BOOT_BUS_CONDITIONS' width, BOOT_WP's power-on protection), each read back
+# from debugfs; the refusals of what EXT_CSD_REV 3 does not support, with the
+# EXT_CSD unchanged; side by side with mmc-utils' mmc from the same state,
+# the whole EXT_CSD after `mmc-tune emmc` equal to the one after the
+# equivalent `mmc` command; the configuration saved and applied back.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/cli/lib.sh
+. tests/lab/emmc-lib.sh
+reason=$(emmc_lab_skip_reason)
+[ -z "$reason" ] || { skip "$reason"; finish; exit; }
+emmc_lab emmc-tune || { finish; exit 1; }
+
+rc() { [ "$(cat "$res/$2.rc" 2>/dev/null)" = "$3" ] && pass "$1" || { fail "$1: exit $(cat "$res/$2.rc" 2>/dev/null), expected $3"; sed 's/^/    stderr: /' "$res/$2.err" 2>/dev/null | head -5; }; }
+# same NAME A B: EXT_CSD snapshots A and B are the same 512 bytes.
+same() {
+    a=$(cat "$res/$2.hex" 2>/dev/null) b=$(cat "$res/$3.hex" 2>/dev/null)
+    if [ ${#a} -eq 1024 ] && [ "$a" = "$b" ]; then pass "$1"
+    else fail "$1: EXT_CSD $2 and $3 differ"; $PY - "$a" "$b" <<'PYEOF'
+import sys
+a, b = (bytes.fromhex(x) if len(x) == 1024 else b"" for x in sys.argv[1:])
+print("    " + ("; ".join(f"[{i}] 0x{a[i]:02x} / 0x{b[i]:02x}" for i in range(512) if a and b and a[i] != b[i]) or f"lengths {len(a)} {len(b)}"))
+PYEOF
+    fi
+}
+# changed NAME FROM TO INDEX VALUE: TO is FROM with byte INDEX set to VALUE, no other byte changed.
+changed() {
+    got=$($PY - "$res/$2.hex" "$res/$3.hex" "$4" <<'PYEOF'
+import sys
+a, b = (bytes.fromhex(open(p).read().strip()) for p in sys.argv[1:3])
+i = int(sys.argv[3])
+print(f"0x{b[i]:02x}", [j for j in range(512) if a[j] != b[j] and j != i])
+PYEOF
+)
+    [ "$got" = "$5 []" ] && pass "$1" || fail "$1: got '$got', expected '$5 []'"
+}
+jq_eq() { # jq_eq NAME FILE PYEXPR EXPECTED, j the file's JSON
+    got=$($PY -c "import json,sys; j=json.load(open(sys.argv[1])); print($3)" "$res/$2" 2>&1)
+    [ "$got" = "$4" ] && pass "$1" || fail "$1: got '$got', expected '$4'"
+}
+
+# --- the configuration as it is -------------------------------------------
+rc "mmc-tune emmc DEVICE: exit 0" show 0
+jq_eq "configuration: PARTITION_CONFIG [179] writable, boot from boot partition 1" show.out \
+    "[(r['index'], r['writable'], r['value']) for r in j['configuration'] if r['field'] == 'PARTITION_CONFIG']" \
+    "[(179, True, 'boot from boot partition 1, boot ack off')]"
+jq_eq "configuration: CACHE_CTRL not writable on EXT_CSD_REV 3, and why" show.out \
+    "[(r['writable'], 'EXT_CSD_REV 3' in r['not_writable']) for r in j['configuration'] if r['field'] == 'CACHE_CTRL']" "[(False, True)]"
+expect "text view: grouped, with the boot group" "$res/show-text.out" "^boot:$"
+
+# --- what EXT_CSD_REV 3 cannot take: refused, nothing written ---------------
+n=$(cat "$res/refuse.count" 2>/dev/null)
+[ "$n" = 12 ] && pass "12 refusals tried" || fail "refusals tried: $n, expected 12"
+i=1
+while [ "$i" -le "${n:-0}" ]; do
+    args=$(cat "$res/refuse$i.args")
+    got=$($PY -c "import json,sys; j=json.load(open(sys.argv[1])); print(bool(j['refusals']), j['applied'])" "$res/refuse$i.out" 2>&1)
+    if [ "$(cat "$res/refuse$i.rc")" = 1 ] && [ "$got" = "True False" ]; then pass "refused, exit 1, nothing applied: $args"
+    else fail "$args: exit $(cat "$res/refuse$i.rc"), refusals/applied '$got'"; sed 's/^/    | /' "$res/refuse$i.err" | head -3; fi
+    i=$((i + 1))
+done
+jq_eq "the cache: needs eMMC 4.5" refuse1.out "j['refusals'][0]['reason'].startswith('a cache (CACHE_CTRL [33]) needs eMMC 4.5 (EXT_CSD_REV 6); this device is eMMC 4.3 (EXT_CSD_REV 3)')" True
+jq_eq "a DDR boot: BOOT_INFO says no" refuse9.out "'DDR_BOOT_MODE is 0' in j['refusals'][0]['reason']" True
+jq_eq "permanent boot write protection: refused without --permanent" refuse12.out "'give --permanent' in j['refusals'][0]['reason']" True
+same "after the refusals the EXT_CSD is unchanged" start after-refusals
+rc "-n: exit 0" dry 0
+jq_eq "-n: the plan, PARTITION_CONFIG 0x08 -> 0x50, not applied" dry.out \
+    "[(c['field'], c['index'], hex(c['old']), hex(c['new']), c['reversible']) for c in j['changes']], j['applied']" \
+    "[('PARTITION_CONFIG', 179, '0x8', '0x50', True)] False"
+same "-n wrote nothing" start after-dry
+
+# --- PARTITION_CONFIG, by mmc-tune and by mmc -------------------------------
+rc "--boot-partition 2 --boot-ack on: exit 0" tune-bp2 0
+jq_eq "--boot-partition 2: applied and verified" tune-bp2.out "j['applied'], j['verified']" "True True"
+changed "--boot-partition 2 --boot-ack on: PARTITION_CONFIG 0x50, nothing else" start tune-bp2 179 0x50
+rc "mmc bootpart enable 1 0: exit 0" mmc-bp1 0
+same "mmc bootpart enable 1 0 puts it back as it started" start mmc-bp1
+rc "mmc bootpart enable 2 1: exit 0" mmc-bp2 0
+same "EXT_CSD after mmc-tune --boot-partition 2 --boot-ack on = after mmc bootpart enable 2 1" tune-bp2 mmc-bp2
+rc "--boot-partition user: exit 0" tune-user 0
+rc "mmc bootpart enable 7 1: exit 0" mmc-user 0
+same "EXT_CSD after mmc-tune --boot-partition user = after mmc bootpart enable 7 1" tune-user mmc-user
+rc "--boot-partition 1 --boot-ack off: exit 0" tune-bp1 0
+same "mmc-tune --boot-partition 1 --boot-ack off puts it back as it started" start tune-bp1
+
+# --- BOOT_BUS_CONDITIONS ----------------------------------------------------
+rc "--boot-bus 4: exit 0" tune-bus4 0
+changed "--boot-bus 4: BOOT_BUS_CONDITIONS 0x01, nothing else" start tune-bus4 177 0x01
+rc "mmc bootbus set single_backward x1 x4: exit 0" mmc-bus4 0
+same "EXT_CSD after mmc-tune --boot-bus 4 = after mmc bootbus set single_backward x1 x4" tune-bus4 mmc-bus4
+rc "--boot-bus 8: exit 0" tune-bus8 0
+rc "mmc bootbus set single_backward x1 x8: exit 0" mmc-bus8 0
+same "EXT_CSD after mmc-tune --boot-bus 8 = after mmc bootbus set single_backward x1 x8" tune-bus8 mmc-bus8
+same "mmc-tune --boot-bus 1 puts it back as it started" start tune-bus1
+
+# --- BOOT_WP: power-on protection, until the card is initialised again ------
+rc "--boot-wp power-on: exit 0" tune-wp 0
+jq_eq "--boot-wp power-on: lasts until power cycle" tune-wp.out "[(c['field'], c['index'], c['undo'], c['reversible']) for c in j['changes']], j['verified']" \
+    "[('BOOT_WP', 173, 'until power cycle', False)] True"
+changed "--boot-wp power-on: BOOT_WP 0x01, nothing else" start tune-wp 173 0x01
+jq_eq "--boot-wp power-on again: already on, nothing to change" tune-wp-again.out "j['changes'], any('already on' in n for n in j['notes'])" "[] True"
+rc "the card initialised again (host driver unbound and bound)" reinit-wp 0
+same "after the re-initialisation (QEMU's power cycle) BOOT_WP is clear again" start reinit-wp
+rc "mmc writeprotect boot set: exit 0" mmc-wp 0
+same "EXT_CSD after mmc-tune --boot-wp power-on = after mmc writeprotect boot set" tune-wp mmc-wp
+same "the card as it started, at the end" start end
+
+# --- the configuration file -------------------------------------------------
+rc "--save: exit 0" save 0
+jq_eq "--save: the model and the boot settings" config.json \
+    "j['model']['ext_csd_rev'], j['model']['name'], j['settings']['boot_partition'], j['settings']['boot_ack'], j['settings']['boot_bus']" \
+    "3 QEMU!! 1 off 1"
+rc "--from-config of the same device: exit 0" from-config 0
+jq_eq "--from-config of the same device: nothing to change" from-config.out "j['changes'], j['refusals']" "[] []"
+rc "--from-config of another model: exit 2" from-other 2
+expect "--from-config of another model: not the same model" "$res/from-other.err" "not the same model"
+
+finish

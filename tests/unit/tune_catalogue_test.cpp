@@ -1,0 +1,116 @@
+// The current configuration view and the configuration file of mmc-tune
+// emmc, on real dumps (tests/data/tune/).
+#include "tune/catalogue.h"
+#include "tune/config_file.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+using namespace mmc::tune;
+using mmc::regs::ExtCsdField;
+
+namespace {
+
+std::vector<uint8_t> dump(const std::string& name)
+{
+    std::ifstream in("tests/data/tune/" + name + ".hex");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string hex = ss.str();
+    std::vector<uint8_t> out;
+    for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+    return out;
+}
+
+const ConfigRow& row(const std::vector<ConfigRow>& rows, ExtCsdField f)
+{
+    for (const auto& r : rows)
+        if (r.field == f) return r;
+    throw std::out_of_range("no row");
+}
+
+} // namespace
+
+TEST(TuneCatalogue, Emmc51CurrentConfiguration)
+{
+    const auto rows = current_configuration(dump("emmc51-cm4"));
+    const auto& cache = row(rows, ExtCsdField::cache_ctrl);
+    EXPECT_EQ(cache.group, Group::cache);
+    EXPECT_EQ(cache.index, 33);
+    EXPECT_EQ(cache.value, "on (cache 4 MiB)");
+    EXPECT_TRUE(cache.writable);
+    EXPECT_EQ(cache.undo, Undo::reversible);
+    const auto& rst = row(rows, ExtCsdField::rst_n_function);
+    EXPECT_EQ(rst.value, "temporarily disabled");
+    EXPECT_EQ(rst.undo, Undo::one_time);
+    EXPECT_TRUE(rst.writable);
+    const auto& done = row(rows, ExtCsdField::partition_setting_completed);
+    EXPECT_EQ(done.value, "not completed");
+    EXPECT_TRUE(done.after_power_cycle);
+    EXPECT_EQ(row(rows, ExtCsdField::boot_wp).undo, Undo::power_cycle);
+    EXPECT_FALSE(row(rows, ExtCsdField::power_off_notification).writable);
+}
+
+TEST(TuneCatalogue, CompletedAndOldDevices)
+{
+    const auto done = current_configuration(dump("emmc51-completed"));
+    EXPECT_EQ(row(done, ExtCsdField::gp_size_mult_1).value, "512 MiB");
+    EXPECT_EQ(row(done, ExtCsdField::enh_size_mult).value, "1 GiB (1073741824 bytes) at 0 bytes");
+    EXPECT_FALSE(row(done, ExtCsdField::gp_size_mult_1).writable);
+    EXPECT_NE(row(done, ExtCsdField::gp_size_mult_1).not_writable.find("already completed"), std::string::npos);
+    const auto old = current_configuration(dump("emmc441-kylemanna"));
+    EXPECT_FALSE(row(old, ExtCsdField::cache_ctrl).writable);
+    EXPECT_TRUE(row(old, ExtCsdField::gp_size_mult_1).writable);
+    const auto aaru = current_configuration(dump("emmc51-aaru"));
+    EXPECT_EQ(row(aaru, ExtCsdField::rst_n_function).value, "permanently enabled");
+    EXPECT_FALSE(row(aaru, ExtCsdField::rst_n_function).writable);
+}
+
+TEST(TuneConfigFile, RoundTripIsNoChangeOnTheSameModel)
+{
+    const auto done = dump("emmc51-completed");
+    const Model model = model_of(done, "0x000015", "BJTD4R");
+    const auto doc = config_json(model, request_from_device(done));
+    EXPECT_EQ(doc["settings"]["gp"][0], "1,536870912");
+    Request back = request_from_config(doc, model);
+    back.permanent = true;
+    const Plan p = make_plan(done, back);
+    EXPECT_TRUE(p.changes.empty()) << p.changes[0].name;
+    EXPECT_TRUE(p.refusals.empty()) << p.refusals[0].reason;
+    // On a fresh device of the model, the same file partitions it.
+    const Plan fresh = make_plan(dump("emmc51-cm4"), back);
+    EXPECT_TRUE(fresh.refusals.empty()) << fresh.refusals[0].reason;
+    EXPECT_EQ(fresh.writes.back().index, 155);
+}
+
+TEST(TuneConfigFile, AnotherModelOrAForeignFileIsRefused)
+{
+    const auto dev = dump("emmc51-cm4");
+    const auto doc = config_json(model_of(dev, "0x000015", "BJTD4R"), request_from_device(dev));
+    EXPECT_THROW(request_from_config(doc, model_of(dev, "0x000045", "DG4064")), SettingError);
+    EXPECT_THROW(request_from_config(doc, model_of(dump("emmc441-kylemanna"), "0x000015", "BJTD4R")), SettingError);
+    auto bad = doc;
+    bad["settings"]["volatile_cache"] = "maybe";
+    EXPECT_THROW(request_from_config(bad, model_of(dev, "0x000015", "BJTD4R")), SettingError);
+    auto unknown = doc;
+    unknown["settings"]["ffu"] = "go";
+    EXPECT_THROW(request_from_config(unknown, model_of(dev, "0x000015", "BJTD4R")), SettingError);
+    EXPECT_THROW(request_from_config(nlohmann::ordered_json::array(), model_of(dev, "", "")), SettingError);
+}
+
+TEST(TuneSettings, OptionValues)
+{
+    EXPECT_EQ(parse_boot_bus("8,ddr"), (BootBus{8, BootMode::ddr}));
+    EXPECT_THROW(parse_boot_bus("2"), SettingError);
+    EXPECT_THROW(parse_boot_bus("8,ddr,x"), SettingError);
+    EXPECT_EQ(parse_area("16M,1G"), (Area{16 << 20, 1 << 30}));
+    EXPECT_THROW(parse_area("16M"), SettingError);
+    EXPECT_THROW(parse_area("16M,-1"), SettingError);
+    EXPECT_EQ(parse_gp("2,512M").first, 2);
+    EXPECT_THROW(parse_gp("5,512M"), SettingError);
+    EXPECT_THROW(parse_gp("0,512M"), SettingError);
+    EXPECT_EQ(parse_rel_parts("user,gp4").size(), 2u);
+    EXPECT_THROW(parse_rel_parts("user,gp5"), SettingError);
+    EXPECT_THROW(parse_on_off("--volatile-cache", "yes"), SettingError);
+}

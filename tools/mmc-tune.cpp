@@ -1,0 +1,72 @@
+// mmc-tune: from a diagnosis to a tuned, verified card. A thin dispatcher:
+// each subcommand's front end is a file of its own beside it
+// (mmc-tune/emmc.cpp; bus and queue are to come beside it, issue 37); the
+// planning and the writes are libmmc's (tune/).
+#include "cli/cli.h"
+#include "mmc-tune/emmc.h"
+#include "mmc-tune/tool.h"
+#include "version.h"
+
+#include <fmt/format.h>
+#include <getopt.h>
+#include <string>
+
+namespace {
+
+using mmc_tune::tool;
+
+void usage(std::FILE* to)
+{
+    fmt::print(to, R"(Usage:
+ {0} emmc [options] DEVICE
+ {0} emmc [options] --decode ext_csd=HEX|@FILE
+ {0} -h|--help|-V|--version
+
+Change what a card lets the host change, safely: every change planned
+first, refused with the reason when the card cannot take it, confirmed,
+written, and read back. "{0} SUBCOMMAND --help" lists a subcommand's
+options.
+
+Subcommands:
+ emmc   an eMMC's configuration: cache, background operations, boot, reset,
+        write protection, partitions, reliable write, sanitize
+
+Options:
+ -h, --help     display this help
+ -V, --version  display version
+)",
+               tool);
+}
+
+} // namespace
+
+// The tool once started; what it throws, run_tool reports.
+int run(int argc, char** argv)
+{
+    // The tool's own options come before the subcommand ("+": stop at the
+    // first word that is none); each subcommand parses the rest.
+    static const option longopts[] = {
+        {"help", no_argument, nullptr, 'h'},
+        {"version", no_argument, nullptr, 'V'},
+        {nullptr, 0, nullptr, 0},
+    };
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+:hV", longopts, nullptr)) != -1) {
+        switch (c) {
+        case 'h': usage(stdout); return mmc::cli::ok;
+        case 'V': mmc::cli::print_version_and_exit(tool);
+        default: mmc::cli::throw_getopt_error(c, argv);
+        }
+    }
+    if (optind >= argc) throw mmc::cli::UsageError("no subcommand given (emmc)");
+    const std::string sub = argv[optind];
+    if (sub == "emmc") return mmc_tune::run_emmc(argc - optind, argv + optind);
+    throw mmc::cli::UsageError(fmt::format("unknown subcommand '{}'; expected emmc", sub));
+}
+
+int main(int argc, char** argv)
+{
+    mmc::cli::check_stdout_at_exit(tool);
+    return mmc::cli::run_tool(tool, [&] { return run(argc, argv); });
+}

@@ -1,0 +1,381 @@
+// mmc-tune emmc: options, the device or the pasted EXT_CSD, the
+// confirmation and the write; the catalogue, the plan, the writes with
+// their read-back, the configuration file and the views are libmmc/tune's.
+#include "emmc.h"
+#include "tool.h"
+
+#include "cli/cli.h"
+#include "cli/confirm.h"
+#include "cli/file_out.h"
+#include "cli/input.h"
+#include "cli/json_out.h"
+#include "cli/stop_signal.h"
+#include "dev/resolver.h"
+#include "regs/ext_csd_order.h"
+#include "regs/hex.h"
+#include "tune/apply.h"
+#include "tune/catalogue.h"
+#include "tune/config_file.h"
+#include "tune/plan.h"
+#include "tune/view.h"
+#include "version.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <getopt.h>
+#include <iostream>
+#include <optional>
+#include <unistd.h>
+
+namespace mmc_tune {
+
+namespace {
+
+namespace cli = mmc::cli;
+namespace dev = mmc::dev;
+namespace tune = mmc::tune;
+namespace fs = std::filesystem;
+
+void emmc_usage(std::FILE* to)
+{
+    fmt::print(to, R"(Usage:
+ {0} emmc [options] DEVICE
+ {0} emmc [options] --decode ext_csd=HEX|@FILE
+
+Show an eMMC's configuration (no setting named), or change it: each
+setting is checked against what the device says it supports and its
+grouping, the plan (each EXT_CSD field, old -> new, and what it means) is
+shown, and nothing is written without confirmation (or --yes). Writes are
+CMD6 SWITCH commands through the kernel's MMC ioctl, read back field by
+field. A one-time change needs --permanent as well. DEVICE is the eMMC:
+/dev/mmcblk0, mmcblk0, mmc0, mmc0:0001.
+
+Settings:
+     --volatile-cache on|off  the device's volatile cache (CACHE_CTRL)
+     --bkops auto|off|manual  background operations (BKOPS_EN); manual is one-time
+     --boot-partition 1|2|user|none  what the boot ROM boots from (PARTITION_CONFIG)
+     --boot-ack on|off        the boot acknowledge (PARTITION_CONFIG)
+     --boot-bus WIDTH[,MODE]  boot bus width 1, 4 or 8, mode sdr, hs or ddr
+                              (BOOT_BUS_CONDITIONS)
+     --rst-n on|off           the RST_n signal, for good (RST_n_FUNCTION; one-time)
+     --boot-wp power-on|permanent  write-protect both boot partitions until
+                              the next power cycle, or for good (BOOT_WP)
+     --enhanced-area OFFSET,SIZE  an enhanced (pSLC) user area (one-time)
+     --gp N,SIZE              general purpose partition N, 1 to 4 (one-time)
+     --write-reliability PARTS  reliable write for user, gp1 ... gp4, comma
+                              separated (WR_REL_SET; one-time)
+     --sanitize               purge the unmapped blocks (SANITIZE_START), alone
+     --from-config FILE       the settings of a file written by --save, for a
+                              device of the same model
+
+Options:
+     --permanent              mean the one-time changes asked for
+     --save FILE              write the current configuration to FILE
+ -d, --decode KIND=HEX        plan against a pasted EXT_CSD (ext_csd=HEX or
+                              ext_csd=@FILE); nothing is written
+ -y, --yes                    do not ask before writing
+ -n, --dry-run                print the plan and write nothing
+ -J, --json                   print JSON (see mmc-tune(1))
+     --sysfs-root DIR         read sysfs from DIR (default /sys)
+ -h, --help                   display this help
+ -V, --version                display version
+
+Examples:
+ {0} emmc /dev/mmcblk0
+ {0} emmc -n --boot-partition 1 --boot-ack on /dev/mmcblk0
+ {0} emmc --permanent --gp 1,512M --enhanced-area 0,1G /dev/mmcblk0
+ {0} emmc -n --decode ext_csd=@ext_csd.txt --volatile-cache off
+)",
+               tool);
+}
+
+struct Options {
+    std::optional<std::string> device;
+    std::optional<std::string> ext_csd_text; // --decode ext_csd=
+    tune::Request request;
+    std::vector<std::string> given;          // the settings named, for "given twice"
+    std::optional<std::string> save, from_config;
+    bool yes = false, dry_run = false, json = false;
+    dev::SysRoots roots;
+    fs::path proc = "/proc";
+};
+
+// One value per setting: two would contradict.
+void once(Options& o, const std::string& name)
+{
+    if (std::find(o.given.begin(), o.given.end(), name) != o.given.end())
+        throw cli::UsageError(fmt::format("{} given twice; give it once", name));
+    o.given.push_back(name);
+}
+
+template <typename Parse>
+auto setting(const char* option, Parse&& parse)
+{
+    try {
+        return parse();
+    } catch (const tune::SettingError& e) {
+        throw cli::UsageError(e.what());
+    }
+    (void)option;
+}
+
+Options parse_options(int argc, char** argv)
+{
+    enum { volatile_cache = 256, bkops, boot_partition, boot_ack, boot_bus, rst_n, boot_wp, enhanced_area, gp,
+           write_reliability, sanitize, permanent, save, from_config, sysfs };
+    static const option longopts[] = {
+        {"volatile-cache", required_argument, nullptr, volatile_cache},
+        {"bkops", required_argument, nullptr, bkops},
+        {"boot-partition", required_argument, nullptr, boot_partition},
+        {"boot-ack", required_argument, nullptr, boot_ack},
+        {"boot-bus", required_argument, nullptr, boot_bus},
+        {"rst-n", required_argument, nullptr, rst_n},
+        {"boot-wp", required_argument, nullptr, boot_wp},
+        {"enhanced-area", required_argument, nullptr, enhanced_area},
+        {"gp", required_argument, nullptr, gp},
+        {"write-reliability", required_argument, nullptr, write_reliability},
+        {"sanitize", no_argument, nullptr, sanitize},
+        {"permanent", no_argument, nullptr, permanent},
+        {"save", required_argument, nullptr, save},
+        {"from-config", required_argument, nullptr, from_config},
+        {"decode", required_argument, nullptr, 'd'},
+        {"yes", no_argument, nullptr, 'y'},
+        {"dry-run", no_argument, nullptr, 'n'},
+        {"json", no_argument, nullptr, 'J'},
+        {"sysfs-root", required_argument, nullptr, sysfs},
+        {"help", no_argument, nullptr, 'h'},
+        {"version", no_argument, nullptr, 'V'},
+        {nullptr, 0, nullptr, 0},
+    };
+    Options o;
+    auto& r = o.request;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":d:ynJhV", longopts, nullptr)) != -1) {
+        const std::string arg = optarg ? optarg : "";
+        switch (c) {
+        case volatile_cache: once(o, "--volatile-cache"); r.cache = setting("", [&] { return tune::parse_on_off("--volatile-cache", arg); }); break;
+        case bkops: once(o, "--bkops"); r.bkops = setting("", [&] { return tune::parse_bkops(arg); }); break;
+        case boot_partition: once(o, "--boot-partition"); r.boot_partition = setting("", [&] { return tune::parse_boot_partition(arg); }); break;
+        case boot_ack: once(o, "--boot-ack"); r.boot_ack = setting("", [&] { return tune::parse_on_off("--boot-ack", arg); }); break;
+        case boot_bus: once(o, "--boot-bus"); r.boot_bus = setting("", [&] { return tune::parse_boot_bus(arg); }); break;
+        case rst_n: once(o, "--rst-n"); r.rst_n = setting("", [&] { return tune::parse_on_off("--rst-n", arg); }); break;
+        case boot_wp: once(o, "--boot-wp"); r.boot_wp = setting("", [&] { return tune::parse_boot_wp(arg); }); break;
+        case enhanced_area: once(o, "--enhanced-area"); r.enhanced_area = setting("", [&] { return tune::parse_area(arg); }); break;
+        case gp: {
+            const auto [n, size] = setting("", [&] { return tune::parse_gp(arg); });
+            once(o, fmt::format("--gp {}", n));
+            r.gp[static_cast<std::size_t>(n - 1)] = size;
+            break;
+        }
+        case write_reliability:
+            once(o, "--write-reliability");
+            r.write_reliability = setting("", [&] { return tune::parse_rel_parts(arg); });
+            break;
+        case sanitize: once(o, "--sanitize"); r.sanitize = true; break;
+        case permanent: r.permanent = true; break;
+        case save: o.save = arg; break;
+        case from_config: o.from_config = arg; break;
+        case 'd': {
+            const auto eq = arg.find('=');
+            const auto kind = eq == std::string::npos ? std::nullopt : mmc::regs::reg_kind_from_string(arg.substr(0, eq));
+            if (kind != mmc::regs::RegKind::ext_csd)
+                throw cli::UsageError(fmt::format("--decode {}: expected ext_csd=HEX or ext_csd=@FILE", arg));
+            if (o.ext_csd_text) throw cli::UsageError("--decode given twice; give one EXT_CSD");
+            o.ext_csd_text = cli::as_usage([&] { return cli::read_arg_or_file(arg.substr(eq + 1)); });
+            break;
+        }
+        case 'y': o.yes = true; break;
+        case 'n': o.dry_run = true; break;
+        case 'J': o.json = true; break;
+        case sysfs: o.roots.sysfs = arg; o.roots.debugfs = fs::path(arg) / "kernel" / "debug"; break;
+        case 'h': emmc_usage(stdout); std::exit(cli::ok);
+        case 'V': cli::print_version_and_exit(tool);
+        default: cli::throw_getopt_error(c, argv);
+        }
+    }
+    if (optind < argc) o.device = argv[optind++];
+    if (optind < argc) throw cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));
+    if (o.device && o.ext_csd_text) throw cli::UsageError("give a DEVICE or --decode, not both");
+    if (!o.device && !o.ext_csd_text) throw cli::UsageError("no DEVICE given (or --decode ext_csd=HEX)");
+    if (o.from_config && !o.given.empty()) throw cli::UsageError("give settings or --from-config, not both");
+    const bool settings = !o.given.empty() || o.from_config;
+    if (o.save && settings) throw cli::UsageError("--save writes the configuration as it is: give it without settings");
+    if (r.permanent && !settings) throw cli::UsageError("--permanent qualifies one-time settings: give one");
+    return o;
+}
+
+void print_json(const nlohmann::ordered_json& body)
+{
+    nlohmann::ordered_json doc;
+    doc["tool"] = tool;
+    doc["version"] = mmc::version;
+    doc["subcommand"] = "emmc";
+    doc.update(body);
+    cli::print_json(doc, tool);
+}
+
+// The device as typed: an eMMC's whole block device, its EXT_CSD by CMD8
+// and its model from sysfs.
+struct Target {
+    dev::Device device;
+    uint16_t rca = 0;
+};
+
+Target resolve(const Options& o)
+{
+    dev::ResolveOptions ro;
+    ro.roots = o.roots;
+    ro.proc = o.proc;
+    Target t{dev::resolve_device(*o.device, dev::Purpose::erase, ro), 0};
+    const auto& d = t.device;
+    if (!d.card || d.card->type != dev::CardType::mmc)
+        throw cli::Error(cli::ErrorKind::failure,
+                         fmt::format("{}: not an eMMC: {}", d.typed, d.card ? fmt::format("{} is a {} card", d.card->name,
+                                                                                          dev::to_string(d.card->type))
+                                                                            : d.not_mmc));
+    if (d.name != d.card->block)
+        throw cli::UsageError(fmt::format("{}: a partition of {}; name the eMMC itself ({})", d.typed, d.card->block, d.disk_path));
+    t.rca = d.card->rca;
+    return t;
+}
+
+// The pasted EXT_CSD, put in the modern byte order when it reads reversed.
+std::vector<uint8_t> pasted_ext_csd(const std::string& text, std::vector<std::string>& notes)
+{
+    auto bytes = cli::as_usage([&] { return mmc::regs::parse_register_hex(mmc::regs::RegKind::ext_csd, text); });
+    if (mmc::regs::looks_reversed(bytes)) {
+        std::reverse(bytes.begin(), bytes.end());
+        notes.push_back("the pasted EXT_CSD reads as an old kernel's byte-reversed dump; read reversed");
+    }
+    return bytes;
+}
+
+bool confirmed(const tune::Plan& plan, const std::string& where, bool yes)
+{
+    if (yes) return true;
+    if (!isatty(STDIN_FILENO))
+        throw cli::Error(cli::ErrorKind::failure,
+                         fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes (or "
+                                     "--dry-run to see the plan)",
+                                     where));
+    const std::string question = plan.one_time ? fmt::format("Some of this cannot be undone on {}.", where)
+                                               : fmt::format("This changes the configuration of {}.", where);
+    return cli::confirm(question, "write", false) == cli::Confirmation::yes;
+}
+
+} // namespace
+
+int run_emmc(int argc, char** argv)
+{
+    Options o = parse_options(argc, argv);
+    std::vector<std::string> notes;
+    std::vector<uint8_t> ext_csd;
+    std::optional<Target> target;
+    tune::Model model;
+    if (o.ext_csd_text) {
+        ext_csd = pasted_ext_csd(*o.ext_csd_text, notes);
+    } else {
+        target = resolve(o);
+        ext_csd = cli::in_context(*o.device, [&] { return tune::IoctlDevice(target->device.disk_path, target->rca).read_ext_csd(); });
+    }
+    {
+        std::string manfid, name;
+        if (target) {
+            manfid = dev::card_attr(*target->device.card, "manfid").value_or("");
+            name = dev::card_attr(*target->device.card, "name").value_or("");
+        }
+        model = tune::model_of(ext_csd, manfid, name);
+    }
+    const std::string where = target ? target->device.disk_path : "the pasted EXT_CSD";
+
+    // No setting: the configuration as it is (and the file of it).
+    if (o.given.empty() && !o.from_config) {
+        const auto rows = tune::current_configuration(ext_csd);
+        if (o.save) {
+            const auto doc = tune::config_json(model, tune::request_from_device(ext_csd));
+            cli::write_output_file(*o.save, cli::dump_json(doc).text + "\n");
+        }
+        if (o.json) {
+            nlohmann::ordered_json body;
+            body["device"] = target ? nlohmann::ordered_json(target->device.disk_path) : nlohmann::ordered_json();
+            body["configuration"] = tune::configuration_json(rows);
+            body["notes"] = notes;
+            if (o.save) body["saved"] = *o.save;
+            print_json(body);
+        } else {
+            for (const auto& n : notes) fmt::print("Note: {}\n", n);
+            fmt::print("{}", tune::configuration_text(rows));
+            if (o.save) fmt::print("Saved to {}\n", *o.save);
+        }
+        return cli::ok;
+    }
+
+    tune::Request request = o.request;
+    if (o.from_config) {
+        const std::string text = cli::read_input(*o.from_config, cli::json_input_cap, "configuration");
+        request = cli::as_usage([&] { return tune::request_from_config(cli::parse_json_capped(text), model); });
+        request.permanent = o.request.permanent;
+    }
+    tune::Plan plan = tune::make_plan(ext_csd, request);
+    for (auto& n : notes) plan.notes.insert(plan.notes.begin(), n);
+
+    const bool write = plan.applicable() && !o.dry_run && target;
+    // A change that needs a power cycle or destroys data is never made
+    // under a mounted filesystem.
+    if (write && (plan.power_cycle || plan.destroys_data) && !target->device.verdict.allowed)
+        plan.refusals.push_back({"", fmt::format("{}: {}: a change that needs a power cycle or destroys data is not made to a "
+                                                 "device in use",
+                                                 target->device.typed, target->device.verdict.reason)});
+
+    nlohmann::ordered_json body;
+    body["device"] = target ? nlohmann::ordered_json(target->device.disk_path) : nlohmann::ordered_json();
+    body.update(tune::plan_json(plan));
+    auto report = [&](bool applied, bool verified) {
+        if (!o.json) return;
+        body["applied"] = applied;
+        body["verified"] = verified;
+        print_json(body);
+    };
+    if (!o.json) fmt::print("{}", tune::plan_text(plan));
+    if (!plan.refusals.empty()) {
+        report(false, false);
+        throw cli::Error(cli::ErrorKind::failure, fmt::format("{}: {} setting{} refused; nothing was written", where,
+                                                              plan.refusals.size(), plan.refusals.size() == 1 ? "" : "s"));
+    }
+    if (plan.changes.empty()) {
+        report(false, false);
+        return cli::ok;
+    }
+    if (!target || o.dry_run) {
+        if (!o.json) fmt::print("{}: nothing was written.\n", target ? "Dry run" : "Pasted EXT_CSD");
+        report(false, false);
+        return cli::ok;
+    }
+    // The writes are a few CMD6 each: once started they finish, so a
+    // signal never leaves the partition settings written but not
+    // completed. It is taken as a request, honoured before the first write.
+    const auto& stop = cli::install_stop_signals(cli::SecondSignal::ignored);
+    // A JSON plan comes at the end: a person asked to confirm sees it first.
+    if (o.json && !o.yes) fmt::print(stderr, "{}", tune::plan_text(plan));
+    if (!confirmed(plan, where, o.yes)) throw cli::Error(cli::ErrorKind::failure, "not confirmed; nothing was written");
+    if (stop.load()) throw cli::Error(cli::ErrorKind::interrupted, "interrupted before anything was written");
+
+    tune::IoctlDevice device(target->device.disk_path, target->rca);
+    try {
+        const auto result = tune::apply_plan(device, plan, ext_csd);
+        (void)result;
+    } catch (const tune::ApplyError& e) {
+        report(true, false);
+        throw cli::Error(cli::ErrorKind::failure, fmt::format("{}: {}", where, e.what()));
+    }
+    if (!o.json) {
+        fmt::print("Written and read back: every field as planned.\n");
+        if (plan.power_cycle) fmt::print("Power-cycle the device for the new configuration to take effect.\n");
+    }
+    report(true, true);
+    return cli::ok;
+}
+
+} // namespace mmc_tune
