@@ -41,6 +41,28 @@ JournalSocket::JournalSocket(std::string path) : path_(std::move(path))
 {
     fd_ = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "journal socket");
+    // Is anyone there? Asked now, on a socket of its own, so that a machine
+    // without journald is told at start, not at the first event; records
+    // go by sendto, which finds a restarted journald's new socket.
+    const int probe = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (probe < 0) throw std::system_error(errno, std::generic_category(), "journal socket");
+    const sockaddr_un addr = address();
+    const int rc = ::connect(probe, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr));
+    const int error = errno;
+    ::close(probe);
+    if (rc != 0) {
+        ::close(fd_);
+        throw std::system_error(error, std::generic_category(), "journal " + path_);
+    }
+}
+
+sockaddr_un JournalSocket::address() const
+{
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    if (path_.size() >= sizeof(addr.sun_path)) throw std::system_error(ENAMETOOLONG, std::generic_category(), "journal " + path_);
+    std::memcpy(addr.sun_path, path_.c_str(), path_.size() + 1);
+    return addr;
 }
 
 JournalSocket::~JournalSocket()
@@ -51,10 +73,7 @@ JournalSocket::~JournalSocket()
 void JournalSocket::send(const JournalFields& fields)
 {
     const std::string datagram = journal_datagram(fields);
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    if (path_.size() >= sizeof(addr.sun_path)) throw std::system_error(ENAMETOOLONG, std::generic_category(), path_);
-    std::memcpy(addr.sun_path, path_.c_str(), path_.size() + 1);
+    const sockaddr_un addr = address();
     for (;;) {
         const ssize_t sent = ::sendto(fd_, datagram.data(), datagram.size(), MSG_NOSIGNAL, reinterpret_cast<const sockaddr*>(&addr),
                                       sizeof(addr));

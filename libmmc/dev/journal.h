@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <sys/un.h>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -28,7 +29,8 @@ std::string journal_datagram(const JournalFields& fields);
 class JournalSocket {
 public:
     static constexpr const char* default_path = "/run/systemd/journal/socket";
-    // Throws std::system_error when no datagram socket can be made.
+    // Throws std::system_error when no datagram socket can be made or none
+    // listens at path (no journald: ENOENT or ECONNREFUSED).
     explicit JournalSocket(std::string path = default_path);
     ~JournalSocket();
     JournalSocket(const JournalSocket&) = delete;
@@ -39,6 +41,7 @@ public:
     void send(const JournalFields& fields);
 
 private:
+    sockaddr_un address() const;
     std::string path_;
     int fd_ = -1;
 };

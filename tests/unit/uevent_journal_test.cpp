@@ -103,7 +103,7 @@ TEST(JournalProtocol, SendsOneDatagramToTheSocket)
     EXPECT_EQ(std::string(buf, static_cast<std::size_t>(n)), "MESSAGE=hello\nMMC_EVENT=add\n");
     ::close(server);
     ::unlink(path.c_str());
-    EXPECT_THROW(JournalSocket(path).send({{"MESSAGE", "x"}}), std::system_error); // nobody listening
+    EXPECT_THROW(JournalSocket{path}, std::system_error); // nobody listening: said at once
 }
 
 TEST(UeventCard, NamesFromTheDevpath)
