@@ -64,6 +64,16 @@ else
     skip "systemd-analyze is not installed (Debian package systemd)"
 fi
 unit_value() { sed -n "s/^$2=//p" "monitoring/$1" | tail -n1; }
+# The package ships them, installed and not enabled (tests/cli/package.sh
+# builds it; here only what it is built from).
+missing=""
+while read -r src dest; do [ -f "$src" ] || missing="$missing $src"; done <debian/mmckit.install
+for f in monitoring/mmckit-health.service monitoring/mmckit-health.timer monitoring/mmckit-watch.service monitoring/mmckit.rules.yml; do
+    grep -q "^$f " debian/mmckit.install || missing="$missing $f(not listed)"
+done
+[ -z "$missing" ] && pass "debian/mmckit.install ships the units and rules" || fail "debian/mmckit.install:$missing"
+grep -q 'dh_installsystemd --no-enable --no-start' debian/rules && pass "debian/rules: units installed, not enabled or started" ||
+    fail "debian/rules does not pass --no-enable --no-start"
 [ "$(unit_value mmckit-health.service CapabilityBoundingSet)" = CAP_SYS_RAWIO ] &&
     pass "mmckit-health.service keeps CAP_SYS_RAWIO alone (MMC_IOC_CMD needs it)" || fail "CapabilityBoundingSet of mmckit-health.service"
 [ -n "$(unit_value mmckit-health.timer RandomizedDelaySec)" ] && [ "$(unit_value mmckit-health.timer OnCalendar)" = hourly ] &&
