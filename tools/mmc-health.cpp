@@ -11,11 +11,13 @@
 #include "dev/identify.h"
 #include "dev/write_protect.h"
 #include "health/collect.h"
+#include "health/nagios.h"
 #include "health/raw_file.h"
 #include "out/health_view.h"
 #include "regs/hex.h"
 #include "version.h"
 
+#include <filesystem>
 #include <fmt/format.h>
 #include <getopt.h>
 #include <iostream>
@@ -24,6 +26,12 @@
 namespace {
 
 constexpr const char* tool = "mmc-health";
+// Installed under this name (a link to mmc-health, in the monitoring
+// plugins' directory) it is a Nagios/Icinga check: --nagios is implied and
+// -c is --critical, the Monitoring Plugins' letter, not --family.
+constexpr std::string_view plugin_name = "check_mmc_health";
+
+bool run_as_plugin(const char* argv0) { return std::filesystem::path(argv0).filename() == plugin_name; }
 
 void usage(std::FILE* to)
 {
@@ -54,6 +62,13 @@ Options:
      --prometheus FILE   write metrics for node_exporter's textfile
                          collector (replaced atomically)
  -J, --json              print JSON (see mmc-health(1))
+     --nagios            answer as a Nagios/Icinga check: one status line
+                         with performance data, exit 0 OK, 1 WARNING,
+                         2 CRITICAL, 3 UNKNOWN
+ -w, --warning RANGE     with --nagios: WARNING when the life used (percent)
+                         is outside RANGE (10, 10:, ~:10, 10:20, @10:20)
+     --critical RANGE    with --nagios: CRITICAL likewise (-c as
+                         check_mmc_health)
      --no-ioctl          read sysfs and debugfs only, send no card commands
      --sysfs-root DIR    read sysfs from DIR (default /sys)
      --debugfs-root DIR  read debugfs from DIR (default /sys/kernel/debug)
@@ -61,11 +76,13 @@ Options:
  -V, --version           display version
 
 Exit status: 0 healthy, 1 failure, 2 usage error, 3 worn, 4 end_of_life,
-5 read_only, 6 unknown; with several cards, the worst.
+5 read_only, 6 unknown; with several cards, the worst. With --nagios: the
+Monitoring Plugins' 0-3, a failure or usage error being UNKNOWN.
 
 Examples:
  {0} /dev/mmcblk0
- {0} --prometheus /var/lib/node_exporter/mmc.prom
+ {0} --prometheus /var/lib/prometheus/node-exporter/mmckit.prom
+ {0} --nagios -w 80 --critical 95 /dev/mmcblk0
  {0} --family mmc --decode ext_csd=@/sys/kernel/debug/mmc0/mmc0:0001/ext_csd
  {0} --layout two_step --decode cmd56=@block.hex
 )",
@@ -77,6 +94,8 @@ struct Options {
     std::vector<std::string> decode;
     std::optional<std::string> layout, from, save_raw, prometheus;
     bool json = false;
+    bool nagios = false;
+    mmc::health::NagiosThresholds thresholds;
     bool use_ioctl = true;
     std::vector<std::string> devices;
     mmc::dev::SysRoots roots;
@@ -91,16 +110,24 @@ Options parse_options(int argc, char** argv)
         {"layout", required_argument, nullptr, 'L'},   {"from", required_argument, nullptr, 'F'},
         {"save-raw", required_argument, nullptr, 'R'}, {"prometheus", required_argument, nullptr, 'P'},
         {"json", no_argument, nullptr, 'J'},           {"no-ioctl", no_argument, nullptr, 'N'},
+        {"nagios", no_argument, nullptr, 'G'},         {"warning", required_argument, nullptr, 'w'},
+        {"critical", required_argument, nullptr, 'K'},
         {"sysfs-root", required_argument, nullptr, 'S'}, {"debugfs-root", required_argument, nullptr, 'D'},
         {"help", no_argument, nullptr, 'h'},           {"version", no_argument, nullptr, 'V'},
         {nullptr, 0, nullptr, 0},
     };
     Options o;
+    const bool plugin = run_as_plugin(argv[0]);
+    o.nagios = plugin;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":d:c:JhV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, plugin ? ":d:w:c:JhV" : ":d:c:w:JhV", longopts, nullptr)) != -1) {
+        if (c == 'c' && plugin) c = 'K';
         switch (c) {
         case 'd': o.decode.push_back(optarg); break;
+        case 'G': o.nagios = true; break;
+        case 'w': o.thresholds.warning = mmc::health::parse_nagios_range(optarg); break;
+        case 'K': o.thresholds.critical = mmc::health::parse_nagios_range(optarg); break;
         case 'C': mmc::cli::warn_deprecated(tool, "--card", "--family"); [[fallthrough]];
         case 'c': {
             const auto family = mmc::regs::card_family_from_string(optarg);
@@ -129,6 +156,9 @@ Options parse_options(int argc, char** argv)
     while (optind < argc) o.devices.push_back(argv[optind++]);
     const int modes = (!o.devices.empty()) + (!o.decode.empty()) + o.from.has_value();
     if (modes > 1) throw mmc::cli::UsageError("give DEVICEs, --decode or --from, one of them");
+    if (o.nagios && o.json) throw mmc::cli::UsageError("--nagios and --json: give one of them");
+    if (!o.nagios && (o.thresholds.warning || o.thresholds.critical))
+        throw mmc::cli::UsageError("--warning and --critical only qualify --nagios");
     if (!o.debugfs_set && !o.roots.is_live()) o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
     return o;
 }
@@ -263,6 +293,14 @@ int run(int argc, char** argv)
     for (const auto& c : cards)
         if (mmc::health::severity(c.report.judgement.verdict) > mmc::health::severity(worst)) worst = c.report.judgement.verdict;
 
+    if (o.nagios) {
+        std::vector<mmc::health::NagiosCard> checked;
+        for (const auto& c : cards)
+            checked.push_back({c.device.empty() ? c.name : std::filesystem::path(c.device).filename().string(), &c.report});
+        const auto answer = mmc::health::nagios_check(checked, o.thresholds);
+        fmt::print("{}\n", answer.line);
+        return static_cast<int>(answer.state);
+    }
     if (o.json) {
         nlohmann::ordered_json doc;
         doc["tool"] = tool;
@@ -285,8 +323,31 @@ int run(int argc, char** argv)
     return mmc::health::exit_status(worst);
 }
 
+// Asked for a check's answer: --nagios before any "--", or run as
+// check_mmc_health.
+bool nagios_requested(int argc, char** argv)
+{
+    if (run_as_plugin(argv[0])) return true;
+    for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i)
+        if (std::string_view(argv[i]) == "--nagios") return true;
+    return false;
+}
+
 int main(int argc, char** argv)
 {
     mmc::cli::check_stdout_at_exit(tool);
-    return mmc::cli::run_tool(tool, [&] { return run(argc, argv); });
+    if (!nagios_requested(argc, argv)) return mmc::cli::run_tool(tool, [&] { return run(argc, argv); });
+    // A check that cannot run is UNKNOWN (exit 3) with why on its status
+    // line, never the tool's 1 or 2, which Nagios would read as WARNING and
+    // CRITICAL. The message also goes to stderr as usual.
+    try {
+        return run(argc, argv);
+    } catch (const mmc::cli::Error& e) {
+        mmc::cli::error(tool, mmc::cli::error_text(e));
+        fmt::print("{}\n", mmc::health::nagios_unknown(mmc::cli::error_text(e)).line);
+    } catch (const std::exception& e) {
+        mmc::cli::error(tool, e.what());
+        fmt::print("{}\n", mmc::health::nagios_unknown(e.what()).line);
+    }
+    return static_cast<int>(mmc::health::NagiosState::unknown);
 }

@@ -5,7 +5,10 @@
 #include "cli/duration.h"
 #include "cli/json_out.h"
 #include "cli/process.h"
+#include "dev/journal.h"
 #include "dev/uevent.h"
+#include "dev/uevent_card.h"
+#include "out/uevent_journal.h"
 #include "out/uevent_view.h"
 #include "version.h"
 
@@ -34,6 +37,7 @@ constexpr const char* tool = "mmc-watch";
 constexpr int opt_once = 256;
 constexpr int opt_timeout = 257;
 constexpr int opt_health = 258;
+constexpr int opt_journal = 259;
 
 void usage(std::FILE* to)
 {
@@ -51,6 +55,10 @@ Options:
      --health            when a card's disk appears, read its health with
                          mmc-health and print the verdict after the event
  -J, --json              print one JSON object per line (see mmc-watch(1))
+     --journal           send each event to the systemd journal as a
+                         record with fields (MMC_CARD_SERIAL, MMC_HOST,
+                         MMC_EVENT, error counts; see mmc-watch(1)) instead
+                         of printing it
  -h, --help              display this help
  -V, --version           display version
 
@@ -61,6 +69,7 @@ failure, 2 on a usage error.
 Examples:
  {0}
  {0} --json --once --timeout 30
+ {0} --journal          (as mmckit-watch.service runs it)
 )",
                tool);
 }
@@ -70,6 +79,7 @@ struct Options {
     bool once = false;
     bool json = false;
     bool health = false;
+    bool journal = false;
     std::optional<std::chrono::milliseconds> timeout;
 };
 
@@ -85,7 +95,7 @@ Options parse_options(int argc, char** argv)
     static const option longopts[] = {
         {"all", no_argument, nullptr, 'a'},  {"once", no_argument, nullptr, opt_once},
         {"timeout", required_argument, nullptr, opt_timeout}, {"json", no_argument, nullptr, 'J'},
-        {"health", no_argument, nullptr, opt_health},
+        {"health", no_argument, nullptr, opt_health}, {"journal", no_argument, nullptr, opt_journal},
         {"help", no_argument, nullptr, 'h'}, {"version", no_argument, nullptr, 'V'},
         {nullptr, 0, nullptr, 0},
     };
@@ -98,6 +108,7 @@ Options parse_options(int argc, char** argv)
         case opt_once: o.once = true; break;
         case opt_timeout: o.timeout = parse_timeout(optarg); break;
         case opt_health: o.health = true; break;
+        case opt_journal: o.journal = true; break;
         case 'J': o.json = true; break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
         case 'V': mmc::cli::print_version_and_exit(tool);
@@ -105,6 +116,7 @@ Options parse_options(int argc, char** argv)
         }
     }
     if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'", argv[optind]));
+    if (o.journal && o.json) throw mmc::cli::UsageError("--journal and --json: give one of them");
     return o;
 }
 
@@ -191,6 +203,16 @@ int watch(const Options& options)
 {
     using clock = std::chrono::steady_clock;
     mmc::dev::UeventListener listener;
+    // --journal: the socket first, so that a machine without journald is
+    // told before any event; the cards present now, so that one pulled
+    // later is still named by its serial.
+    std::optional<mmc::dev::JournalSocket> journal;
+    std::optional<mmc::dev::CardFactsCache> cards;
+    if (options.journal) {
+        journal.emplace();
+        cards.emplace(mmc::dev::SysRoots{});
+        cards->prime();
+    }
     const auto deadline = clock::now() + options.timeout.value_or(std::chrono::milliseconds(0));
     std::uint64_t printed = 0, overruns = 0;
     for (;;) {
@@ -206,6 +228,22 @@ int watch(const Options& options)
         }
         if (!event || (!options.all && !mmc::dev::is_mmc_event(*event))) continue;
         const auto now = std::chrono::system_clock::now();
+        if (journal) {
+            const auto facts = cards->facts_of(*event);
+            journal->send(mmc::out::uevent_journal_fields(*event, facts));
+            ++printed;
+            if (options.health && is_card_disk_added(*event)) {
+                auto fields = mmc::out::uevent_journal_fields(*event, facts);
+                const std::string health = health_line(*event, false, now);
+                for (auto& [name, value] : fields) {
+                    if (name == "MESSAGE") value = health.substr(health.find(' ') + 1); // the journal has the time
+                    if (name == "MMC_EVENT") value = "health";
+                }
+                journal->send(fields);
+            }
+            if (options.once) break;
+            continue;
+        }
         std::string line;
         if (options.json) {
             auto j = mmc::cli::dump_json(mmc::out::uevent_json(*event, now), -1);
@@ -240,7 +278,9 @@ int run(int argc, char** argv)
         return watch(options);
     } catch (const std::system_error& e) {
         std::string message = e.what();
-        if (e.code() == std::errc::operation_not_permitted || e.code() == std::errc::permission_denied)
+        if (options.journal && std::string_view(e.what()).starts_with("journal "))
+            message += "; is systemd-journald running? Without it, drop --journal and use the printed lines";
+        else if (e.code() == std::errc::operation_not_permitted || e.code() == std::errc::permission_denied)
             message += "; a seccomp or security policy forbids netlink here: run it as root or outside the container";
         else if (e.code() == std::errc::protocol_not_supported || e.code() == std::errc::address_family_not_supported)
             message += "; this kernel has no netlink uevent support";
