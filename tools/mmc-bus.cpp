@@ -1,6 +1,6 @@
 // mmc-bus: the bus-mode doctor. Thin: options here; evidence gathering in
 // libmmc/dev/bus_evidence, diagnosis in libmmc/bus/doctor, views in
-// libmmc/out/bus_view.
+// libmmc/views/bus_view.
 #include "bench/quick_read.h"
 #include "cli/cli.h"
 #include "cli/deprecated.h"
@@ -10,8 +10,8 @@
 #include "dev/bus_evidence.h"
 #include "dev/discovery.h"
 #include "dev/register_sources.h"
-#include "out/bus_view.h"
-#include "out/reader_view.h"
+#include "views/bus_view.h"
+#include "views/reader_view.h"
 #include "version.h"
 
 #include <charconv>

@@ -1,6 +1,6 @@
 // mmc-erase: erase a range of an SD/MMC card. Thin: options, confirmation
 // and signals here; planning, safety, methods and verification in
-// libmmc/erase; views in libmmc/out/erase_view.
+// libmmc/erase; views in libmmc/views/erase_view.
 #include "cli/cli.h"
 #include "cli/deprecated.h"
 #include "cli/stop_signal.h"
@@ -9,7 +9,7 @@
 #include "cli/progress.h"
 #include "cli/size.h"
 #include "erase/erase.h"
-#include "out/erase_view.h"
+#include "views/erase_view.h"
 #include "probe/ladder.h"
 #include "probe/sampler.h"
 #include "probe/words_view.h"

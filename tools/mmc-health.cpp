@@ -1,6 +1,6 @@
 // mmc-health: is this card wearing out, and why won't it write? Thin:
 // options here; gathering in libmmc/dev, deciding in libmmc/health, words in
-// libmmc/out/health_view.
+// libmmc/views/health_view.
 #include "cli/cli.h"
 #include "cli/deprecated.h"
 #include "cli/file_out.h"
@@ -13,7 +13,7 @@
 #include "health/collect.h"
 #include "health/nagios.h"
 #include "health/raw_file.h"
-#include "out/health_view.h"
+#include "views/health_view.h"
 #include "regs/hex.h"
 #include "version.h"
 

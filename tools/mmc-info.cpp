@@ -1,14 +1,14 @@
 // mmc-info: decode SD/MMC registers. Thin: options here, decoding in
-// libmmc/regs, presentation in libmmc/out.
+// libmmc/regs, presentation in libmmc/views.
 #include "cli/cli.h"
 #include "cli/deprecated.h"
 #include "cli/json_out.h"
 #include "dev/discovery.h"
 #include "dev/register_sources.h"
 #include "dev/usb_readers.h"
-#include "out/card_view.h"
-#include "out/device_view.h"
-#include "out/reader_view.h"
+#include "views/card_view.h"
+#include "views/device_view.h"
+#include "views/reader_view.h"
 #include "regs/card_registers.h"
 #include "regs/ext_csd_order.h"
 #include "regs/family_guess.h"

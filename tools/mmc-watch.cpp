@@ -1,6 +1,6 @@
 // mmc-watch: print SD/MMC card, host and block-device uevents as they
 // happen. Thin: options here, the netlink listener and the parser in
-// libmmc/dev/uevent, the line formats in libmmc/out/uevent_view.
+// libmmc/dev/uevent, the line formats in libmmc/views/uevent_view.
 #include "cli/cli.h"
 #include "cli/duration.h"
 #include "cli/json_out.h"
@@ -8,8 +8,8 @@
 #include "dev/journal.h"
 #include "dev/uevent.h"
 #include "dev/uevent_card.h"
-#include "out/uevent_journal.h"
-#include "out/uevent_view.h"
+#include "views/uevent_journal.h"
+#include "views/uevent_view.h"
 #include "version.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // The views of a run: the JSON contract documented in mmc-bench(1), and the
 // human table (jobs, then verdicts, with what the figures rest on above).
-// Kept with the bench engine rather than libmmc/out to keep mmc-bench's
+// Kept with the bench engine rather than libmmc/views to keep mmc-bench's
 // files together; both views read only the RunReport.
 #pragma once
 

@@ -1,7 +1,7 @@
 #include "qualify/attachment.h"
 
 #include "dev/contents.h"
-#include "out/reader_view.h"
+#include "views/reader_view.h"
 
 #include <fmt/format.h>
 

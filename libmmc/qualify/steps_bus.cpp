@@ -10,8 +10,8 @@
 #include "dev/discovery.h"
 #include "dev/identify.h"
 #include "dev/resolver.h"
-#include "out/bus_view.h"
-#include "out/reader_view.h"
+#include "views/bus_view.h"
+#include "views/reader_view.h"
 
 #include <fmt/format.h>
 #include <system_error>

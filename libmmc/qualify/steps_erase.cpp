@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "cli/size.h"
 #include "erase/erase.h"
-#include "out/erase_view.h"
+#include "views/erase_view.h"
 
 #include <fmt/format.h>
 

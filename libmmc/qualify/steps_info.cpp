@@ -7,7 +7,7 @@
 #include "dev/discovery.h"
 #include "dev/identify.h"
 #include "dev/resolver.h"
-#include "out/device_view.h"
+#include "views/device_view.h"
 
 #include <fmt/format.h>
 

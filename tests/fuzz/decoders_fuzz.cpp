@@ -5,7 +5,7 @@
 // duration parser (cli/duration.h, header-only), which reads option values
 // and card files.
 #include "cli/duration.h"
-#include "out/card_view.h"
+#include "views/card_view.h"
 #include "regs/card_registers.h"
 #include "regs/decode.h"
 #include "regs/family_guess.h"

@@ -5,7 +5,7 @@
 #include "health/assess.h"
 #include "health/raw_file.h"
 #include "health/sources.h"
-#include "out/health_view.h"
+#include "views/health_view.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // reader. So an interruption, a failing chunk and a chunk the card did not
 // erase each show up in the report exactly as on a card.
 #include "erase/phases.h"
-#include "out/erase_view.h"
+#include "views/erase_view.h"
 
 #include <gtest/gtest.h>
 

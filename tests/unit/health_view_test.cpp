@@ -1,7 +1,7 @@
 // mmc-health's views: the verdict on the first line, the JSON contract's
 // keys, and metrics in the Prometheus text format.
 #include "health_blocks.h"
-#include "out/health_view.h"
+#include "views/health_view.h"
 
 using namespace mmc::health;
 

@@ -3,7 +3,7 @@
 // skipped without running them; the bundle records the reader and link, the
 // attachment, and what tells the card apart without its CID.
 #include "dev/usb_reader_table.h"
-#include "out/reader_view.h"
+#include "views/reader_view.h"
 #include "qualify/bundle.h"
 #include "qualify/pipeline.h"
 #include "qualify/plan.h"

@@ -3,7 +3,7 @@
 // kept once the card is gone) and the fields a record carries.
 #include "dev/journal.h"
 #include "dev/uevent_card.h"
-#include "out/uevent_journal.h"
+#include "views/uevent_journal.h"
 
 #include <filesystem>
 #include <fstream>

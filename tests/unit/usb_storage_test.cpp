@@ -2,7 +2,7 @@
 // trees of tests/data/sysfs/make-usb-readers.sh, and the reader table
 // (dev/usb_reader_table.h) against usb.ids.
 #include "dev/usb_storage.h"
-#include "out/reader_view.h"
+#include "views/reader_view.h"
 
 #include "sysfs_fixture.h"
 

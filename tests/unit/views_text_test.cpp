@@ -11,8 +11,8 @@
 #include "dev/bus_evidence.h"
 #include "dev/discovery.h"
 #include "dev/identify.h"
-#include "out/bus_view.h"
-#include "out/device_view.h"
+#include "views/bus_view.h"
+#include "views/device_view.h"
 #include "expected_view.h"
 #include "sysfs_fixture.h"
 

@@ -1,6 +1,6 @@
-#include "out/card_view.h"
+#include "views/card_view.h"
 
-#include "out/register_json.h"
+#include "views/register_json.h"
 #include "regs/register_facts.h"
 #include "regs/register.h"
 

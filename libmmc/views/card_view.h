@@ -1,7 +1,7 @@
 // Views of a whole card's registers: the document mmc-info prints.
 #pragma once
 
-#include "out/register_text.h"
+#include "views/register_text.h"
 #include "regs/card_registers.h"
 
 #include <nlohmann/json.hpp>

@@ -5,7 +5,7 @@
 #include "dev/card.h"
 #include "dev/identify.h"
 #include "dev/register_sources.h"
-#include "out/card_view.h"
+#include "views/card_view.h"
 
 #include <nlohmann/json.hpp>
 

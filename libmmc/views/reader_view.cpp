@@ -1,4 +1,4 @@
-#include "out/reader_view.h"
+#include "views/reader_view.h"
 
 #include "bench/quick_read.h"
 #include "cli/size.h"

@@ -1,4 +1,4 @@
-#include "out/register_json.h"
+#include "views/register_json.h"
 
 #include "regs/hex.h"
 

@@ -1,4 +1,4 @@
-#include "out/bus_view.h"
+#include "views/bus_view.h"
 
 #include "regs/units.h"
 

@@ -1,4 +1,4 @@
-#include "out/device_view.h"
+#include "views/device_view.h"
 
 #include "cli/printable.h"
 #include "cli/size.h"

@@ -1,4 +1,4 @@
-#include "out/register_text.h"
+#include "views/register_text.h"
 
 #include "regs/hex.h"
 

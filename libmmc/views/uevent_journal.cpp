@@ -1,4 +1,4 @@
-#include "out/uevent_journal.h"
+#include "views/uevent_journal.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "out/uevent_view.h"
+#include "views/uevent_view.h"
 
 #include "cli/json_out.h"
 

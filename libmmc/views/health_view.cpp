@@ -1,6 +1,6 @@
-#include "out/health_view.h"
+#include "views/health_view.h"
 
-#include "out/register_json.h"
+#include "views/register_json.h"
 
 #include <fmt/format.h>
 #include <map>

@@ -1,4 +1,4 @@
-#include "out/erase_view.h"
+#include "views/erase_view.h"
 
 #include "cli/printable.h"
 #include "cli/progress.h"
