@@ -246,7 +246,7 @@ std::vector<mmc::out::BusReport> offline_reports(const Options& o)
         e.dt = dt;
         if (o.pci) {
             e.dt_absent = true;
-            e.pci_id = o.pci->empty() ? "PCI" : "PCI " + *o.pci;
+            e.pci_id = *o.pci;
             e.controller = "PCI controller" + (o.pci->empty() ? std::string() : " " + *o.pci);
         }
         if (log_text) {

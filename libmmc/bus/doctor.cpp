@@ -89,7 +89,7 @@ Diagnosis diagnose(const Evidence& given)
     // A host the kernel log names as a PCI device ("SDHCI controller on PCI
     // [0000:00:1e.6]", sdhci-pci, rtsx_pci) has no device-tree node.
     Evidence e = given;
-    const bool pci_in_log = !e.dt && e.log && !e.log->pci_address.empty();
+    const bool pci_in_log = !e.dt && e.log && e.log->pci_address.has_value();
     if (pci_in_log) e.dt_absent = true;
     Diagnosis d;
     d.host = e.host.empty() ? e.ios.host : e.host;
@@ -119,12 +119,12 @@ Diagnosis diagnose(const Evidence& given)
     }
 
     std::vector<Finding> notes; // info and warnings, after the limits
-    if (pci_in_log || !e.pci_id.empty())
+    if (pci_in_log || e.pci_id)
         notes.push_back({Severity::info, fmt::format("this host is a PCI controller{}, with no device tree: its caps are the "
                                                      "controller's and its driver's own",
-                                                     !e.pci_id.empty() && e.pci_id != "PCI" ? fmt::format(" ({})", e.pci_id)
-                                                     : pci_in_log && e.log->pci_address != "PCI"
-                                                         ? fmt::format(" (PCI [{}] in the kernel log)", e.log->pci_address)
+                                                     e.pci_id && !e.pci_id->empty() ? fmt::format(" (PCI {})", *e.pci_id)
+                                                     : pci_in_log && !e.log->pci_address->empty()
+                                                         ? fmt::format(" (PCI [{}] in the kernel log)", *e.log->pci_address)
                                                          : std::string())});
     const auto spec = d.mode ? mode_spec(*d.mode, d.card) : std::nullopt;
     std::optional<double> hz;

@@ -31,7 +31,7 @@ struct Evidence {
     std::optional<regs::CardFamily> card; // nullopt: not known (the doctor deduces it), or SDIO
     bool sdio = false;                     // an SDIO function (Wi-Fi...): not storage, card stays nullopt
     std::string controller;            // "sdhci-pci (PCI 1b36:0007 at ...)"
-    std::string pci_id;                // "PCI 1217:8621", "PCI": the host is a PCI controller (mmc-bus --pci)
+    std::optional<std::string> pci_id; // the host is a PCI controller (mmc-bus --pci): "1217:8621", or "" unnamed
     std::optional<DeviceTree> dt;      // the host's device-tree node, when read
     bool dt_absent = false;            // the host has no device-tree node (PCI, ACPI): caps are the controller's alone
     std::string kernel_message;        // "mmc0: new high speed SDHC card at address 4567"

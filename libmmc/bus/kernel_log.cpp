@@ -185,12 +185,12 @@ KernelLog parse_kernel_log(std::string_view text, const std::vector<std::string>
         // "mmc0: SDHCI controller on PCI [0000:00:1e.6] using ADMA"
         // (sdhci-pci-core), or a Realtek/other PCI reader's driver naming
         // this host: the host is a PCI device, with no device-tree node.
-        if (out.pci_address.empty()) {
+        if (!out.pci_address || out.pci_address->empty()) {
             if (const auto at = l.find("on pci ["); at != std::string::npos) {
                 const auto close = l.find(']', at);
-                out.pci_address = close == std::string::npos ? "PCI" : std::string(line.substr(at + 8, std::min<std::size_t>(close - at - 8, 32)));
+                out.pci_address = close == std::string::npos ? std::string() : std::string(line.substr(at + 8, std::min<std::size_t>(close - at - 8, 32)));
             } else if (l.find("sdhci-pci") != std::string::npos || l.find("rtsx_pci") != std::string::npos) {
-                out.pci_address = "PCI";
+                out.pci_address = std::string();
             }
         }
         if (l.find(": new ") != std::string::npos && l.find(" card at address ") != std::string::npos) {

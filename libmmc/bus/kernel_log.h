@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,7 +31,7 @@ struct LogEvent {
 struct KernelLog {
     std::string card_message;     // newest "mmcN: new ... card at address RRRR"
     std::vector<LogEvent> events; // in log order
-    std::string pci_address;      // "0000:00:1e.6" ("PCI" when unnamed): the log names this host a PCI device
+    std::optional<std::string> pci_address; // the log names this host a PCI device: "0000:00:1e.6", or "" unnamed
 };
 
 // Every "mmcN" the log's lines name, in the order first named.

@@ -31,10 +31,10 @@ namespace {
 
 std::string fat_label(const std::string& label)
 {
-    if (label.size() > 11) throw std::invalid_argument(fmt::format("--volume-label '{}': a FAT label holds at most 11 characters", label));
+    if (label.size() > 11) throw std::invalid_argument(fmt::format("volume label '{}': a FAT label holds at most 11 characters", label));
     for (const char c : label)
         if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e || std::string("\"*+,./:;<=>?[\\]|").find(c) != std::string::npos)
-            throw std::invalid_argument(fmt::format("--volume-label '{}': '{}' is not allowed in a FAT label", label, c));
+            throw std::invalid_argument(fmt::format("volume label '{}': '{}' is not allowed in a FAT label", label, c));
     std::string up = label;
     std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     return up;
@@ -70,12 +70,12 @@ MakePlan make_plan(uint64_t card_sectors, const MakeOptions& o)
         p.layout.partition_start = p.unit_bytes / sector_bytes;
         p.layout.partition_sectors = card_sectors - p.layout.partition_start;
         p.layout.partition_type = 0x83;
-        if (o.label.size() > 16) throw std::invalid_argument(fmt::format("--volume-label '{}': an ext4 label holds at most 16 bytes", o.label));
+        if (o.label.size() > 16) throw std::invalid_argument(fmt::format("volume label '{}': an ext4 label holds at most 16 bytes", o.label));
         p.label = o.label;
     } else {
         p.label = o.label.empty() ? std::string() : sd.fs == FsType::exfat ? o.label : fat_label(o.label);
         if (sd.fs == FsType::exfat && o.label.size() > 11)
-            throw std::invalid_argument(fmt::format("--volume-label '{}': an exFAT label holds at most 11 characters", o.label));
+            throw std::invalid_argument(fmt::format("volume label '{}': an exFAT label holds at most 11 characters", o.label));
     }
     return p;
 }

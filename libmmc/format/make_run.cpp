@@ -16,12 +16,28 @@
 #include <linux/fs.h>
 #include <sstream>
 #include <sys/ioctl.h>
+#include <string_view>
 #include <system_error>
+#include <utility>
 #include <unistd.h>
 
 namespace mmc::format {
 
 namespace {
+
+// The Debian package each command run here comes from, for the remedy when
+// it is missing.
+std::string_view package_of(std::string_view command)
+{
+    static constexpr std::pair<std::string_view, std::string_view> packages[] = {
+        {"mkfs.fat", "dosfstools"}, {"fsck.fat", "dosfstools"},  {"mkfs.exfat", "exfatprogs"},
+        {"fsck.exfat", "exfatprogs"}, {"mkfs.ext4", "e2fsprogs"}, {"e2fsck", "e2fsprogs"},
+        {"losetup", "mount (losetup)"},
+    };
+    for (const auto& [name, package] : packages)
+        if (name == command) return package;
+    return "dosfstools";
+}
 
 [[noreturn]] void fail(const std::string& what) { throw cli::Error(cli::ErrorKind::failure, what); }
 
@@ -49,10 +65,7 @@ std::string run_program(const std::vector<std::string>& argv, MakeReport& report
         status = cli::run(argv, so);
     } catch (const std::system_error& e) {
         std::filesystem::remove(log_template);
-        fail(fmt::format("{}: cannot run it ({}); install {}", argv[0], e.code().message(),
-                         argv[0] == "mkfs.exfat" || argv[0] == "fsck.exfat" ? "exfatprogs"
-                         : argv[0].find("ext4") != std::string::npos || argv[0] == "e2fsck" ? "e2fsprogs"
-                         : argv[0] == "losetup" ? "mount (losetup)" : "dosfstools"));
+        fail(fmt::format("{}: cannot run it ({}); install {}", argv[0], e.code().message(), package_of(argv[0])));
     }
     std::ifstream in(log_template);
     std::stringstream text;
