@@ -175,14 +175,7 @@ Options parse_options(int argc, char** argv)
     return o;
 }
 
-void print_json(const nlohmann::ordered_json& body)
-{
-    nlohmann::ordered_json doc;
-    doc["tool"] = tool;
-    doc["version"] = mmc::version;
-    doc.update(body);
-    mmc::cli::print_json(doc, tool);
-}
+void print_json(const nlohmann::ordered_json& body) { mmc::cli::print_tool_json(body, tool); }
 
 int interrupted_status() { return mmc::cli::interrupted; }
 

@@ -3,6 +3,7 @@
 // mmc-probe/capacity.cpp); the probes are libmmc's (probe/geometry_run.h,
 // probe/capacity_run.h).
 #include "cli/cli.h"
+#include "cli/subcommand.h"
 #include "mmc-probe/capacity.h"
 #include "mmc-probe/geometry.h"
 #include "mmc-probe/tool.h"
@@ -10,7 +11,6 @@
 
 #include <cstring>
 #include <fmt/format.h>
-#include <getopt.h>
 #include <string>
 #include <vector>
 
@@ -46,28 +46,13 @@ Options:
 // The tool once started; what it throws, run_tool reports.
 int run(int argc, char** argv)
 {
-    // The tool's own options come before the subcommand ("+": stop at the
-    // first word that is none); each subcommand parses the rest.
-    static const option longopts[] = {
-        {"help", no_argument, nullptr, 'h'},
-        {"version", no_argument, nullptr, 'V'},
-        {nullptr, 0, nullptr, 0},
-    };
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+:hV", longopts, nullptr)) != -1) {
-        switch (c) {
-        case 'h': usage(stdout); return mmc::cli::ok;
-        case 'V': mmc::cli::print_version_and_exit(tool);
-        default: mmc::cli::throw_getopt_error(c, argv);
-        }
-    }
-    if (optind >= argc) throw mmc::cli::UsageError("no subcommand given (geometry or capacity)");
-    const std::string sub = argv[optind];
-    const std::vector<std::string> rest(argv + optind + 1, argv + argc);
+    const auto at = mmc::cli::subcommand_index(argc, argv, tool, usage, "geometry or capacity");
+    if (!at) return mmc::cli::ok;
+    const std::string sub = argv[*at];
+    const std::vector<std::string> rest(argv + *at + 1, argv + argc);
     if (sub == "geometry") return mmc_probe::run_geometry(rest);
-    if (sub == "capacity") return mmc_probe::run_capacity(argc - optind, argv + optind);
-    throw mmc::cli::UsageError(fmt::format("unknown subcommand '{}'; expected geometry or capacity", sub));
+    if (sub == "capacity") return mmc_probe::run_capacity(argc - *at, argv + *at);
+    mmc::cli::throw_unknown_subcommand(sub, "geometry or capacity");
 }
 
 int main(int argc, char** argv)

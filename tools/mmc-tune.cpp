@@ -3,12 +3,12 @@
 // (mmc-tune/emmc.cpp; bus and queue are to come beside it, issue 37); the
 // planning and the writes are libmmc's (tune/).
 #include "cli/cli.h"
+#include "cli/subcommand.h"
 #include "mmc-tune/emmc.h"
 #include "mmc-tune/tool.h"
 #include "version.h"
 
 #include <fmt/format.h>
-#include <getopt.h>
 #include <string>
 
 namespace {
@@ -43,26 +43,11 @@ Options:
 // The tool once started; what it throws, run_tool reports.
 int run(int argc, char** argv)
 {
-    // The tool's own options come before the subcommand ("+": stop at the
-    // first word that is none); each subcommand parses the rest.
-    static const option longopts[] = {
-        {"help", no_argument, nullptr, 'h'},
-        {"version", no_argument, nullptr, 'V'},
-        {nullptr, 0, nullptr, 0},
-    };
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+:hV", longopts, nullptr)) != -1) {
-        switch (c) {
-        case 'h': usage(stdout); return mmc::cli::ok;
-        case 'V': mmc::cli::print_version_and_exit(tool);
-        default: mmc::cli::throw_getopt_error(c, argv);
-        }
-    }
-    if (optind >= argc) throw mmc::cli::UsageError("no subcommand given (emmc)");
-    const std::string sub = argv[optind];
-    if (sub == "emmc") return mmc_tune::run_emmc(argc - optind, argv + optind);
-    throw mmc::cli::UsageError(fmt::format("unknown subcommand '{}'; expected emmc", sub));
+    const auto at = mmc::cli::subcommand_index(argc, argv, tool, usage, "emmc");
+    if (!at) return mmc::cli::ok;
+    const std::string sub = argv[*at];
+    if (sub == "emmc") return mmc_tune::run_emmc(argc - *at, argv + *at);
+    mmc::cli::throw_unknown_subcommand(sub, "emmc");
 }
 
 int main(int argc, char** argv)

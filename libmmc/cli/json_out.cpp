@@ -1,6 +1,7 @@
 #include "cli/json_out.h"
 
 #include "cli/printable.h"
+#include "version.h"
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -76,5 +77,15 @@ std::string replaced_warning(std::string_view tool, const std::vector<std::strin
 
 void print_json(const nlohmann::json& doc, std::string_view tool, int indent) { print_any(doc, tool, indent); }
 void print_json(const nlohmann::ordered_json& doc, std::string_view tool, int indent) { print_any(doc, tool, indent); }
+
+void print_tool_json(const nlohmann::ordered_json& body, std::string_view tool, std::string_view subcommand)
+{
+    nlohmann::ordered_json doc;
+    doc["tool"] = tool;
+    doc["version"] = mmc::version;
+    if (!subcommand.empty()) doc["subcommand"] = subcommand;
+    doc.update(body);
+    print_json(doc, tool);
+}
 
 } // namespace mmc::cli

@@ -29,4 +29,8 @@ std::string replaced_warning(std::string_view tool, const std::vector<std::strin
 void print_json(const nlohmann::json& doc, std::string_view tool, int indent = 2);
 void print_json(const nlohmann::ordered_json& doc, std::string_view tool, int indent = 2);
 
+// A tool's own document, printed as print_json prints: "tool" and "version"
+// first (then "subcommand", when one is named), then body's keys in order.
+void print_tool_json(const nlohmann::ordered_json& body, std::string_view tool, std::string_view subcommand = {});
+
 } // namespace mmc::cli

@@ -206,15 +206,7 @@ Options parse_options(int argc, char** argv)
     return o;
 }
 
-void print_json(const nlohmann::ordered_json& body)
-{
-    nlohmann::ordered_json doc;
-    doc["tool"] = tool;
-    doc["version"] = mmc::version;
-    doc["subcommand"] = "emmc";
-    doc.update(body);
-    cli::print_json(doc, tool);
-}
+void print_json(const nlohmann::ordered_json& body) { cli::print_tool_json(body, tool, "emmc"); }
 
 // The device as typed: an eMMC's whole block device, its EXT_CSD by CMD8
 // and its model from sysfs.
