@@ -4,6 +4,7 @@
 #include "bench/dry_run_view.h"
 #include "bench/session.h"
 #include "cli/cli.h"
+#include "cli/device_sources.h"
 #include "cli/confirm.h"
 #include "cli/duration.h"
 #include "cli/json_out.h"
@@ -102,7 +103,7 @@ Examples:
 
 enum LongOnly {
     opt_rw = 256, opt_number_ios, opt_offset, opt_size, opt_warmup, opt_ci, opt_precondition, opt_au, opt_cpu,
-    opt_destructive, opt_any_device, opt_no_ioctl, opt_sysfs_root, opt_idle,
+    opt_destructive, opt_any_device, opt_idle,
 };
 
 struct Parsed {
@@ -124,7 +125,7 @@ uint64_t number(const char* option, const char* text)
 
 Parsed parse_options(int argc, char** argv)
 {
-    static const option longopts[] = {
+    static const auto longopts = mmc::cli::with_device_sources({
         {"suite", required_argument, nullptr, 's'},      {"rw", required_argument, nullptr, opt_rw},
         {"bs", required_argument, nullptr, 'b'},         {"iodepth", required_argument, nullptr, 'q'},
         {"ioengine", required_argument, nullptr, 'e'},   {"runtime", required_argument, nullptr, 't'},
@@ -134,12 +135,13 @@ Parsed parse_options(int argc, char** argv)
         {"precondition", required_argument, nullptr, opt_precondition}, {"au", required_argument, nullptr, opt_au},
         {"cpu", required_argument, nullptr, opt_cpu},    {"file", required_argument, nullptr, 'f'},
         {"destructive", no_argument, nullptr, opt_destructive}, {"any-device", no_argument, nullptr, opt_any_device},
-        {"yes", no_argument, nullptr, 'y'},              {"no-ioctl", no_argument, nullptr, opt_no_ioctl},
+        {"yes", no_argument, nullptr, 'y'},
         {"dry-run", no_argument, nullptr, 'n'},
-        {"sysfs-root", required_argument, nullptr, opt_sysfs_root}, {"idle", required_argument, nullptr, opt_idle},
+        {"idle", required_argument, nullptr, opt_idle},
         {"json", no_argument, nullptr, 'J'},             {"help", no_argument, nullptr, 'h'},
-        {"version", no_argument, nullptr, 'V'},          {nullptr, 0, nullptr, 0},
-    };
+        {"version", no_argument, nullptr, 'V'},
+    });
+    mmc::cli::DeviceSources sources;
     using namespace mmc::bench;
     Parsed p;
     auto& s = p.session;
@@ -148,7 +150,7 @@ Parsed parse_options(int argc, char** argv)
     std::optional<double> runtime;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":s:b:q:e:t:f:ynJhV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":s:b:q:e:t:f:ynJhV", longopts.data(), nullptr)) != -1) {
         switch (c) {
         case 's':
             if (const auto given = suite_from_text(optarg)) s.suite = *given;
@@ -228,12 +230,11 @@ Parsed parse_options(int argc, char** argv)
         case opt_any_device: s.any_device = true; break;
         case 'y': p.yes = true; break;
         case 'n': p.dry_run = true; break;
-        case opt_no_ioctl: s.use_ioctl = false; break;
-        case opt_sysfs_root: s.roots.sysfs = optarg; break;
         case 'J': p.json = true; break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
         case 'V': mmc::cli::print_version_and_exit(tool);
-        default: mmc::cli::throw_getopt_error(c, argv);
+        default:
+            if (!sources.take(c, optarg)) mmc::cli::throw_getopt_error(c, argv);
         }
     }
     if (optind < argc) s.device = argv[optind++];
@@ -257,7 +258,8 @@ Parsed parse_options(int argc, char** argv)
         throw mmc::cli::UsageError("--idle applies to the sustained suite (--suite sustained)");
     if (runtime && *runtime <= 0) throw mmc::cli::UsageError("--runtime: expected a time above zero");
     s.suite_options.runtime_s = runtime;
-    if (!s.roots.is_live()) s.roots.debugfs = s.roots.sysfs / "kernel" / "debug";
+    s.use_ioctl = sources.use_ioctl;
+    s.roots = sources.roots(s.roots);
     return p;
 }
 

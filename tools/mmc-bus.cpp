@@ -4,6 +4,7 @@
 #include "bench/quick_read.h"
 #include "cli/cli.h"
 #include "cli/deprecated.h"
+#include "cli/device_sources.h"
 #include "cli/duration.h"
 #include "cli/input.h"
 #include "cli/json_out.h"
@@ -92,7 +93,7 @@ struct Options {
     std::optional<mmc::regs::CardFamily> card;
     bool sdio = false; // --family sdio
     std::optional<double> measure_seconds;
-    bool json = false, verbose = false, use_ioctl = true, debugfs_set = false;
+    bool json = false, verbose = false, use_ioctl = true;
     mmc::dev::SysRoots roots;
 };
 
@@ -126,24 +127,22 @@ std::string pci_id_option(const std::string& text)
 
 Options parse_options(int argc, char** argv)
 {
-    enum { caps = 256, caps2, kernel, family, card_deprecated, no_ioctl, sysfs, debugfs, measure, dt, dt_node, dmesg, pci };
-    static const option longopts[] = {
+    enum { caps = 256, caps2, kernel, family, card_deprecated, measure, dt, dt_node, dmesg, pci };
+    static const auto longopts = mmc::cli::with_device_sources({
         {"ios", required_argument, nullptr, 'i'},      {"caps", required_argument, nullptr, caps},
         {"caps2", required_argument, nullptr, caps2},  {"kernel", required_argument, nullptr, kernel},
         {"family", required_argument, nullptr, family}, {"measure", optional_argument, nullptr, measure},
         {"card", required_argument, nullptr, card_deprecated}, // deprecated spelling of --family
         {"json", no_argument, nullptr, 'J'},           {"verbose", no_argument, nullptr, 'v'},
-        {"no-ioctl", no_argument, nullptr, no_ioctl},  {"sysfs-root", required_argument, nullptr, sysfs},
-        {"debugfs-root", required_argument, nullptr, debugfs},
         {"dt", required_argument, nullptr, dt},        {"dt-node", required_argument, nullptr, dt_node},
         {"dmesg", required_argument, nullptr, dmesg},  {"pci", optional_argument, nullptr, pci},
         {"help", no_argument, nullptr, 'h'},           {"version", no_argument, nullptr, 'V'},
-        {nullptr, 0, nullptr, 0},
-    };
+    }, {.debugfs_root = true});
     Options o;
+    mmc::cli::DeviceSources sources;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":i:JvhV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":i:JvhV", longopts.data(), nullptr)) != -1) {
         switch (c) {
         case 'i': o.ios_file = optarg; break;
         case caps: o.caps = parse_hex32("--caps", optarg); break;
@@ -183,12 +182,10 @@ Options parse_options(int argc, char** argv)
         }
         case 'J': o.json = true; break;
         case 'v': o.verbose = true; break;
-        case no_ioctl: o.use_ioctl = false; break;
-        case sysfs: o.roots.sysfs = optarg; break;
-        case debugfs: o.roots.debugfs = optarg; o.debugfs_set = true; break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
         case 'V': mmc::cli::print_version_and_exit(tool);
-        default: mmc::cli::throw_getopt_error(c, argv);
+        default:
+            if (!sources.take(c, optarg)) mmc::cli::throw_getopt_error(c, argv);
         }
     }
     if (optind < argc) o.target = argv[optind++];
@@ -199,7 +196,8 @@ Options parse_options(int argc, char** argv)
     if (o.pci && o.dt_file) throw mmc::cli::UsageError("--pci says the host has no device tree; give --dt or --pci, not both");
     if (o.dt_node && !o.dt_file) throw mmc::cli::UsageError("--dt-node picks a node of --dt; give --dt FILE");
     if (o.ios_file && o.measure_seconds) throw mmc::cli::UsageError("--measure needs a live card, not --ios");
-    if (!o.debugfs_set && !o.roots.is_live()) o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
+    o.use_ioctl = sources.use_ioctl;
+    o.roots = sources.roots<mmc::dev::SysRoots>();
     return o;
 }
 

@@ -2,6 +2,7 @@
 // and signals here; planning, safety, methods and verification in
 // libmmc/erase; views in libmmc/views/erase_view.
 #include "cli/cli.h"
+#include "cli/device_sources.h"
 #include "cli/deprecated.h"
 #include "cli/stop_signal.h"
 #include "cli/confirm.h"
@@ -88,24 +89,25 @@ struct Options {
 
 Options parse_options(int argc, char** argv)
 {
-    enum { zero_unaligned = 256, chunk, verify, any_device, no_ioctl, sysfs, au, size, length_deprecated };
-    static const option longopts[] = {
+    enum { zero_unaligned = 256, chunk, verify, any_device, au, size, length_deprecated };
+    static const auto longopts = mmc::cli::with_device_sources({
         {"method", required_argument, nullptr, 'm'},      {"offset", required_argument, nullptr, 'o'},
         {"size", required_argument, nullptr, size},       {"zero-unaligned", no_argument, nullptr, zero_unaligned},
         {"length", required_argument, nullptr, length_deprecated}, // deprecated spelling of --size, as -l
         {"chunk", required_argument, nullptr, chunk},     {"verify", optional_argument, nullptr, verify},
         {"au", required_argument, nullptr, au},
         {"yes", no_argument, nullptr, 'y'},               {"dry-run", no_argument, nullptr, 'n'},
-        {"any-device", no_argument, nullptr, any_device}, {"no-ioctl", no_argument, nullptr, no_ioctl},
+        {"any-device", no_argument, nullptr, any_device},
         {"json", no_argument, nullptr, 'J'},              {"verbose", no_argument, nullptr, 'v'},
-        {"sysfs-root", required_argument, nullptr, sysfs}, {"help", no_argument, nullptr, 'h'},
-        {"version", no_argument, nullptr, 'V'},           {nullptr, 0, nullptr, 0},
-    };
+        {"help", no_argument, nullptr, 'h'},
+        {"version", no_argument, nullptr, 'V'},
+    });
     Options o;
+    mmc::cli::DeviceSources sources;
     std::optional<std::string> au_given;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":m:o:l:ynJvhV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":m:o:l:ynJvhV", longopts.data(), nullptr)) != -1) {
         switch (c) {
         case 'm': {
             const auto m = mmc::erase::method_from_string(optarg);
@@ -156,19 +158,17 @@ Options parse_options(int argc, char** argv)
         case 'y': o.yes = true; break;
         case 'n': o.dry_run = true; break;
         case any_device: o.lib.any_device = true; break;
-        case no_ioctl: o.lib.use_ioctl = false; break;
         case 'J': o.json = true; break;
         case 'v': o.verbose = true; break;
-        case sysfs:
-            o.lib.roots.sysfs = optarg;
-            o.lib.roots.debugfs = o.lib.roots.sysfs / "kernel" / "debug";
-            o.lib.safety.sysfs = optarg;
-            break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
         case 'V': mmc::cli::print_version_and_exit(tool);
-        default: mmc::cli::throw_getopt_error(c, argv);
+        default:
+            if (!sources.take(c, optarg)) mmc::cli::throw_getopt_error(c, argv);
         }
     }
+    o.lib.use_ioctl = sources.use_ioctl;
+    o.lib.roots = sources.roots(o.lib.roots);
+    if (sources.sysfs_root) o.lib.safety.sysfs = *sources.sysfs_root;
     if (optind >= argc) throw mmc::cli::UsageError("no DEVICE given");
     o.device = argv[optind++];
     if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));

@@ -3,6 +3,7 @@
 // libmmc/views/health_view.
 #include "cli/cli.h"
 #include "cli/deprecated.h"
+#include "cli/device_sources.h"
 #include "cli/file_out.h"
 #include "cli/input.h"
 #include "cli/json_out.h"
@@ -99,29 +100,27 @@ struct Options {
     bool use_ioctl = true;
     std::vector<std::string> devices;
     mmc::dev::SysRoots roots;
-    bool debugfs_set = false;
 };
 
 Options parse_options(int argc, char** argv)
 {
-    static const option longopts[] = {
+    static const auto longopts = mmc::cli::with_device_sources({
         {"decode", required_argument, nullptr, 'd'},   {"family", required_argument, nullptr, 'c'},
         {"card", required_argument, nullptr, 'C'}, // deprecated spelling of --family
         {"layout", required_argument, nullptr, 'L'},   {"from", required_argument, nullptr, 'F'},
         {"save-raw", required_argument, nullptr, 'R'}, {"prometheus", required_argument, nullptr, 'P'},
-        {"json", no_argument, nullptr, 'J'},           {"no-ioctl", no_argument, nullptr, 'N'},
+        {"json", no_argument, nullptr, 'J'},
         {"nagios", no_argument, nullptr, 'G'},         {"warning", required_argument, nullptr, 'w'},
         {"critical", required_argument, nullptr, 'K'},
-        {"sysfs-root", required_argument, nullptr, 'S'}, {"debugfs-root", required_argument, nullptr, 'D'},
         {"help", no_argument, nullptr, 'h'},           {"version", no_argument, nullptr, 'V'},
-        {nullptr, 0, nullptr, 0},
-    };
+    }, {.debugfs_root = true});
     Options o;
+    mmc::cli::DeviceSources sources;
     const bool plugin = run_as_plugin(argv[0]);
     o.nagios = plugin;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, plugin ? ":d:w:c:JhV" : ":d:c:w:JhV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, plugin ? ":d:w:c:JhV" : ":d:c:w:JhV", longopts.data(), nullptr)) != -1) {
         if (c == 'c' && plugin) c = 'K';
         switch (c) {
         case 'd': o.decode.push_back(optarg); break;
@@ -145,12 +144,10 @@ Options parse_options(int argc, char** argv)
         case 'R': o.save_raw = optarg; break;
         case 'P': o.prometheus = optarg; break;
         case 'J': o.json = true; break;
-        case 'N': o.use_ioctl = false; break;
-        case 'S': o.roots.sysfs = optarg; break;
-        case 'D': o.roots.debugfs = optarg; o.debugfs_set = true; break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
         case 'V': mmc::cli::print_version_and_exit(tool);
-        default: mmc::cli::throw_getopt_error(c, argv);
+        default:
+            if (!sources.take(c, optarg)) mmc::cli::throw_getopt_error(c, argv);
         }
     }
     while (optind < argc) o.devices.push_back(argv[optind++]);
@@ -159,7 +156,8 @@ Options parse_options(int argc, char** argv)
     if (o.nagios && o.json) throw mmc::cli::UsageError("--nagios and --json: give one of them");
     if (!o.nagios && (o.thresholds.warning || o.thresholds.critical))
         throw mmc::cli::UsageError("--warning and --critical only qualify --nagios");
-    if (!o.debugfs_set && !o.roots.is_live()) o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
+    o.use_ioctl = sources.use_ioctl;
+    o.roots = sources.roots<mmc::dev::SysRoots>();
     return o;
 }
 

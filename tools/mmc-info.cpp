@@ -2,6 +2,7 @@
 // libmmc/regs, presentation in libmmc/views.
 #include "cli/cli.h"
 #include "cli/deprecated.h"
+#include "cli/device_sources.h"
 #include "cli/json_out.h"
 #include "dev/discovery.h"
 #include "dev/register_sources.h"
@@ -72,7 +73,6 @@ struct Options {
     bool use_ioctl = true;
     std::optional<std::string> device;
     mmc::dev::SysRoots roots;
-    bool debugfs_set = false;
     mmc::regs::ByteOrder byte_order = mmc::regs::ByteOrder::automatic;
 };
 
@@ -91,19 +91,20 @@ std::pair<mmc::regs::RegKind, std::string> parse_decode(const std::string& arg)
 
 Options parse_options(int argc, char** argv)
 {
-    static const option longopts[] = {
-        {"decode", required_argument, nullptr, 'd'}, {"family", required_argument, nullptr, 'c'},
-        {"card", required_argument, nullptr, 'C'}, // deprecated spelling of --family
-        {"json", no_argument, nullptr, 'J'},         {"verbose", no_argument, nullptr, 'v'},
-        {"help", no_argument, nullptr, 'h'},         {"version", no_argument, nullptr, 'V'},
-        {"no-ioctl", no_argument, nullptr, 'N'},     {"sysfs-root", required_argument, nullptr, 'S'},
-        {"debugfs-root", required_argument, nullptr, 'D'}, {"byte-order", required_argument, nullptr, 'B'},
-        {nullptr, 0, nullptr, 0},
-    };
+    static const auto longopts = mmc::cli::with_device_sources(
+        {
+            {"decode", required_argument, nullptr, 'd'}, {"family", required_argument, nullptr, 'c'},
+            {"card", required_argument, nullptr, 'C'}, // deprecated spelling of --family
+            {"json", no_argument, nullptr, 'J'},         {"verbose", no_argument, nullptr, 'v'},
+            {"help", no_argument, nullptr, 'h'},         {"version", no_argument, nullptr, 'V'},
+            {"byte-order", required_argument, nullptr, 'B'},
+        },
+        {.debugfs_root = true});
     Options o;
+    mmc::cli::DeviceSources sources;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":d:c:JvhV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":d:c:JvhV", longopts.data(), nullptr)) != -1) {
         switch (c) {
         case 'd': o.decode.push_back(parse_decode(optarg)); break;
         case 'C': mmc::cli::warn_deprecated(tool, "--card", "--family"); [[fallthrough]];
@@ -120,20 +121,18 @@ Options parse_options(int argc, char** argv)
             break;
         }
         case 'J': o.json = true; break;
-        case 'N': o.use_ioctl = false; break;
-        case 'S': o.roots.sysfs = optarg; break;
-        case 'D': o.roots.debugfs = optarg; o.debugfs_set = true; break;
         case 'v': o.verbose = true; break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
         case 'V': mmc::cli::print_version_and_exit(tool);
-        default: mmc::cli::throw_getopt_error(c, argv);
+        default:
+            if (!sources.take(c, optarg)) mmc::cli::throw_getopt_error(c, argv);
         }
     }
     if (optind < argc) o.device = argv[optind++];
     if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));
     if (o.device && !o.decode.empty()) throw mmc::cli::UsageError("give a DEVICE or --decode, not both");
-    // A fixture tree keeps its debugfs inside unless told otherwise.
-    if (!o.debugfs_set && !o.roots.is_live()) o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
+    o.use_ioctl = sources.use_ioctl;
+    o.roots = sources.roots<mmc::dev::SysRoots>();
     return o;
 }
 

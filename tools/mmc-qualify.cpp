@@ -6,6 +6,7 @@
 #include "bench/job.h"
 #include "bench/suites.h"
 #include "cli/cli.h"
+#include "cli/device_sources.h"
 #include "cli/stop_signal.h"
 #include "cli/confirm.h"
 #include "cli/deprecated.h"
@@ -121,8 +122,8 @@ std::vector<mmc::bench::Suite> parse_suites(const std::string& list)
 
 Options parse_options(int argc, char** argv)
 {
-    enum { destructive = 256, suites, size, erase, out, db, host_label, card_label, any_device, no_ioctl, sysfs, sustained };
-    static const option longopts[] = {
+    enum { destructive = 256, suites, size, erase, out, db, host_label, card_label, any_device, sustained };
+    static const auto longopts = mmc::cli::with_device_sources({
         {"destructive", no_argument, nullptr, destructive}, {"yes", no_argument, nullptr, 'y'},
         {"dry-run", no_argument, nullptr, 'n'},             {"suite", required_argument, nullptr, 's'},
         {"suites", required_argument, nullptr, suites},     {"sustained", no_argument, nullptr, sustained},
@@ -130,16 +131,16 @@ Options parse_options(int argc, char** argv)
         {"erase", required_argument, nullptr, erase},       {"out", required_argument, nullptr, out},
         {"db", required_argument, nullptr, db},             {"host-label", required_argument, nullptr, host_label},
         {"card-label", required_argument, nullptr, card_label}, {"any-device", no_argument, nullptr, any_device},
-        {"no-ioctl", no_argument, nullptr, no_ioctl},       {"sysfs-root", required_argument, nullptr, sysfs},
         {"json", no_argument, nullptr, 'J'},                {"help", no_argument, nullptr, 'h'},
-        {"version", no_argument, nullptr, 'V'},             {nullptr, 0, nullptr, 0},
-    };
+        {"version", no_argument, nullptr, 'V'},
+    });
+    mmc::cli::DeviceSources sources;
     Options o;
     auto& s = o.settings;
     bool suites_given = false, erase_given = false;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":yns:t:JhV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":yns:t:JhV", longopts.data(), nullptr)) != -1) {
         switch (c) {
         case destructive: s.destructive = true; break;
         case 'y': o.yes = true; break;
@@ -173,17 +174,15 @@ Options parse_options(int argc, char** argv)
         case host_label: o.host_label = optarg; break;
         case card_label: o.card_label = optarg; break;
         case any_device: s.any_device = true; break;
-        case no_ioctl: s.use_ioctl = false; break;
-        case sysfs:
-            s.roots.sysfs = optarg;
-            s.roots.debugfs = s.roots.sysfs / "kernel" / "debug";
-            break;
         case 'J': o.json = true; break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
         case 'V': mmc::cli::print_version_and_exit(tool);
-        default: mmc::cli::throw_getopt_error(c, argv);
+        default:
+            if (!sources.take(c, optarg)) mmc::cli::throw_getopt_error(c, argv);
         }
     }
+    s.use_ioctl = sources.use_ioctl;
+    s.roots = sources.roots(s.roots);
     if (optind >= argc) throw mmc::cli::UsageError("no DEVICE given (e.g. /dev/mmcblk0)");
     s.device = argv[optind++];
     if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));

@@ -47,13 +47,30 @@ def getopt_table(source):
     """[(long name, short letter or None)] from the tool's longopts[] table."""
     text = open(source, encoding="utf-8").read()
     m = re.search(r"longopts(?:\[\])?\s*=\s*\{(.*?)\n\s*\};", text, re.S)
-    if not m:
+    # A tool taking the device-source group: its own table, then the group's.
+    group = re.search(r"longopts\s*=\s*(?:mmc::)?cli::with_device_sources\(\s*\{(.*?)\n\s*\}(?:,\s*\{([^}]*)\})?\);",
+                      text, re.S)
+    if not m and not group:
         return None
     table = []
-    for name, val in re.findall(r'\{"([a-z0-9-]+)",\s*\w+,\s*nullptr,\s*([^}]+?)\}', m.group(1)):
+    for name, val in re.findall(r'\{"([a-z0-9-]+)",\s*\w+,\s*nullptr,\s*([^}]+?)\}', (m or group).group(1)):
         letter = re.fullmatch(r"'(.)'", val.strip())
         table.append((name, letter.group(1) if letter else None))
+    if not m:
+        table += [(name, None) for name in device_sources(group.group(2) or "")]
     return table
+
+
+def device_sources(chosen):
+    """The long names cli::with_device_sources adds for a DeviceSourceSet
+    initialiser ("{.debugfs_root = true}"), read from libmmc/cli/."""
+    cli = os.path.join(top, "libmmc", "cli")
+    header = open(os.path.join(cli, "device_sources.h"), encoding="utf-8").read()
+    source = open(os.path.join(cli, "device_sources.cpp"), encoding="utf-8").read()
+    fields = re.search(r"struct DeviceSourceSet \{(.*?)\};", header, re.S).group(1)
+    taken = {f: v == "true" for f, v in re.findall(r"bool (\w+) = (true|false);", fields)}
+    taken.update({f: v == "true" for f, v in re.findall(r"\.(\w+) = (true|false)", chosen)})
+    return [name for f, name in re.findall(r'if \(which\.(\w+)\) table\.push_back\(\{"([a-z-]+)"', source) if taken[f]]
 
 
 def run(cmd, stdout=subprocess.PIPE):

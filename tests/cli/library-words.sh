@@ -79,6 +79,14 @@
 #    and a string literal that is a /sys path ("/sys", "/sys/block/..."),
 #    which ignores the roots. A message that names a sysfs file in prose
 #    ("echo 0 > /sys/block/...") is not a path.
+#
+# 7. One device-source option group (issue 36): --no-ioctl, --sysfs-root
+#    and --debugfs-root are declared in libmmc/cli/device_sources.cpp, and
+#    the one debugfs rule (an explicit --debugfs-root wins; else a fixture
+#    tree's ROOT/kernel/debug; else the live default) is in
+#    cli/device_sources.h. Found in libmmc/ and tools/: a {"sysfs-root", ...}
+#    (or the others') option entry, a "kernel" / "debug" join, and a string
+#    literal that is a debugfs path (dev/sysfs.h's live default allowed).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib.sh"
 work=$(mktemp -d)
@@ -236,8 +244,27 @@ def sysfs(rel, n, line):
         if sys_path.fullmatch(lit):
             print(f"{rel}:{n}: a /sys path literal outside dev/: {lit[:60]}")
 
+# sources: the device-source options or the debugfs rule outside their module.
+source_option = re.compile(r'\{\s*"(no-ioctl|sysfs-root|debugfs-root)"\s*,')
+debugfs_join = re.compile(r'"kernel"\s*/\s*"debug"')
+debugfs_path = re.compile(r'"[^"\s]*kernel/debug[^"\s]*"')
+sources_module = ("cli/device_sources.h", "cli/device_sources.cpp")
+
+def sources(rel, n, line):
+    if rel in sources_module:
+        return
+    if m := source_option.search(line):
+        print(f"{rel}:{n}: a --{m.group(1)} option declared outside cli/device_sources")
+    if debugfs_join.search(line):
+        print(f"{rel}:{n}: debugfs placed under a sysfs root outside cli/device_sources")
+    # dev/sysfs.h holds the live default; a message naming a debugfs file
+    # in prose (with spaces) is not a path.
+    for lit in literal.findall(line):
+        if debugfs_path.fullmatch(lit) and not (rel == "dev/sysfs.h" and lit == '"/sys/kernel/debug"'):
+            print(f"{rel}:{n}: a debugfs path literal outside cli/device_sources: {lit[:60]}")
+
 check = {"flags": flags, "lookups": lookups, "bytes": bytes_, "words": words, "stale_words": words,
-         "fields": fields, "sysfs": sysfs}[rule]
+         "fields": fields, "sysfs": sysfs, "sources": sources}[rule]
 for dirpath, _, files in os.walk(root):
     for name in sorted(files):
         if not name.endswith((".cpp", ".h")):
@@ -273,6 +300,8 @@ word_comparisons() { code_scan words "$1"; }
 stale_word_entries() { code_scan stale_words "$1"; }
 # sysfs_reads TOP: sysfs reads outside dev/ in TOP/libmmc and TOP/tools.
 sysfs_reads() { code_scan sysfs "$1/libmmc" && code_scan sysfs "$1/tools"; }
+# source_options TOP: device-source options and debugfs rules outside cli/device_sources in TOP/libmmc and TOP/tools.
+source_options() { code_scan sources "$1/libmmc" && code_scan sources "$1/tools"; }
 # register_names TOP: string-named register lookups in TOP/libmmc (but regs/) and TOP/tools.
 register_names() { code_scan fields "$1/libmmc" && code_scan fields "$1/tools"; }
 
@@ -574,5 +603,38 @@ grep -q ' fork()' "$top/libmmc/cli/process.cpp" && grep -q 'sigaction(' "$top/li
     pass "the spawn rule saw the one fork and the one sigaction" ||
     fail "cli/process.cpp spawns or cli/stop_signal.cpp catches signals another way: update this suite's rule"
 # --- end of: one spawn, one stop-signal module -------------------------------
+
+# --- One device-source option group (issue 36, part 4) ----------------------
+# --no-ioctl, --sysfs-root and --debugfs-root are declared, and debugfs placed
+# under a fixture's sysfs root, only in libmmc/cli/device_sources.{h,cpp}: a
+# tool takes the group with cli::with_device_sources and cli::DeviceSources.
+# Planted: a tool's own --sysfs-root, its own "kernel" / "debug" and a
+# debugfs path literal are found; the module itself, dev/sysfs.h's live
+# default, a child's arguments, a message naming a debugfs file and a comment
+# are not.
+mkdir -p "$work/src/libmmc/cli" "$work/src/libmmc/dev" "$work/src/libmmc/bus" "$work/src/tools"
+cat >"$work/src/tools/mmc-planted.cpp" <<'EOF'
+// a comment may say {"sysfs-root", required_argument} and "kernel" / "debug"
+    {"json", no_argument, nullptr, 'J'}, {"sysfs-root", required_argument, nullptr, sysfs},
+case sysfs: o.roots.sysfs = optarg; o.roots.debugfs = o.roots.sysfs / "kernel" / "debug"; break;
+const fs::path dbg = fs::path(root) / "kernel/debug";
+EOF
+printf 'args.push_back("--sysfs-root");\nd.suggestions.push_back("read /sys/kernel/debug/mmc0/ios as root");\n' >"$work/src/libmmc/bus/planted.cpp"
+printf 'fs::path debugfs = "/sys/kernel/debug";\n' >"$work/src/libmmc/dev/sysfs.h"
+printf '{"sysfs-root", required_argument, nullptr, opt_sysfs_root}\nr.debugfs = r.sysfs / "kernel" / "debug";\n' >"$work/src/libmmc/cli/device_sources.cpp"
+scan_planted source_options "$work/src"
+expect "scanner: a tool's own --sysfs-root is found" "$out" "^mmc-planted.cpp:2: a --sysfs-root option declared outside cli/device_sources"
+expect "scanner: a tool's own debugfs rule is found" "$out" "^mmc-planted.cpp:3: debugfs placed under a sysfs root outside cli/device_sources"
+expect "scanner: a debugfs path literal in a tool is found" "$out" "^mmc-planted.cpp:4: a debugfs path literal outside cli/device_sources"
+only_hits 3 "scanner: the module, dev/'s live default, a child's arguments, a message and comments are not offences"
+
+finds_nothing "the device-source options and the debugfs rule live in cli/device_sources only" \
+    "take the group with cli::with_device_sources and the roots with cli::DeviceSources::roots" source_options "$top"
+# The scan saw the module: it declares the three options and holds the rule.
+grep -q '"debugfs-root", required_argument' "$top/libmmc/cli/device_sources.cpp" &&
+    grep -q '"kernel" / "debug"' "$top/libmmc/cli/device_sources.h" &&
+    pass "cli/device_sources declares the options and holds the debugfs rule" ||
+    fail "cli/device_sources declares the options or holds the rule another way: update this suite's rule"
+# --- end of: one device-source option group ----------------------------------
 
 finish

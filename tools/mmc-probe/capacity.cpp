@@ -2,6 +2,7 @@
 #include "tool.h"
 
 #include "cli/cli.h"
+#include "cli/device_sources.h"
 #include "cli/confirm.h"
 #include "cli/json_out.h"
 #include "cli/progress.h"
@@ -71,21 +72,20 @@ struct CapacityCommandOptions {
 
 CapacityCommandOptions parse_capacity_command(int argc, char** argv)
 {
-    enum { destructive = 256, max_cache, any_device, seed, no_ioctl, sysfs };
-    static const option longopts[] = {
+    enum { destructive = 256, max_cache, any_device, seed };
+    static const auto longopts = cli::with_device_sources({
         {"destructive", no_argument, nullptr, destructive}, {"max-cache", required_argument, nullptr, max_cache},
         {"yes", no_argument, nullptr, 'y'},                 {"dry-run", no_argument, nullptr, 'n'},
         {"any-device", no_argument, nullptr, any_device},   {"seed", required_argument, nullptr, seed},
-        {"json", no_argument, nullptr, 'J'},                {"sysfs-root", required_argument, nullptr, sysfs},
-        {"no-ioctl", no_argument, nullptr, no_ioctl},
+        {"json", no_argument, nullptr, 'J'},
         {"help", no_argument, nullptr, 'h'},                {"version", no_argument, nullptr, 'V'},
-        {nullptr, 0, nullptr, 0},
-    };
+    });
     CapacityCommandOptions o;
+    cli::DeviceSources sources;
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":ynJhV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ynJhV", longopts.data(), nullptr)) != -1) {
         switch (c) {
         case destructive: o.probe.destructive = true; break;
         case max_cache:
@@ -105,16 +105,14 @@ CapacityCommandOptions parse_capacity_command(int argc, char** argv)
             }
             break;
         case 'J': o.json = true; break;
-        case no_ioctl: o.use_ioctl = false; break;
-        case sysfs:
-            o.roots.sysfs = optarg;
-            o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
-            break;
         case 'h': capacity_usage(stdout); std::exit(cli::ok);
         case 'V': cli::print_version_and_exit(tool);
-        default: cli::throw_getopt_error(c, argv);
+        default:
+            if (!sources.take(c, optarg)) cli::throw_getopt_error(c, argv);
         }
     }
+    o.use_ioctl = sources.use_ioctl;
+    o.roots = sources.roots(o.roots);
     if (optind >= argc) throw cli::UsageError("capacity: no DEVICE given");
     o.device = argv[optind++];
     if (optind < argc) throw cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));

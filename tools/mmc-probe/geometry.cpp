@@ -2,6 +2,7 @@
 #include "tool.h"
 
 #include "cli/cli.h"
+#include "cli/device_sources.h"
 #include "cli/confirm.h"
 #include "cli/input.h"
 #include "cli/json_out.h"
@@ -94,8 +95,8 @@ unsigned count_option(const char* name, const char* text, unsigned lo, unsigned 
 
 GeometryCommandOptions parse_geometry_command(const std::vector<std::string>& args)
 {
-    enum { from_flashbench = 256, repeats, positions, destructive, max_open, any_device, no_ioctl, sysfs };
-    static const option longopts[] = {
+    enum { from_flashbench = 256, repeats, positions, destructive, max_open, any_device };
+    static const auto longopts = cli::with_device_sources({
         {"from-flashbench", required_argument, nullptr, from_flashbench},
         {"repeats", required_argument, nullptr, repeats},
         {"positions", required_argument, nullptr, positions},
@@ -104,14 +105,11 @@ GeometryCommandOptions parse_geometry_command(const std::vector<std::string>& ar
         {"max-open", required_argument, nullptr, max_open},
         {"yes", no_argument, nullptr, 'y'},
         {"any-device", no_argument, nullptr, any_device},
-        {"no-ioctl", no_argument, nullptr, no_ioctl},
-        {"sysfs-root", required_argument, nullptr, sysfs},
         {"json", no_argument, nullptr, 'J'},
         {"verbose", no_argument, nullptr, 'v'},
         {"help", no_argument, nullptr, 'h'},
         {"version", no_argument, nullptr, 'V'},
-        {nullptr, 0, nullptr, 0},
-    };
+    });
     std::vector<std::string> storage{std::string(tool) + " geometry"};
     storage.insert(storage.end(), args.begin(), args.end());
     std::vector<char*> argv;
@@ -120,10 +118,11 @@ GeometryCommandOptions parse_geometry_command(const std::vector<std::string>& ar
     const int argc = static_cast<int>(storage.size());
 
     GeometryCommandOptions o;
+    cli::DeviceSources sources;
     optind = 0; // a fresh scan (0 also resets getopt's internal state)
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv.data(), ":nyJvhV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv.data(), ":nyJvhV", longopts.data(), nullptr)) != -1) {
         switch (c) {
         case from_flashbench: o.flashbench = optarg; break;
         case repeats:
@@ -136,18 +135,16 @@ GeometryCommandOptions parse_geometry_command(const std::vector<std::string>& ar
         case max_open: o.max_open = count_option("max-open", optarg, 1, 64); break;
         case 'y': o.yes = true; break;
         case any_device: o.any_device = true; break;
-        case no_ioctl: o.use_ioctl = false; break;
-        case sysfs:
-            o.roots.sysfs = optarg;
-            o.roots.debugfs = o.roots.sysfs / "kernel" / "debug";
-            break;
         case 'J': o.json = true; break;
         case 'v': o.verbose = true; break;
         case 'h': geometry_usage(stdout); std::exit(cli::ok);
         case 'V': cli::print_version_and_exit(tool);
-        default: cli::throw_getopt_error(c, argv.data());
+        default:
+            if (!sources.take(c, optarg)) cli::throw_getopt_error(c, argv.data());
         }
     }
+    o.use_ioctl = sources.use_ioctl;
+    o.roots = sources.roots(o.roots);
     if (o.flashbench) {
         if (optind < argc) throw cli::UsageError(fmt::format("unexpected argument '{}' with --from-flashbench", argv[optind]));
         if (o.destructive) throw cli::UsageError("--destructive needs a device, not --from-flashbench");

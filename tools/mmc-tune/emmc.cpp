@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/confirm.h"
+#include "cli/device_sources.h"
 #include "cli/file_out.h"
 #include "cli/input.h"
 #include "cli/json_out.h"
@@ -122,8 +123,8 @@ auto setting(const char* option, Parse&& parse)
 Options parse_options(int argc, char** argv)
 {
     enum { volatile_cache = 256, bkops, boot_partition, boot_ack, boot_bus, rst_n, boot_wp, enhanced_area, gp,
-           write_reliability, sanitize, permanent, save, from_config, sysfs };
-    static const option longopts[] = {
+           write_reliability, sanitize, permanent, save, from_config };
+    static const auto longopts = cli::with_device_sources({
         {"volatile-cache", required_argument, nullptr, volatile_cache},
         {"bkops", required_argument, nullptr, bkops},
         {"boot-partition", required_argument, nullptr, boot_partition},
@@ -142,17 +143,16 @@ Options parse_options(int argc, char** argv)
         {"yes", no_argument, nullptr, 'y'},
         {"dry-run", no_argument, nullptr, 'n'},
         {"json", no_argument, nullptr, 'J'},
-        {"sysfs-root", required_argument, nullptr, sysfs},
         {"help", no_argument, nullptr, 'h'},
         {"version", no_argument, nullptr, 'V'},
-        {nullptr, 0, nullptr, 0},
-    };
+    }, {.no_ioctl = false}); // it sends its own commands
     Options o;
+    cli::DeviceSources sources;
     auto& r = o.request;
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":d:ynJhV", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":d:ynJhV", longopts.data(), nullptr)) != -1) {
         const std::string arg = optarg ? optarg : "";
         switch (c) {
         case volatile_cache: once(o, "--volatile-cache"); r.cache = setting("", [&] { return tune::parse_on_off("--volatile-cache", arg); }); break;
@@ -189,12 +189,13 @@ Options parse_options(int argc, char** argv)
         case 'y': o.yes = true; break;
         case 'n': o.dry_run = true; break;
         case 'J': o.json = true; break;
-        case sysfs: o.roots.sysfs = arg; o.roots.debugfs = fs::path(arg) / "kernel" / "debug"; break;
         case 'h': emmc_usage(stdout); std::exit(cli::ok);
         case 'V': cli::print_version_and_exit(tool);
-        default: cli::throw_getopt_error(c, argv);
+        default:
+            if (!sources.take(c, optarg)) cli::throw_getopt_error(c, argv);
         }
     }
+    o.roots = sources.roots(o.roots);
     if (optind < argc) o.device = argv[optind++];
     if (optind < argc) throw cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));
     if (o.device && o.ext_csd_text) throw cli::UsageError("give a DEVICE or --decode, not both");
