@@ -46,6 +46,9 @@ def skip(name, why):
 def getopt_table(source):
     """[(long name, short letter or None)] from the tool's longopts[] table."""
     text = open(source, encoding="utf-8").read()
+    # A tool made of subcommands: its own options are cli/subcommand's front.
+    if re.search(r"\bsubcommand_index\(", text):
+        text = open(os.path.join(top, "libmmc", "cli", "subcommand.cpp"), encoding="utf-8").read()
     m = re.search(r"longopts(?:\[\])?\s*=\s*\{(.*?)\n\s*\};", text, re.S)
     # A tool taking the device-source group: its own table, then the group's.
     group = re.search(r"longopts\s*=\s*(?:mmc::)?cli::with_device_sources\(\s*\{(.*?)\n\s*\}(?:,\s*\{([^}]*)\})?\);",
