@@ -130,20 +130,14 @@ Options parse_options(int argc, char** argv)
             o.lib.max_chunk = mmc::cli::size_option("--chunk", optarg);
             if (o.lib.max_chunk == 0) throw mmc::cli::UsageError("--chunk 0: a chunk must hold at least one byte");
             break;
-        case au: {
-            // Two values for one option conflict: neither "the first" nor "the last" is what was meant.
-            if (au_given) throw mmc::cli::UsageError(fmt::format("--au given twice ('{}' and '{}'); give one", *au_given, optarg));
-            au_given = optarg;
-            if (std::string(optarg) == "measure") {
+        case au:
+            if (const auto bytes = mmc::cli::au_option(optarg, au_given)) {
+                o.lib.au_bytes = *bytes;
+                o.lib.au_source = "--au";
+            } else {
                 o.measure_au = true;
-                break;
             }
-            const uint64_t bytes = mmc::cli::size_option("--au", optarg);
-            if (bytes < 512 || bytes % 512) throw mmc::cli::UsageError(fmt::format("--au {}: expected a multiple of 512", optarg));
-            o.lib.au_bytes = bytes;
-            o.lib.au_source = "--au";
             break;
-        }
         case verify: {
             // "--verify=full" to getopt; "--verify full" is taken too (no device is named so).
             const char* given = optarg;

@@ -106,18 +106,10 @@ Options parse_options(int argc, char** argv)
     while ((c = getopt_long(argc, argv, ":ynJhV", longopts, nullptr)) != -1) {
         switch (c) {
         case check: o.check = true; break;
-        case au: {
-            if (au_given) throw mmc::cli::UsageError(fmt::format("--au given twice ('{}' and '{}'); give one", *au_given, optarg));
-            au_given = optarg;
-            if (std::string(optarg) == "measure") {
-                o.measure_au = true;
-                break;
-            }
-            const uint64_t bytes = mmc::cli::size_option("--au", optarg);
-            if (bytes < 512 || bytes % 512) throw mmc::cli::UsageError(fmt::format("--au {}: expected a multiple of 512", optarg));
-            o.au = bytes;
+        case au:
+            if (const auto bytes = mmc::cli::au_option(optarg, au_given)) o.au = *bytes;
+            else o.measure_au = true;
             break;
-        }
         case fs_layout:
             if (layout_given) throw mmc::cli::UsageError(fmt::format("--fs-layout given twice ('{}' and '{}'); give one", *layout_given, optarg));
             layout_given = optarg;

@@ -80,6 +80,16 @@ uint64_t size_option(std::string_view option, std::string_view text)
     }
 }
 
+std::optional<uint64_t> au_option(std::string_view text, std::optional<std::string>& given)
+{
+    if (given) throw UsageError(fmt::format("--au given twice ('{}' and '{}'); give one", *given, text));
+    given = std::string(text);
+    if (text == "measure") return std::nullopt;
+    const uint64_t bytes = size_option("--au", text);
+    if (bytes < 512 || bytes % 512) throw UsageError(fmt::format("--au {}: expected a multiple of 512", text));
+    return bytes;
+}
+
 namespace {
 
 // A byte count in its largest binary unit of at least one: 1536 -> 1.5 and

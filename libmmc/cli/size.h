@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,12 @@ uint64_t parse_size(std::string_view text);
 // parse_size for a command-line option: a bad value is a UsageError that
 // names the option ("--bs: '4x': unknown unit 'x' ...").
 uint64_t size_option(std::string_view option, std::string_view text);
+
+// --au as mmc-erase and mmc-format take it: "measure" (find the unit first:
+// nullopt) or a size of whole 512-byte sectors. `given` holds what an earlier
+// --au said; a second one is a usage error, as neither the first nor the
+// last would be what was meant.
+std::optional<uint64_t> au_option(std::string_view text, std::optional<std::string>& given);
 
 // The two ways a byte count is shown, both here so that a size reads the
 // same in every tool.

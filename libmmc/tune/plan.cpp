@@ -16,21 +16,6 @@ uint64_t read_field(std::span<const uint8_t> b, ExtCsdField f) { return regs::ex
 
 void refuse(Plan& p, std::string setting, std::string reason) { p.refusals.push_back({std::move(setting), std::move(reason)}); }
 
-Change change_of(std::string setting, ExtCsdField field, uint64_t old_value, uint64_t new_value, Undo undo,
-                 std::string consequence)
-{
-    const auto place = regs::field_place(field);
-    Change c;
-    c.setting = std::move(setting);
-    c.field = field;
-    c.name = std::string(place.jedec);
-    c.index = place.lo;
-    c.old_value = old_value;
-    c.new_value = new_value;
-    c.undo = undo;
-    c.consequence = std::move(consequence);
-    return c;
-}
 
 void plan_cache(std::span<const uint8_t> b, const Request& r, Plan& p)
 {
@@ -202,6 +187,22 @@ void plan_sanitize(std::span<const uint8_t> b, const Request& r, Plan& p)
 }
 
 } // namespace
+
+Change change_of(std::string setting, regs::ExtCsdField field, uint64_t old_value, uint64_t new_value, Undo undo,
+                 std::string consequence)
+{
+    const auto place = regs::field_place(field);
+    Change c;
+    c.setting = std::move(setting);
+    c.field = field;
+    c.name = std::string(place.jedec);
+    c.index = place.lo;
+    c.old_value = old_value;
+    c.new_value = new_value;
+    c.undo = undo;
+    c.consequence = std::move(consequence);
+    return c;
+}
 
 std::string_view to_string(Undo u)
 {

@@ -80,6 +80,10 @@ Plan make_plan(std::span<const uint8_t> ext_csd, const Request& request);
 // PARTITION_SETTING_COMPLETED in the same transaction (plan_partitions.cpp).
 void plan_partitions(std::span<const uint8_t> ext_csd, const Request& request, Plan& plan);
 
+// A change of a whole field, named by its JEDEC name and first byte.
+Change change_of(std::string setting, regs::ExtCsdField field, uint64_t old_value, uint64_t new_value, Undo undo,
+                 std::string consequence);
+
 // Adds a change of a whole field and the byte writes that make it, lowest
 // byte last (the order mmc-utils and the standard's examples use).
 void add_field_change(Plan& plan, std::span<const uint8_t> ext_csd, Change change, unsigned timeout_ms);

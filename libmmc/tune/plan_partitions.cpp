@@ -34,19 +34,12 @@ std::string misaligned(std::string_view what, uint64_t bytes, uint64_t unit)
                        what, bytes_words(bytes), bytes_words(unit), bytes_words(below), bytes_words(below + unit));
 }
 
+// Every partition setting is one-time, and the device takes it only at
+// its next power cycle.
 Change partition_change(std::string setting, ExtCsdField field, uint64_t old_value, uint64_t new_value, std::string consequence)
 {
-    const auto place = regs::field_place(field);
-    Change c;
-    c.setting = std::move(setting);
-    c.field = field;
-    c.name = std::string(place.jedec);
-    c.index = place.lo;
-    c.old_value = old_value;
-    c.new_value = new_value;
-    c.undo = Undo::one_time;
+    Change c = change_of(std::move(setting), field, old_value, new_value, Undo::one_time, std::move(consequence));
     c.after_power_cycle = true;
-    c.consequence = std::move(consequence);
     return c;
 }
 

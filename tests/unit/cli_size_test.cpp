@@ -82,3 +82,18 @@ TEST(CliSize, FormatsBytesExactly)
     EXPECT_EQ(format_bytes_exact(4u << 20, ExactCount::always), "4 MiB (4194304 bytes)");
     EXPECT_EQ(format_bytes_exact(512, ExactCount::always), "512 bytes") << "no count twice";
 }
+
+TEST(CliSize, AnAuIsMeasureOrWholeSectorsAndGivenOnce)
+{
+    using mmc::cli::au_option;
+    std::optional<std::string> given;
+    EXPECT_EQ(au_option("4M", given), std::optional<uint64_t>(4u << 20));
+    EXPECT_EQ(given, "4M");
+    std::optional<std::string> measure;
+    EXPECT_EQ(au_option("measure", measure), std::nullopt);
+    EXPECT_THROW(au_option("8M", given), mmc::cli::UsageError) << "a second --au is neither the first nor the last";
+    for (const char* bad : {"1000", "256", "4x"}) {
+        std::optional<std::string> once;
+        EXPECT_THROW(au_option(bad, once), mmc::cli::UsageError) << bad;
+    }
+}
