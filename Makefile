@@ -257,7 +257,10 @@ define install_files
 endef
 
 .PHONY: install uninstall
-install: all
+# What install copies, not all: under make check the unit tests are being
+# compiled in a lane of their own, and a second make building them too
+# (tests/cli/install.sh) raced it for the same objects.
+install: $(TOOLS) $(PLUGIN)
 	$(call install_files,$(BUILD))
 
 uninstall:
