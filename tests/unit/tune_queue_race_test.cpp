@@ -152,10 +152,11 @@ TEST(TuneQueueRace, TheBudgetStopsIt)
 
 TEST(TuneQueueRace, ABudgetTooShortForAnIntervalKeepsTheDefault)
 {
+    // Rounds of 2 s in 5 s: a third would end at 6 s, so two are run.
     ModelledDevice dev(0.0);
     dev.set(deadline128, Workload::seq_read, 10);
     dev.set(none128, Workload::seq_read, 40);
-    const auto r = race(dev, {deadline128, none128}, one_workload(3));
+    const auto r = race(dev, {deadline128, none128}, one_workload(5));
     EXPECT_EQ(r.rounds, 2);
     EXPECT_EQ(r.verdict, RaceVerdict::no_difference);
     EXPECT_EQ(r.chosen, 0u);
