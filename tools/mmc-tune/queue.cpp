@@ -310,6 +310,14 @@ int run_queue(int argc, char** argv)
     }
     const auto candidates =
         tune::queue_candidates(report.start, schedulers, o.read_aheads_kb.value_or(tune::default_read_aheads_kb()));
+    if (candidates.size() < 2)
+        throw cli::UsageError(fmt::format("only {} to measure: nothing to compare it with; name another scheduler or "
+                                          "read-ahead",
+                                          tune::to_string(candidates[0])));
+    // Asked before the minutes of measuring, not after: there is no one to say yes.
+    if ((o.apply || o.destructive) && !o.yes && !o.dry_run && !isatty(STDIN_FILENO))
+        throw cli::Error(cli::ErrorKind::failure, "refusing to change anything without confirmation: stdin is not a terminal",
+                         cli::Remedy::confirm);
     tune::RaceOptions race_options;
     race_options.budget_s = o.budget_s;
     race_options.stop = &stop;
