@@ -41,7 +41,7 @@ bool scheduler_word(std::string_view w)
 // One write(2) of the whole value, as echo does: sysfs takes a store at once.
 void write_attr_text(const fs::path& path, std::string_view text)
 {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC); // as echo VALUE > PATH
     if (fd < 0) throw std::runtime_error(fmt::format("{}: {}", path.string(), std::strerror(errno)));
     const ssize_t n = ::write(fd, text.data(), text.size());
     const int e = errno;

@@ -73,8 +73,14 @@ double QueueBench::measure(const QueueSetting& setting, Workload workload)
     job.name = std::string(to_string(workload));
     // The read-ahead of a block device's file is taken when it is opened:
     // a fresh open for each measurement, after the setting.
-    auto target = bench::Target::open_block(o_.device, write, workload != Workload::seq_read);
-    if (workload == Workload::seq_read) ::posix_fadvise(target.fd(), 0, 0, POSIX_FADV_DONTNEED);
+    std::optional<bench::Target> buffered;
+    if (workload == Workload::seq_read) {
+        buffered = bench::Target::open_block(o_.device, false, false);
+        ::posix_fadvise(buffered->fd(), 0, 0, POSIX_FADV_DONTNEED);
+    } else if (!direct_) {
+        direct_ = bench::Target::open_block(o_.device, o_.scratch.has_value(), true);
+    }
+    const bench::Target& target = buffered ? *buffered : *direct_;
     const auto region = bench::plan_region(job, target.size(), target.logical_block());
     std::unique_ptr<bench::Engine> engine;
     try {

@@ -9,12 +9,15 @@
 //               time where it is unavailable), for the scheduler to order;
 //   seq-write   512 KiB sequential direct writes, scratch region only;
 //   rand-write  4 KiB random direct writes, 8 in flight, scratch region only.
+// The discard is timed before the race (tune/queue_discard.h): its own
+// exclusive open must not meet the race's.
 // QueueRestorer puts the start setting back, always (a measurement leaves
 // the candidate in force).
 #pragma once
 
 #include "bench/clock.h"
 #include "bench/job.h"
+#include "bench/target.h"
 #include "tune/queue_race.h"
 
 #include <atomic>
@@ -46,6 +49,11 @@ private:
     QueueBenchOptions o_;
     bench::MonotonicClock clock_;
     std::optional<QueueSetting> in_force_;
+    // The direct jobs share one open of the device for the whole race (read
+    // and write, exclusive, when there is a scratch region): an io_uring
+    // ring lets go of its registered file only after it is gone, so a fresh
+    // exclusive open per measurement would find the last one still held.
+    std::optional<bench::Target> direct_;
     bool io_uring_ok_ = true;
     std::string queued_engine_ = "io_uring";
 };

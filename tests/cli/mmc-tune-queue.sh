@@ -95,7 +95,7 @@ race --scheduler none,mq-deadline --read-ahead 512k --time 8s --destructive --of
     >$W/destructive.json 2>$W/destructive.err; echo $? >$W/destructive.rc
 # SIGINT once the measurement has put 512 KiB in force (the handshake).
 echo 16 >$q/read_ahead_kb
-race --scheduler "$s0" --read-ahead 512k --time 60s -J >$W/int.json 2>$W/int.err &
+"$T" queue --any-device --runtime 0.3s --scheduler "$s0" --read-ahead 512k --time 60s -J "$dev" >$W/int.json 2>$W/int.err &
 pid=$!
 i=0; while [ "$(cat $q/read_ahead_kb)" = 16 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 cat $q/read_ahead_kb >$W/ra_during

@@ -346,6 +346,15 @@ int run_queue(int argc, char** argv)
         if (!confirmed(what, o.yes)) throw cli::Error(cli::ErrorKind::failure, "not confirmed; nothing was written");
     }
 
+    // The discard first: its exclusive open must not meet the race's.
+    if (o.destructive) {
+        if (d.queue.discard_max_bytes == 0)
+            report.discard = tune::no_discard_policy();
+        else
+            report.discard = cli::in_context(d.typed, [&] {
+                return tune::measure_discard(d.disk_path, o.offset.value_or(0), *o.size, d.disk_size, o.any_device, o.roots, stop);
+            });
+    }
     tune::QueueBenchOptions bo;
     bo.device = d.disk_path;
     bo.disk_syspath = d.disk_syspath;
@@ -379,14 +388,6 @@ int run_queue(int argc, char** argv)
         emit_report(o, report);
         throw cli::Error(cli::ErrorKind::interrupted, fmt::format("interrupted; {} is back in force on {}",
                                                                   tune::to_string(report.start), d.typed));
-    }
-    if (o.destructive) {
-        if (d.queue.discard_max_bytes == 0)
-            report.discard = tune::no_discard_policy();
-        else
-            report.discard = cli::in_context(d.typed, [&] {
-                return tune::measure_discard(d.disk_path, o.offset.value_or(0), *o.size, d.disk_size, o.any_device, o.roots, stop);
-            });
     }
     const auto& race = *report.race;
     const auto& chosen = race.contenders[race.chosen].setting;
