@@ -30,10 +30,8 @@ written, and read back. "{0} SUBCOMMAND --help" lists a subcommand's
 options.
 
 Subcommands:
- emmc   an eMMC's configuration: cache, background operations, boot, reset,
-        write protection, partitions, reliable write, sanitize
- queue  the block queue: I/O scheduler and read-ahead chosen by measurement,
-        the discard policy, a udev rule that keeps them
+ emmc   an eMMC's configuration: cache, bkops, boot, reset, partitions, ...
+ queue  the block queue's I/O scheduler and read-ahead, chosen by measurement
 
 Options:
  -h, --help     display this help

@@ -102,7 +102,6 @@ std::string queue_text(const QueueReport& r)
     std::string offered;
     for (const auto& s : r.offered) offered += (offered.empty() ? "" : " ") + (s == r.start.scheduler ? "[" + s + "]" : s);
     t += fmt::format("In force: {} (schedulers offered: {})\n", to_string(r.start), offered.empty() ? "none" : offered);
-    for (const auto& n : r.notes) t += fmt::format("Note: {}\n", n);
     if (r.race) {
         const auto& race = *r.race;
         t += fmt::format("\nMeasured: {} round{} in {:.0f} s of {:.0f} (race ended: {}); MB/s, mean (95% interval):\n",
@@ -152,6 +151,7 @@ std::string queue_text(const QueueReport& r)
         for (const auto& c : (*a)->changes) t += fmt::format("  {}: {} -> {}\n", c.what, c.from, c.to);
         if (a == &r.applied) t += fmt::format("  (undo: the state is in {})\n", (*a)->state_path.string());
     }
+    for (const auto& n : r.notes) t += fmt::format("Note: {}\n", n);
     return t;
 }
 
