@@ -5,6 +5,9 @@
 // udev cannot match exactly refused, the state written before anything and
 // read back with suspicion.
 #include "dev/block_queue.h"
+#include "dev/disk_identity.h"
+#include "dev/resolver.h"
+#include "sysfs_fixture.h"
 #include "tune/queue_apply.h"
 #include "tune/queue_udev.h"
 
@@ -176,4 +179,29 @@ TEST(TuneQueueSettings, SchedulerListParsedAndHostileWordsDropped)
     EXPECT_EQ(h.scheduler, "kyber");
     EXPECT_EQ(h.schedulers, (std::vector<std::string>{"none", "kyber"}));
     EXPECT_EQ(mmc::dev::parse_scheduler_list("none").scheduler, "");
+}
+
+// A real card's sysfs (QEMU's SD card, tests/data/sysfs/sd-qemu): the
+// identity read from the card's device above the disk, the rule by its CID,
+// the queue's settings as the kernel words them.
+TEST(TuneQueueUdev, TheFixtureCardsRuleCarriesItsCid)
+{
+    mmc::dev::ResolveOptions o;
+    o.roots = sysfs_fixture("sd-qemu");
+    const auto d = mmc::dev::resolve_device("mmcblk0", mmc::dev::Purpose::read, o);
+    const auto id = mmc::dev::read_disk_identity(d, o.roots);
+    EXPECT_EQ(id.cid, "aa585951454d552101deadbeef006200");
+    EXPECT_EQ(id.card_name, "QEMU!");
+    EXPECT_EQ(id.card_serial, "0xdeadbeef");
+    std::string why;
+    const auto m = device_match(id, d.card.has_value(), why);
+    ASSERT_TRUE(m) << why;
+    const std::string rule = udev_rule(*m, {"mq-deadline", 512}, "c");
+    EXPECT_NE(rule.find("ATTRS{cid}==\"aa585951454d552101deadbeef006200\""), std::string::npos) << rule;
+    EXPECT_NE(rule.find("# matched by the card's CID aa585951454d552101deadbeef006200 (QEMU!, serial 0xdeadbeef)"),
+              std::string::npos)
+        << rule;
+    const auto q = mmc::dev::read_queue_settings(d.disk_syspath);
+    EXPECT_EQ(q.scheduler, "mq-deadline");
+    EXPECT_EQ(q.read_ahead_kb, 128u);
 }
