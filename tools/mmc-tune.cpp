@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "cli/subcommand.h"
 #include "mmc-tune/emmc.h"
+#include "mmc-tune/queue.h"
 #include "mmc-tune/tool.h"
 #include "version.h"
 
@@ -20,6 +21,7 @@ void usage(std::FILE* to)
     fmt::print(to, R"(Usage:
  {0} emmc [options] DEVICE
  {0} emmc [options] --decode ext_csd=HEX|@FILE
+ {0} queue [options] DEVICE
  {0} -h|--help|-V|--version
 
 Change what a card lets the host change, safely: every change planned
@@ -28,8 +30,8 @@ written, and read back. "{0} SUBCOMMAND --help" lists a subcommand's
 options.
 
 Subcommands:
- emmc   an eMMC's configuration: cache, background operations, boot, reset,
-        write protection, partitions, reliable write, sanitize
+ emmc   an eMMC's configuration: cache, bkops, boot, reset, partitions, ...
+ queue  the block queue's I/O scheduler and read-ahead, chosen by measurement
 
 Options:
  -h, --help     display this help
@@ -43,11 +45,12 @@ Options:
 // The tool once started; what it throws, run_tool reports.
 int run(int argc, char** argv)
 {
-    const auto at = mmc::cli::subcommand_index(argc, argv, tool, usage, "emmc");
+    const auto at = mmc::cli::subcommand_index(argc, argv, tool, usage, "emmc or queue");
     if (!at) return mmc::cli::ok;
     const std::string sub = argv[*at];
     if (sub == "emmc") return mmc_tune::run_emmc(argc - *at, argv + *at);
-    mmc::cli::throw_unknown_subcommand(sub, "emmc");
+    if (sub == "queue") return mmc_tune::run_queue(argc - *at, argv + *at);
+    mmc::cli::throw_unknown_subcommand(sub, "emmc or queue");
 }
 
 int main(int argc, char** argv)

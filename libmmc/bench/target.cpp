@@ -82,13 +82,14 @@ Target::~Target()
     if (fd_ >= 0) ::close(fd_);
 }
 
-Target Target::open_block(const std::string& path, bool write)
+Target Target::open_block(const std::string& path, bool write, bool direct)
 {
     Target t;
     t.kind_ = TargetKind::block;
     t.path_ = path;
     t.writable_ = write;
-    const int flags = (write ? O_RDWR | O_EXCL : O_RDONLY) | O_DIRECT | O_CLOEXEC;
+    t.direct_ = direct;
+    const int flags = (write ? O_RDWR | O_EXCL : O_RDONLY) | (direct ? O_DIRECT : 0) | O_CLOEXEC;
     t.fd_ = ::open(path.c_str(), flags);
     if (t.fd_ < 0) {
         if (errno == EBUSY) fail(EBUSY, path + ": in use (mounted, swap, or held by another driver)");

@@ -19,7 +19,9 @@ public:
     // A block device, read-only or (write = true) read-write with O_EXCL, so
     // a mounted or otherwise claimed device is refused (EBUSY). Throws
     // std::system_error with the path in the message.
-    static Target open_block(const std::string& path, bool write);
+    // direct = false reads through the page cache (mmc-tune queue: the
+    // read-ahead acts only there); the caller drops the device's cached pages.
+    static Target open_block(const std::string& path, bool write, bool direct = true);
 
     // Creates a test file of `bytes` at `path` (or inside it, when `path` is
     // a directory), fills it with fresh incompressible data so reads hit the

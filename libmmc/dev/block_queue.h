@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mmc::dev {
 
@@ -32,6 +33,28 @@ struct BlockQueue {
 // by name, it is <sysfs>/block/<disk>, the path a person would look at.
 BlockQueue read_block_queue(const fs::path& disk_dir);
 BlockQueue read_block_queue(std::string_view disk, const SysRoots& roots);
+
+// The two settings of a queue a person tunes (mmc-tune queue): the I/O
+// scheduler, of those the kernel offers (queue/scheduler reads
+// "[mq-deadline] kyber none": the bracketed one is in force), and the
+// read-ahead of buffered reads (queue/read_ahead_kb).
+struct QueueSettings {
+    std::string scheduler;               // the one in force; empty when the queue has none to choose
+    std::vector<std::string> schedulers; // what queue/scheduler offers, in its order
+    uint64_t read_ahead_kb = 0;
+};
+// "[mq-deadline] kyber none" -> in force "mq-deadline", offered all three.
+// A word of anything but [a-z0-9_-] is dropped (the kernel's names are
+// these); "none" alone without brackets is a queue with no choice.
+QueueSettings parse_scheduler_list(std::string_view text);
+// Throws std::runtime_error "PATH: why" when queue/scheduler or
+// queue/read_ahead_kb cannot be read.
+QueueSettings read_queue_settings(const fs::path& disk_dir);
+// Writes queue/scheduler or queue/read_ahead_kb, then reads it back.
+// Throws std::runtime_error "PATH: why" when the kernel refuses the value
+// or the read-back differs (a scheduler it does not have: EINVAL).
+void write_scheduler(const fs::path& disk_dir, std::string_view scheduler);
+void write_read_ahead_kb(const fs::path& disk_dir, uint64_t kb);
 
 // A SCSI disk's provisioning_mode (drivers/scsi/sd.c: "full", "unmap",
 // "writesame_16", ...): the disk's SCSI device is two levels up from its
