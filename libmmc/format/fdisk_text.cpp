@@ -3,6 +3,8 @@
 // line, never a guess.
 #include "format/fdisk_text.h"
 
+#include "cli/printable.h"
+
 #include <charconv>
 #include <fmt/format.h>
 #include <optional>
@@ -66,13 +68,14 @@ struct Reader {
 
     void refuse(std::size_t line, std::string why)
     {
-        if (disk().refused.empty()) disk().refused = fmt::format("line {}: {}", line, why);
+        // The text is anyone's: shown only through printable() (a message may quote it).
+        if (disk().refused.empty()) disk().refused = cli::printable(fmt::format("line {}: {}", line, why));
     }
 
     void start_disk(std::string_view line)
     {
         const auto colon = line.find(':');
-        disks.push_back({std::string(trim(line.substr(5, colon - 5))), 0, {}, {}});
+        disks.push_back({cli::printable(trim(line.substr(5, colon - 5))), 0, {}, {}});
         have_disk = true;
         cylinders = gpt = false;
         columns = Columns::none;

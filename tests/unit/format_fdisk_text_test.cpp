@@ -3,6 +3,7 @@
 // the verdicts their README gives; every text that cannot give exact
 // sectors is refused with its reason.
 #include "format/check.h"
+#include "format/check_view.h"
 #include "format/fdisk_text.h"
 
 #include <fstream>
@@ -134,6 +135,21 @@ TEST(FormatFdiskText, HostileTextsAreRefusedWithWhatIsWrong)
            "512-byte sectors");
     expect("Disk /dev/sdz: 4 GiB\n\nDevice Boot Start End Sectors Size Id Type\n/dev/sdz1 256 1048575 1048320 4G c W95\n",
            "its size in sectors is not in the 'Disk' line");
+}
+
+TEST(FormatFdiskText, ANameThatIsNotTextIsShownPrintableAndTheJsonDumps)
+{
+    // Found by the fuzzer: a disk name with bytes that are not UTF-8 made
+    // the JSON view throw.
+    const std::string text = "Disk /dev/\xff\x1b[2J: 1 GiB, 1073741824 bytes, 2097152 sectors\n"
+                             "Units: sectors of 1 * 512 = 512 bytes\n\n"
+                             "Device Boot Start End Sectors Size Id Type\n"
+                             "/dev/x1 8192 2097151 2088960 1G c W95 FAT32 (LBA)\n";
+    const auto disks = parse_fdisk_text(text);
+    ASSERT_EQ(disks.size(), 1u);
+    EXPECT_EQ(disks[0].name, "/dev/\\xff\\x1b[2J");
+    const auto r = check_table(disks[0].table, disks[0].sectors, Unit{4u << 20, "--au"}, "fdisk -l's output");
+    EXPECT_NO_THROW((void)check_json(disks[0].name, r).dump());
 }
 
 TEST(FormatFdiskText, SeveralDisksNeedANameAndANamedOneMustBeThere)
