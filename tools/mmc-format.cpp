@@ -10,7 +10,9 @@
 #include "cli/stop_signal.h"
 #include "dev/resolver.h"
 #include "erase/erase.h"
+#include "cli/input.h"
 #include "format/check_view.h"
+#include "format/fdisk_text.h"
 #include "format/disk_file.h"
 #include "format/make_run.h"
 #include "probe/ladder.h"
@@ -34,6 +36,7 @@ void usage(std::FILE* to)
     fmt::print(to, R"(Usage:
  {0} [options] DEVICE
  {0} --check [options] DEVICE|IMAGE
+ {0} --check --fdisk-text FILE [options] [DISK]
 
 Format an SD or microSD card the way the SD Association's File System
 Specification lays it out: an MBR with the partition at the boundary unit,
@@ -47,6 +50,9 @@ Options:
      --check           read the partition table and file systems and check
                        them against the card's unit and the SD layout
                        (read-only; an image file works too)
+     --fdisk-text FILE  with --check: read the table from pasted fdisk -l
+                       output ('-': standard input) instead of a card; DISK
+                       names the disk in it when it lists several
      --au SIZE         the card's allocation unit (default: SSR AU_SIZE, the
                        eMMC erase group or sysfs preferred_erase_size)
      --au measure      measure the AU first, as mmc-probe geometry does
@@ -65,6 +71,7 @@ Options:
 Examples:
  {0} --check /dev/mmcblk0
  {0} --check --au 8M raspios.img
+ {0} --check --au 4M --fdisk-text posted.txt /dev/mmcblk0
  {0} -n /dev/mmcblk0
  {0} --volume-label CAMERA /dev/mmcblk0
  {0} --any-device --au 8M --yes /dev/loop0
@@ -79,13 +86,15 @@ struct Options {
     std::optional<uint64_t> au;
     mmc::format::LayoutKind layout = mmc::format::LayoutKind::sd;
     std::string label;
+    std::string fdisk_text; // --fdisk-text FILE: the table from fdisk -l's output; device then names a disk in it
 };
 
 Options parse_options(int argc, char** argv)
 {
-    enum { check = 256, au, fs_layout, volume_label, erase_first, any_device };
+    enum { check = 256, au, fs_layout, volume_label, erase_first, any_device, fdisk_text };
     static const option longopts[] = {
         {"check", no_argument, nullptr, check},
+        {"fdisk-text", required_argument, nullptr, fdisk_text},
         {"au", required_argument, nullptr, au},
         {"fs-layout", required_argument, nullptr, fs_layout},
         {"volume-label", required_argument, nullptr, volume_label},
@@ -106,6 +115,11 @@ Options parse_options(int argc, char** argv)
     while ((c = getopt_long(argc, argv, ":ynJhV", longopts, nullptr)) != -1) {
         switch (c) {
         case check: o.check = true; break;
+        case fdisk_text:
+            if (!o.fdisk_text.empty()) throw mmc::cli::UsageError("--fdisk-text given twice; give one");
+            o.fdisk_text = optarg;
+            if (o.fdisk_text.empty()) throw mmc::cli::UsageError("--fdisk-text: an empty file name");
+            break;
         case au:
             if (const auto bytes = mmc::cli::au_option(optarg, au_given)) o.au = *bytes;
             else o.measure_au = true;
@@ -132,8 +146,11 @@ Options parse_options(int argc, char** argv)
         default: mmc::cli::throw_getopt_error(c, argv);
         }
     }
-    if (optind >= argc) throw mmc::cli::UsageError("no DEVICE given");
-    o.device = argv[optind++];
+    if (!o.fdisk_text.empty() && !o.check) throw mmc::cli::UsageError("--fdisk-text is what --check reads: add --check");
+    if (!o.fdisk_text.empty() && o.measure_au)
+        throw mmc::cli::UsageError("--au measure with --fdisk-text: there is no card to measure; give --au SIZE");
+    if (optind >= argc && o.fdisk_text.empty()) throw mmc::cli::UsageError("no DEVICE given");
+    if (optind < argc) o.device = argv[optind++];
     if (optind < argc) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));
     if (o.check) {
         // What only writing means is a contradiction with a read-only check.
@@ -194,8 +211,30 @@ mmc::format::Unit unit_for(const Options& o, const std::optional<mmc::dev::Devic
     return d ? card_unit(*d) : mmc::format::Unit{};
 }
 
+// --check --fdisk-text: the table as fdisk -l printed it; the file
+// systems are not in it, so only where each partition starts is checked.
+int run_fdisk_text_check(const Options& o)
+{
+    const std::string text = mmc::cli::read_input(o.fdisk_text, 1 << 20, "fdisk -l output");
+    const auto [name, result] = mmc::cli::in_context(o.fdisk_text, [&] {
+        try {
+            const auto disk = mmc::format::pick_fdisk_disk(mmc::format::parse_fdisk_text(text), o.device);
+            const mmc::format::Unit unit = o.au ? mmc::format::Unit{o.au, "--au"} : mmc::format::Unit{};
+            return std::pair{disk.name, mmc::format::check_table(disk.table, disk.sectors, unit, "fdisk -l's output")};
+        } catch (const mmc::format::TableError& e) {
+            throw mmc::cli::Error(mmc::cli::ErrorKind::failure, e.what());
+        }
+    });
+    if (o.json)
+        print_json(mmc::format::check_json(name, result));
+    else
+        fmt::print("{}", mmc::format::check_text(name, result));
+    return mmc::cli::ok;
+}
+
 int run_check(const Options& o)
 {
+    if (!o.fdisk_text.empty()) return run_fdisk_text_check(o);
     std::optional<mmc::dev::Device> d;
     std::string path = o.device;
     if (!is_regular_file(o.device)) {

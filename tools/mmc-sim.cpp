@@ -48,6 +48,7 @@ Card:
      --page SIZE            flash page (4k-64k)
      --au SIZE              allocation unit = erase block (2^n or 3*2^n, e.g. 12M)
      --open-aus N           AUs the controller keeps open for writing
+     --fat-area SIZE        the card's start taking small random writes (the FAT area; 0 = none)
      --cache SIZE           RAM write-back buffer before the flash (0 = none; not --slc-cache)
      --state STATE          clean, full or fragmented
      --erased-byte BYTE     what discarded ranges read as (0 or 0xff)

@@ -46,6 +46,7 @@ struct Checker {
     CheckResult& r;
     uint64_t unit = 0;           // bytes
     std::string unit_name = "AU"; // "AU", "erase group", "boundary unit"
+    bool undecided = false;       // a start only a boot sector unseen could say is aligned or not
 
     void add(Severity s, std::string what, std::optional<unsigned> part, std::string message)
     {
@@ -148,6 +149,31 @@ struct Checker {
         }
     }
 
+    // A table read from text (fdisk -l): where each partition starts is all
+    // there is. A FAT12/16 start off the unit is the SD layout's own for
+    // small cards (it floats the partition to align the data area), so it
+    // is not held against the table without the boot sector.
+    void check_start_only(const Partition& p, std::string_view seen_from)
+    {
+        add(Severity::note, "file_system", p.number,
+            fmt::format("partition {} ({}): its file system is not in {}; only where it starts is checked", p.number,
+                        partition_type_name(p.type), seen_from));
+        r.volumes.push_back({p, std::nullopt, fmt::format("not in {}", seen_from), std::nullopt});
+        if (!unit) return;
+        const bool fat = p.type == 0x01 || p.type == 0x04 || p.type == 0x06 || p.type == 0x0E || p.type == 0x0B ||
+                         p.type == 0x0C || p.type == 0x07;
+        const uint64_t off = p.start * sector_bytes % unit;
+        if (!fat || off == 0) return check_partition_start(p, false);
+        // A FAT or exFAT volume can pad its reserved sectors so that its FAT
+        // and data area land on the unit all the same (the SD layout floats
+        // small cards' partitions so): only its boot sector can tell.
+        undecided = true;
+        add(Severity::note, "partition_start", p.number,
+            fmt::format("partition {} starts {}; whether its FAT and data area are aligned only its boot sector can tell "
+                        "(check the card or an image of it)",
+                        p.number, offset_into(off, unit, unit_name)));
+    }
+
     void check(const Partition& p)
     {
         CheckedVolume cv{p, std::nullopt, {}, std::nullopt};
@@ -176,7 +202,12 @@ struct Checker {
 
 } // namespace
 
-CheckResult check_layout(const SectorReader& read, uint64_t disk_sectors, const Unit& unit)
+namespace {
+
+// The check of a table already read: through `read` into each file system,
+// or (no reader) its partitions' starts only, as `seen_from` showed them.
+CheckResult check_read_table(const SectorReader& read, PartitionTable table, uint64_t disk_sectors, const Unit& unit,
+                             std::string_view seen_from)
 {
     CheckResult r;
     r.disk_sectors = disk_sectors;
@@ -184,7 +215,7 @@ CheckResult check_layout(const SectorReader& read, uint64_t disk_sectors, const 
         r.sd = sd_layout(disk_sectors);
     } catch (const LayoutError&) {
     }
-    r.table = read_partition_table(read, disk_sectors, looks_like_boot_sector);
+    r.table = std::move(table);
     Checker c{read, r};
     if (unit.bytes && *unit.bytes >= sector_bytes) {
         c.unit = *unit.bytes;
@@ -204,12 +235,27 @@ CheckResult check_layout(const SectorReader& read, uint64_t disk_sectors, const 
         c.check(whole);
     } else {
         for (const Partition& p : r.table.partitions)
-            if (!is_extended_type(p.type)) c.check(p);
+            if (is_extended_type(p.type)) continue;
+            else if (read) c.check(p);
+            else c.check_start_only(p, seen_from);
     }
     bool misaligned = false;
     for (const Finding& f : r.findings) misaligned |= f.severity == Severity::misaligned;
-    r.verdict = !c.unit ? Verdict::unknown : misaligned ? Verdict::misaligned : Verdict::aligned;
+    r.verdict = !c.unit ? Verdict::unknown : misaligned ? Verdict::misaligned : c.undecided ? Verdict::unknown : Verdict::aligned;
     return r;
+}
+
+} // namespace
+
+CheckResult check_layout(const SectorReader& read, uint64_t disk_sectors, const Unit& unit)
+{
+    return check_read_table(read, read_partition_table(read, disk_sectors, looks_like_boot_sector), disk_sectors, unit, "");
+}
+
+CheckResult check_table(const PartitionTable& table, uint64_t disk_sectors, const Unit& unit, std::string_view seen_from)
+{
+    check_partitions(table, disk_sectors);
+    return check_read_table({}, table, disk_sectors, unit, seen_from);
 }
 
 } // namespace mmc::format

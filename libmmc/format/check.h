@@ -60,6 +60,12 @@ struct CheckResult {
 // Throws TableError for a table that cannot be read (format/partition_table.h).
 CheckResult check_layout(const SectorReader& read, uint64_t disk_sectors, const Unit& unit);
 
+// The same check on a table known only as text (fdisk -l's rows): where
+// each partition starts, the file systems unseen (a note says so, naming
+// `seen_from`). Throws TableError for a table that cannot be (overlaps,
+// past the end).
+CheckResult check_table(const PartitionTable&, uint64_t disk_sectors, const Unit& unit, std::string_view seen_from);
+
 // "12 KiB into an 8 MiB AU" (offset within unit, in words).
 std::string offset_into(uint64_t offset_bytes, uint64_t unit_bytes, std::string_view unit_name);
 

@@ -82,6 +82,12 @@ PartitionTable read_partition_table(const SectorReader& read, uint64_t total, co
     for (const Partition& p : primaries)
         if (is_extended_type(p.type)) read_logical(read, total, p.start, p.sectors, table);
 
+    check_partitions(table, total);
+    return table;
+}
+
+void check_partitions(const PartitionTable& table, uint64_t total)
+{
     for (const Partition& p : table.partitions) {
         if (p.start == 0 && !is_extended_type(p.type))
             throw TableError(fmt::format("partition {} starts at sector 0, over the partition table", p.number));
@@ -101,7 +107,6 @@ PartitionTable read_partition_table(const SectorReader& read, uint64_t total, co
                                              a.start, a.start + a.sectors - 1, b.start, b.start + b.sectors - 1));
         }
     if (table.partitions.empty()) throw TableError("an MBR with no partitions");
-    return table;
 }
 
 bool is_extended_type(uint8_t type) { return type == 0x05 || type == 0x0F || type == 0x85; }

@@ -45,6 +45,12 @@ using IsBootSector = std::function<bool(const Sector&)>;
 // Reads the table of a device of `total_sectors`. Throws TableError.
 PartitionTable read_partition_table(const SectorReader& read, uint64_t total_sectors, const IsBootSector& is_boot_sector);
 
+// What every table read must hold, however it was read (sectors, or
+// fdisk -l's text): no partition over sector 0 or past the end, no overlap
+// (logical ones inside their extended one are none), at least one. Throws
+// TableError.
+void check_partitions(const PartitionTable&, uint64_t total_sectors);
+
 // An extended partition's type (0x05, 0x0F, 0x85): a container of logical ones.
 bool is_extended_type(uint8_t type);
 

@@ -21,7 +21,13 @@ uint64_t usable(const Params& p)
     return std::min(real, module);
 }
 
-uint64_t first_offset(const Params& p) { return std::min<uint64_t>(4 * p.au_bytes, usable(p) / 2 / p.au_bytes * p.au_bytes); }
+// Four AUs in, and past the FAT area, as flashbench's tests start (16 MiB
+// in "to skip FAT"): the figures are the open-AU scheme's.
+uint64_t first_offset(const Params& p)
+{
+    const uint64_t past_fat = (p.fat_area_bytes + p.au_bytes - 1) / p.au_bytes * p.au_bytes;
+    return std::min<uint64_t>(std::max<uint64_t>(4 * p.au_bytes, past_fat), usable(p) / 2 / p.au_bytes * p.au_bytes);
+}
 
 // The measured area, or a clear refusal (a bad fake, a block beyond it).
 uint64_t area(const Params& p, uint64_t block)

@@ -43,6 +43,18 @@
 //   (gc_reserve): it makes one up by collecting garbage. So a clean card
 //   makes none until it has used up all but its reserve, a full one one per
 //   AU opened, a fragmented one two (the merge and the opening).
+// - The FAT area (Params::fat_area_bytes): each AU that begins below it is
+//   written in a mode for small random writes, apart from the open AUs (it
+//   takes no open_aus slot and is never closed to open another). Its log is
+//   page-mapped: a write anywhere appends its pages (a partial page takes a
+//   whole one), nothing is copied when a log starts mid-AU, and writing out
+//   of order costs nothing more until the log is full. Then, as an open
+//   AU's full log, the AU's valid pages are merged into a fresh block (one
+//   erase) and a fresh log begun (another). A log written in order to its
+//   end is the AU's block, closed for free. After the same sources: cards keep the FAT, written in
+//   small pieces all over its first AUs, fast this way (LWN 2011: "Optimizing
+//   Linux with cheap flash drives"; flashbench's --find-fat looks at these
+//   AUs and its --open-au test starts past them).
 // An erase is counted where a fresh block is needed; the blocks merges
 // release are erased then. Writing into pages that hold valid data (a full
 // card) therefore costs copies and erases that a discarded card does not.
@@ -105,6 +117,12 @@ private:
     uint64_t close(std::size_t open_index, Counters&);
     uint64_t open(uint64_t au, Counters&);
     uint64_t full_merge(uint64_t au, Counters&);
+    // Takes a block for a new log of this AU: free when the AU is erased.
+    uint64_t take_block(uint64_t au, Counters&);
+    // A write of pages [first, last] of an AU of the FAT area.
+    uint64_t write_fat_area(uint64_t au, uint64_t first, uint64_t last, bool ends_on_page, Counters&);
+    // A write of pages [first, last] of any other AU: the open-AU scheme.
+    uint64_t write_open_au(uint64_t au, uint64_t first, uint64_t last, bool ends_on_page, Counters&);
     // Whether a write starting at this page of the AU keeps its log in order.
     bool in_order_with(const OpenAu&, uint64_t page_in_au) const;
 
@@ -120,6 +138,8 @@ private:
     std::vector<uint64_t> valid_;  // one bit per page
     std::vector<uint8_t> flags_;   // per AU
     std::vector<OpenAu> open_;     // least recently written first
+    uint64_t fat_aus_;             // AUs [0, fat_aus_) are the FAT area
+    std::vector<OpenAu> fat_logs_; // the FAT area's logs (used = pages in the log)
 };
 
 } // namespace mmc::sim

@@ -98,6 +98,16 @@ Params default_params()
     p.page_bytes = 16 << 10;
     p.au_bytes = 4 << 20;
     p.open_aus = 5;
+    // - fat_area 16 MiB: cards handle their first AUs, where their factory
+    //   format (the SD layout) keeps the FAT, in a mode for small random
+    //   writes, apart from the few AUs they keep open for linear writes
+    //   (Arnd Bergmann, "Optimizing Linux with cheap flash drives", LWN
+    //   2011; the Linaro flash card survey). How far: flashbench's own
+    //   --open-au test starts 16 MiB in "to skip FAT" (flashbench.c,
+    //   try_open_au) and its --find-fat looks at the first 6 erase blocks;
+    //   and the SD layout of a card up to 32 GB (4 MiB boundary unit, FATs
+    //   of up to 2 x 4 MiB) ends its FATs at 16 MiB at most.
+    p.fat_area_bytes = 16 << 20;
     p.cache_bytes = 0;
     p.state = StartState::clean;
     p.fake = Fake::none;
@@ -146,7 +156,8 @@ void set_option(Params& p, std::string_view name, std::string_view value)
         const uint64_t v = integer_value(name, value);
         if (v > 1024) bad(name, value, "more open AUs than any card keeps");
         p.open_aus = static_cast<unsigned>(v);
-    } else if (name == "cache") p.cache_bytes = size_value(name, value);
+    } else if (name == "fat-area") p.fat_area_bytes = size_value(name, value);
+    else if (name == "cache") p.cache_bytes = size_value(name, value);
     else if (name == "state") {
         if (value == "clean") p.state = StartState::clean;
         else if (value == "full") p.state = StartState::full;
@@ -222,6 +233,8 @@ void validate(const Params& p)
     if (p.size_bytes < au) fail(fmt::format("size: {} bytes is smaller than one {}-byte AU", p.size_bytes, au));
     if (p.size_bytes > (uint64_t{1} << 44)) fail("size: larger than 16 TiB");
     if (p.open_aus < 1) fail("open-aus: a card keeps at least one AU open to write into");
+    if (p.fat_area_bytes > p.size_bytes)
+        fail(fmt::format("fat-area: {} bytes is larger than the card's {} bytes", p.fat_area_bytes, p.size_bytes));
     if (p.cache_bytes % 512) fail(fmt::format("cache: {} bytes is not a whole number of sectors", p.cache_bytes));
     if (p.cache_bytes > (uint64_t{1} << 30)) fail("cache: larger than 1 GiB");
     if (p.bridge_cache_bytes % 512) fail(fmt::format("bridge-cache: {} bytes is not a whole number of sectors", p.bridge_cache_bytes));
@@ -282,6 +295,7 @@ nlohmann::json to_json(const Params& p)
     j["page"] = p.page_bytes;
     j["au"] = p.au_bytes;
     j["open_aus"] = p.open_aus;
+    j["fat_area"] = p.fat_area_bytes;
     j["cache"] = p.cache_bytes;
     j["state"] = to_string(p.state);
     j["fake"] = to_string(p.fake);

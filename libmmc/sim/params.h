@@ -55,6 +55,9 @@ struct Params {
     uint32_t page_bytes = 0;  // flash page, 4-64 KiB, a power of two
     uint64_t au_bytes = 0;    // allocation unit = erase block: 2^n or 3*2^n (TLC: 12 MiB)
     unsigned open_aus = 0;    // AUs the controller keeps open for writing
+    uint64_t fat_area_bytes = 0; // the card's start handled for small random writes (the FAT
+                                 // area, ftl.h): the AUs that begin below it keep a page-mapped
+                                 // log each, outside open_aus (0 = none)
     uint64_t cache_bytes = 0; // the controller's RAM write-back buffer in front of the flash (0 =
                               // none; not the SLC cache below); with a limbo or chain fake it also
                               // sizes the cache that catches writes beyond real_size
@@ -77,7 +80,7 @@ const char* to_string(StartState);
 const char* to_string(Fake);
 
 // One card option by its long name without dashes: "size", "page", "au",
-// "open-aus", "cache", "state", "fake", "real-size", "module", "strict-cache",
+// "open-aus", "fat-area", "cache", "state", "fake", "real-size", "module", "strict-cache",
 // "bridge-cache", "erased-byte", "command", "page-read", "page-program", "block-erase",
 // "au-cross", "bus-rate", "slc-cache", "slc-rate", "native-rate",
 // "slc-fold-rate", "slc-fold-after", "gc-stall", "gc-every", "gc-reserve", "seed". Sizes take

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 const std::vector<std::string_view>& card_option_names()
 {
     static const std::vector<std::string_view> names = {
-        "size",    "page",      "au",           "open-aus",    "cache",   "state",    "fake",
+        "size",    "page",      "au",           "open-aus",    "fat-area",    "cache",   "state",    "fake",
         "real-size", "module",  "strict-cache", "bridge-cache", "erased-byte", "command", "page-read", "page-program",
         "block-erase", "au-cross", "bus-rate",  "slc-cache", "slc-rate", "native-rate", "slc-fold-rate",
         "slc-fold-after", "gc-stall", "gc-every", "gc-reserve", "seed",
@@ -116,7 +116,7 @@ std::string format_ns(uint64_t ns)
 
 std::string format_value(std::string_view key, const nlohmann::json& v)
 {
-    static const std::set<std::string_view> sizes = {"size", "page", "au", "cache", "real_size", "module", "slc_cache", "gc_reserve"};
+    static const std::set<std::string_view> sizes = {"size", "page", "au", "fat_area", "cache", "real_size", "module", "slc_cache", "gc_reserve"};
     static const std::set<std::string_view> times = {"command", "page_read", "page_program", "block_erase", "au_cross", "gc_stall", "slc_fold_after"};
     static const std::set<std::string_view> rates = {"slc_rate", "native_rate", "slc_fold_rate"};
     if (v.is_string()) return v.get<std::string>();

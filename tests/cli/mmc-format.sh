@@ -1,8 +1,8 @@
 #!/bin/sh
-# check: expect 25
+# check: expect 31
 # mmc-format on image files and loop devices: the usage errors; --check's
 # clear errors on hostile images (empty, a GPT, an extended-partition loop,
-# truncated); a 1 MiB-offset mkfs.vfat image misaligned on an 8 MiB AU; the
+# truncated); posted fdisk -l outputs read by --fdisk-text; a 1 MiB-offset mkfs.vfat image misaligned on an 8 MiB AU; the
 # SD layout written to images of each band (FAT12, FAT16, FAT32, exFAT),
 # fsck clean, --check aligned, and the boot sector's and FSInfo's bytes
 # equal to the SD rules' figures for the capacity (a 16 GB card's worked by
@@ -27,6 +27,16 @@ run 1 $fmt --check $data/gpt-protective.img && expect "a GPT: refused with why" 
 run 1 $fmt --check $data/extended-loop.img && expect "an extended-partition loop" "$err" "chain loops back to sector 1"
 run 1 $fmt --check $data/fat32-near-head.img && expect "a truncated image: the partition past its end" "$err" "truncated: partition 1 ends at sector 7979009, past the end \(10 sectors\)"
 run 1 $fmt --check /nonexistent/card.img && expect "a missing image: no such device" "$err" "no such device"
+
+# Posted fdisk -l outputs (tests/data/format/README.md): the table read from
+# the text, each partition's start checked; what cannot be exact is refused.
+fd=$data/fdisk
+run 0 $fmt --check --fdisk-text $fd/sd16g-factory-ragnyll-2018.txt && expect "fdisk text: a factory-formatted 16 GB card, aligned" "$out" "verdict: +aligned"
+run 0 $fmt --check -J --au 8M --fdisk-text $fd/sd16g-factory-ragnyll-2018.txt && expect "fdisk text: FAT32 4 MiB into an 8 MiB AU: unknown without its boot sector" "$out" '"verdict": "unknown"'
+run 0 $fmt --check --au 4M --fdisk-text - /dev/sda <$fd/pc-disk-extended-embeddedforu-2016.txt && expect "fdisk text on stdin, a disk named: Linux at 1 MiB misaligned" "$out" "verdict: +misaligned"
+run 1 $fmt --check --fdisk-text $fd/pc-disk-cylinders-openpeta.txt && expect "fdisk text in cylinder units: refused with the remedy" "$err" "cylinder units.*fdisk -l -u"
+run 1 $fmt --check --fdisk-text $fd/pc-disk-extended-embeddedforu-2016.txt /dev/sdb && expect "fdisk text: a disk without rows is not there" "$err" "no disk '/dev/sdb' in the text"
+run 2 $fmt --fdisk-text $fd/sd16g-factory-ragnyll-2018.txt && expect "--fdisk-text without --check" "$err" "add --check"
 
 work=$(mktemp -d)
 loops="" mounts=""

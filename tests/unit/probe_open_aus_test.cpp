@@ -18,9 +18,11 @@ constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
 
 using SimWrites = mmc::test::SimProbeDevice;
 
-mmc::sim::Params params(uint32_t page, uint64_t au, unsigned open, uint64_t cache, mmc::sim::StartState state)
+mmc::sim::Params params(uint32_t page, uint64_t au, unsigned open, uint64_t cache, mmc::sim::StartState state,
+                        uint64_t fat_area = mmc::sim::default_params().fat_area_bytes)
 {
     auto p = mmc::sim::default_params();
+    p.fat_area_bytes = fat_area;
     p.size_bytes = 256 * MiB;
     p.page_bytes = page;
     p.au_bytes = au;
@@ -37,13 +39,15 @@ std::vector<uint8_t> snapshot(SimWrites& d, uint64_t end) { return d.contents(en
 TEST(ProbeOpenAus, FindsTheModelsCount)
 {
     using S = mmc::sim::StartState;
-    struct Case { uint32_t page; uint64_t au; unsigned open; uint64_t cache; S state; };
-    for (const Case c : {Case{16 * KiB, 4 * MiB, 5, 0, S::clean}, Case{4 * KiB, 1 * MiB, 1, 0, S::full},
-                         Case{32 * KiB, 2 * MiB, 7, 1 * MiB, S::fragmented}, Case{8 * KiB, 1 * MiB, 3, 256 * KiB, S::clean},
-                         Case{16 * KiB, 12 * MiB, 2, 0, S::full}}) {
+    // fat: the model's FAT area (sim/ftl.h; 16 MiB by default), which the
+    // start-area trial should find, or none.
+    struct Case { uint32_t page; uint64_t au; unsigned open; uint64_t cache; S state; bool fat; };
+    for (const Case c : {Case{16 * KiB, 4 * MiB, 5, 0, S::clean, true}, Case{4 * KiB, 1 * MiB, 1, 0, S::full, false},
+                         Case{32 * KiB, 2 * MiB, 7, 1 * MiB, S::fragmented, true}, Case{8 * KiB, 1 * MiB, 3, 256 * KiB, S::clean, false},
+                         Case{16 * KiB, 12 * MiB, 2, 0, S::full, true}}) {
         SCOPED_TRACE(testing::Message() << "page " << c.page << " au " << c.au << " open " << c.open << " cache "
                                         << c.cache << " state " << mmc::sim::to_string(c.state));
-        SimWrites dev(params(c.page, c.au, c.open, c.cache, c.state));
+        SimWrites dev(params(c.page, c.au, c.open, c.cache, c.state, c.fat ? 16 * MiB : 0));
         OpenAuOptions o;
         o.au_bytes = c.au;
         o.page_bytes = c.page;
@@ -55,7 +59,7 @@ TEST(ProbeOpenAus, FindsTheModelsCount)
         ASSERT_TRUE(r.random);
         EXPECT_EQ(*r.random, c.open);
         ASSERT_TRUE(r.start_area_special);
-        EXPECT_FALSE(*r.start_area_special); // the model has no special start area
+        EXPECT_EQ(*r.start_area_special, c.fat);
         EXPECT_TRUE(r.restored);
         EXPECT_FALSE(r.interrupted);
         EXPECT_TRUE(snapshot(dev, plan.end) == before) << "data not restored";

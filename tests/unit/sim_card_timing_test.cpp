@@ -19,6 +19,7 @@ Params card(StartState state, unsigned open_aus = 2)
     p.page_bytes = 16 * KiB;
     p.au_bytes = 4 * MiB;
     p.open_aus = open_aus;
+    p.fat_area_bytes = 0; // the open-AU scheme everywhere: the FAT area has its own tests (sim_fat_area_test)
     p.state = state;
     return p;
 }
