@@ -192,6 +192,7 @@ parses_input = {
     "bench/session.cpp": "uevent ACTION",
     "report/bundle_json.cpp": "bundles' JSON read back",
     "report/make_bundle.cpp": "the tools' JSON read back",
+    "report/tune_parts.cpp": "mmc-tune's JSON read back (its subcommand, a trial's verdict)",
     "report/load.cpp": "file names (.json)",
     "report/sql_sqlite.cpp": "SQLite's journal_mode answer",
     "probe/flashbench_text.cpp": "pasted flashbench output",
