@@ -40,7 +40,7 @@ void usage(std::FILE* to)
  {0} [options] --db URL [--label TEXT] [--host TEXT] [--since DATE]
  {0} --db URL --import FILE|DIR...
  {0} --make-bundle --out DIR [--info FILE] [--bus FILE] [--erase-json FILE]
-            [--bench FILE]... [--probe FILE]... [--tune FILE]...
+            [--bench FILE]... [--probe FILE]... [--tune-json FILE]...
             [--step NAME:ok|fail:MESSAGE]...
             [--host-label TEXT] [--card-label TEXT]
 
@@ -83,7 +83,7 @@ Bundle options:
      --erase FILE        deprecated: use --erase-json
      --bench FILE        mmc-bench -J output (repeatable)
      --probe FILE        mmc-probe geometry -J or capacity -J output (repeatable)
-     --tune FILE         mmc-tune bus -J or queue -J output (repeatable)
+     --tune-json FILE    mmc-tune bus -J or queue -J output (repeatable)
      --step NAME:ok|fail:MESSAGE
                          a pipeline step and how it went (repeatable)
      --card-label TEXT   the card's row name (default: maker, product, size)
@@ -92,7 +92,7 @@ Bundle options:
  -h, --help              display this help
  -V, --version           display version
 
-Missing or unreadable --info/--bus/--erase-json/--bench/--probe/--tune files
+Missing or unreadable --info/--bus/--erase-json/--bench/--probe/--tune-json files
 become failed steps in the bundle, not errors.
 
 Examples:
@@ -135,7 +135,7 @@ Options parse_options(int argc, char** argv)
         {"erase", required_argument, nullptr, erase_deprecated}, // deprecated spelling of --erase-json
         {"bench", required_argument, nullptr, bench},
         {"probe", required_argument, nullptr, probe},
-        {"tune", required_argument, nullptr, tune},
+        {"tune-json", required_argument, nullptr, tune},
         {"step", required_argument, nullptr, step},
         {"card-label", required_argument, nullptr, card_label},
         {"host-label", required_argument, nullptr, host_label},
@@ -199,7 +199,7 @@ Options parse_options(int argc, char** argv)
     if (o.db.empty() && (o.import || filter_option)) throw mmc::cli::UsageError("--import, --label, --host and --since need --db URL");
     if (o.make && !o.db.empty()) throw mmc::cli::UsageError("--db is not for --make-bundle: store its bundle with --db URL --import FILE");
     if (o.import) {
-        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase-json, --bench, --probe, --tune, --step and the labels go with --make-bundle");
+        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase-json, --bench, --probe, --tune-json, --step and the labels go with --make-bundle");
         if (o.csv || !o.html.empty() || !o.title.empty()) throw mmc::cli::UsageError("--csv, --html and --title make a report; not with --import");
         if (filter_option) throw mmc::cli::UsageError("--label, --host and --since select what a report shows; not with --import");
         if (o.paths.empty()) throw mmc::cli::UsageError("--import needs bundle files or directories");
@@ -208,7 +208,7 @@ Options parse_options(int argc, char** argv)
         if (!o.paths.empty()) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}' with --make-bundle", o.paths.front()));
         if (o.out_dir.empty()) throw mmc::cli::UsageError("--make-bundle needs --out DIR");
     } else {
-        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase-json, --bench, --probe, --tune, --step and the labels go with --make-bundle");
+        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase-json, --bench, --probe, --tune-json, --step and the labels go with --make-bundle");
         if (o.json && o.csv) throw mmc::cli::UsageError("choose one of -J and --csv");
         if (o.html == "-" && (o.json || o.csv)) throw mmc::cli::UsageError("--html - and -J or --csv would share standard output");
         if (!o.db.empty() && !o.paths.empty())

@@ -28,7 +28,7 @@ cp tests/data/report/bundle-unversioned.json "$tmp/unversioned.json"
 # from the tools' fixtures: the demo's kind of bundle without booting the lab.
 d=tests/data/report
 $rep --make-bundle --out "$tmp/measured" --info $d/sd-info.json --bus $d/sd-bus.json --erase-json $d/erase.json \
-    --bench $d/bench-iozone.json --bench $d/bench-a1.json --tune $d/tune-bus.json --tune $d/tune-queue.json \
+    --bench $d/bench-iozone.json --bench $d/bench-a1.json --tune-json $d/tune-bus.json --tune-json $d/tune-queue.json \
     --step erase:ok: --host-label "Lab PC, HS" >/dev/null &&
     $rep --make-bundle --out "$tmp/measured" --info $d/emmc-info.json --bench $d/bench-a1.json \
         --step "bench:fail:exit 1" >/dev/null || fail "making measured bundles"
