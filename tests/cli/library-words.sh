@@ -7,9 +7,12 @@
 #    (cli::Remedy), and data (JSON warnings, notes, skip reasons, advice)
 #    names what it means. Not scanned: cli/ (the CLI layer words the flags),
 #    probe/*_view.cpp and format/*_view.cpp (views), qualify/ (mmc-qualify's
-#    pipeline, whose plan names the equivalent commands), tune/ (mmc-tune's
-#    planner, which names each setting by its option; see below); mmc-probe's
-#    command code is in tools/. Comments are not scanned. Allowed where the
+#    pipeline, whose plan names the equivalent commands), and for now
+#    tune/bus_* and tune/queue_* (mmc-tune bus and queue, being written);
+#    mmc-probe's command code is in tools/. The eMMC settings of tune/ are
+#    scanned: the library words them by tune::Setting and the front end
+#    (tools/mmc-tune/emmc.cpp) names each by its option. Comments are not
+#    scanned. Allowed where the
 #    "--word" is not ours: CSS custom properties in report/html.cpp, the
 #    options simserve/host_device.cpp passes to nbdkit, nbdfuse and losetup,
 #    and format/make_run.cpp and make_plan.cpp to losetup and mkfs.fat, and
@@ -107,11 +110,10 @@ rule, root = sys.argv[1], sys.argv[2]
 literal = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 # flags
-# tune/: the eMMC planner names each setting by the option that asks for it
-# (its refusals, the plan's rows, the --save file's keys); one Setting enum
-# with the front end naming its option would lift this (issue 38 follow-up).
-skip_dirs = ("cli/", "qualify/", "tune/")
-skip_file = re.compile(r"^(probe|format)/[a-z_]+_view\.cpp$")
+# tune/bus_* and tune/queue_*: mmc-tune bus and queue, being written on
+# their own branches; the eMMC settings beside them name no option (issue 36).
+skip_dirs = ("cli/", "qualify/")
+skip_file = re.compile(r"^(probe|format)/[a-z_]+_view\.cpp$|^tune/(bus|queue)_[a-z_]+\.(cpp|h)$")
 allowed_flags = {
     "report/html.cpp": {"--read", "--write", "--ink", "--muted", "--line", "--bg", "--soft"},
     "simserve/host_device.cpp": {"--foreground", "--exit-with-parent", "--unix", "--pidfile", "--connections",

@@ -112,5 +112,5 @@ TEST(TuneSettings, OptionValues)
     EXPECT_THROW(parse_gp("0,512M"), SettingError);
     EXPECT_EQ(parse_rel_parts("user,gp4").size(), 2u);
     EXPECT_THROW(parse_rel_parts("user,gp5"), SettingError);
-    EXPECT_THROW(parse_on_off("--volatile-cache", "yes"), SettingError);
+    EXPECT_THROW(parse_on_off(Setting::volatile_cache, "yes"), SettingError);
 }

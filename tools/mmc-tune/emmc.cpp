@@ -101,42 +101,78 @@ struct Options {
     fs::path proc = "/proc";
 };
 
-// One value per setting: two would contradict.
-void once(Options& o, const std::string& name)
+// The option that asks for each setting: the one place that names them
+// (the library words by tune::Setting; its views and messages are named
+// through setting_name).
+const char* long_name(tune::Setting s)
 {
+    using S = tune::Setting;
+    switch (s) {
+    case S::volatile_cache: return "volatile-cache";
+    case S::bkops: return "bkops";
+    case S::boot_partition: return "boot-partition";
+    case S::boot_ack: return "boot-ack";
+    case S::boot_bus: return "boot-bus";
+    case S::rst_n: return "rst-n";
+    case S::boot_wp: return "boot-wp";
+    case S::enhanced_area: return "enhanced-area";
+    case S::gp: return "gp";
+    case S::write_reliability: return "write-reliability";
+    case S::sanitize: return "sanitize";
+    case S::permanent: return "permanent";
+    case S::partitioning: break;
+    }
+    return "";
+}
+
+// "--volatile-cache", "--gp 2", "--boot-partition/--boot-ack"; the
+// partitioning as a whole, which no option asks for: "(partitioning)".
+std::string setting_name(const tune::SettingName& n)
+{
+    if (n.setting == tune::Setting::partitioning) return "(partitioning)";
+    std::string name = std::string("--") + long_name(n.setting);
+    if (n.with) name += std::string("/--") + long_name(*n.with);
+    if (n.partition) name += fmt::format(" {}", n.partition);
+    return name;
+}
+
+// One value per setting: two would contradict.
+void once(Options& o, const tune::SettingName& setting)
+{
+    const std::string name = setting_name(setting);
     if (std::find(o.given.begin(), o.given.end(), name) != o.given.end())
         throw cli::UsageError(fmt::format("{} given twice; give it once", name));
     o.given.push_back(name);
 }
 
 template <typename Parse>
-auto setting(const char* option, Parse&& parse)
+auto setting(Parse&& parse)
 {
     try {
         return parse();
     } catch (const tune::SettingError& e) {
-        throw cli::UsageError(e.what());
+        throw cli::UsageError(tune::named(e.what(), setting_name));
     }
-    (void)option;
 }
 
 Options parse_options(int argc, char** argv)
 {
+    using S = tune::Setting;
     enum { volatile_cache = 256, bkops, boot_partition, boot_ack, boot_bus, rst_n, boot_wp, enhanced_area, gp,
            write_reliability, sanitize, permanent, save, from_config };
     static const auto longopts = cli::with_device_sources({
-        {"volatile-cache", required_argument, nullptr, volatile_cache},
-        {"bkops", required_argument, nullptr, bkops},
-        {"boot-partition", required_argument, nullptr, boot_partition},
-        {"boot-ack", required_argument, nullptr, boot_ack},
-        {"boot-bus", required_argument, nullptr, boot_bus},
-        {"rst-n", required_argument, nullptr, rst_n},
-        {"boot-wp", required_argument, nullptr, boot_wp},
-        {"enhanced-area", required_argument, nullptr, enhanced_area},
-        {"gp", required_argument, nullptr, gp},
-        {"write-reliability", required_argument, nullptr, write_reliability},
-        {"sanitize", no_argument, nullptr, sanitize},
-        {"permanent", no_argument, nullptr, permanent},
+        {long_name(S::volatile_cache), required_argument, nullptr, volatile_cache},
+        {long_name(S::bkops), required_argument, nullptr, bkops},
+        {long_name(S::boot_partition), required_argument, nullptr, boot_partition},
+        {long_name(S::boot_ack), required_argument, nullptr, boot_ack},
+        {long_name(S::boot_bus), required_argument, nullptr, boot_bus},
+        {long_name(S::rst_n), required_argument, nullptr, rst_n},
+        {long_name(S::boot_wp), required_argument, nullptr, boot_wp},
+        {long_name(S::enhanced_area), required_argument, nullptr, enhanced_area},
+        {long_name(S::gp), required_argument, nullptr, gp},
+        {long_name(S::write_reliability), required_argument, nullptr, write_reliability},
+        {long_name(S::sanitize), no_argument, nullptr, sanitize},
+        {long_name(S::permanent), no_argument, nullptr, permanent},
         {"save", required_argument, nullptr, save},
         {"from-config", required_argument, nullptr, from_config},
         {"decode", required_argument, nullptr, 'd'},
@@ -155,25 +191,25 @@ Options parse_options(int argc, char** argv)
     while ((c = getopt_long(argc, argv, ":d:ynJhV", longopts.data(), nullptr)) != -1) {
         const std::string arg = optarg ? optarg : "";
         switch (c) {
-        case volatile_cache: once(o, "--volatile-cache"); r.cache = setting("", [&] { return tune::parse_on_off("--volatile-cache", arg); }); break;
-        case bkops: once(o, "--bkops"); r.bkops = setting("", [&] { return tune::parse_bkops(arg); }); break;
-        case boot_partition: once(o, "--boot-partition"); r.boot_partition = setting("", [&] { return tune::parse_boot_partition(arg); }); break;
-        case boot_ack: once(o, "--boot-ack"); r.boot_ack = setting("", [&] { return tune::parse_on_off("--boot-ack", arg); }); break;
-        case boot_bus: once(o, "--boot-bus"); r.boot_bus = setting("", [&] { return tune::parse_boot_bus(arg); }); break;
-        case rst_n: once(o, "--rst-n"); r.rst_n = setting("", [&] { return tune::parse_on_off("--rst-n", arg); }); break;
-        case boot_wp: once(o, "--boot-wp"); r.boot_wp = setting("", [&] { return tune::parse_boot_wp(arg); }); break;
-        case enhanced_area: once(o, "--enhanced-area"); r.enhanced_area = setting("", [&] { return tune::parse_area(arg); }); break;
+        case volatile_cache: once(o, S::volatile_cache); r.cache = setting([&] { return tune::parse_on_off(S::volatile_cache, arg); }); break;
+        case bkops: once(o, S::bkops); r.bkops = setting([&] { return tune::parse_bkops(arg); }); break;
+        case boot_partition: once(o, S::boot_partition); r.boot_partition = setting([&] { return tune::parse_boot_partition(arg); }); break;
+        case boot_ack: once(o, S::boot_ack); r.boot_ack = setting([&] { return tune::parse_on_off(S::boot_ack, arg); }); break;
+        case boot_bus: once(o, S::boot_bus); r.boot_bus = setting([&] { return tune::parse_boot_bus(arg); }); break;
+        case rst_n: once(o, S::rst_n); r.rst_n = setting([&] { return tune::parse_on_off(S::rst_n, arg); }); break;
+        case boot_wp: once(o, S::boot_wp); r.boot_wp = setting([&] { return tune::parse_boot_wp(arg); }); break;
+        case enhanced_area: once(o, S::enhanced_area); r.enhanced_area = setting([&] { return tune::parse_area(arg); }); break;
         case gp: {
-            const auto [n, size] = setting("", [&] { return tune::parse_gp(arg); });
-            once(o, fmt::format("--gp {}", n));
+            const auto [n, size] = setting([&] { return tune::parse_gp(arg); });
+            once(o, tune::SettingName(S::gp, std::nullopt, n));
             r.gp[static_cast<std::size_t>(n - 1)] = size;
             break;
         }
         case write_reliability:
-            once(o, "--write-reliability");
-            r.write_reliability = setting("", [&] { return tune::parse_rel_parts(arg); });
+            once(o, S::write_reliability);
+            r.write_reliability = setting([&] { return tune::parse_rel_parts(arg); });
             break;
-        case sanitize: once(o, "--sanitize"); r.sanitize = true; break;
+        case sanitize: once(o, S::sanitize); r.sanitize = true; break;
         case permanent: r.permanent = true; break;
         case save: o.save = arg; break;
         case from_config: o.from_config = arg; break;
@@ -293,13 +329,13 @@ int run_emmc(int argc, char** argv)
         if (o.json) {
             nlohmann::ordered_json body;
             body["device"] = target ? nlohmann::ordered_json(target->device.disk_path) : nlohmann::ordered_json();
-            body["configuration"] = tune::configuration_json(rows);
+            body["configuration"] = tune::configuration_json(rows, setting_name);
             body["notes"] = notes;
             if (o.save) body["saved"] = *o.save;
             print_json(body);
         } else {
             for (const auto& n : notes) fmt::print("Note: {}\n", n);
-            fmt::print("{}", tune::configuration_text(rows));
+            fmt::print("{}", tune::configuration_text(rows, setting_name));
             if (o.save) fmt::print("Saved to {}\n", *o.save);
         }
         return cli::ok;
@@ -318,20 +354,20 @@ int run_emmc(int argc, char** argv)
     // A change that needs a power cycle or destroys data is never made
     // under a mounted filesystem.
     if (write && (plan.power_cycle || plan.destroys_data) && !target->device.verdict.allowed)
-        plan.refusals.push_back({"", fmt::format("{}: {}: a change that needs a power cycle or destroys data is not made to a "
+        plan.refusals.push_back({std::nullopt, fmt::format("{}: {}: a change that needs a power cycle or destroys data is not made to a "
                                                  "device in use",
                                                  target->device.typed, target->device.verdict.reason)});
 
     nlohmann::ordered_json body;
     body["device"] = target ? nlohmann::ordered_json(target->device.disk_path) : nlohmann::ordered_json();
-    body.update(tune::plan_json(plan));
+    body.update(tune::plan_json(plan, setting_name));
     auto report = [&](bool applied, bool verified) {
         if (!o.json) return;
         body["applied"] = applied;
         body["verified"] = verified;
         print_json(body);
     };
-    if (!o.json) fmt::print("{}", tune::plan_text(plan));
+    if (!o.json) fmt::print("{}", tune::plan_text(plan, setting_name));
     if (!plan.refusals.empty()) {
         report(false, false);
         throw cli::Error(cli::ErrorKind::failure, fmt::format("{}: {} setting{} refused; nothing was written", where,
@@ -351,7 +387,7 @@ int run_emmc(int argc, char** argv)
     // completed. It is taken as a request, honoured before the first write.
     const auto& stop = cli::install_stop_signals(cli::SecondSignal::ignored);
     // A JSON plan comes at the end: a person asked to confirm sees it first.
-    if (o.json && !o.yes) fmt::print(stderr, "{}", tune::plan_text(plan));
+    if (o.json && !o.yes) fmt::print(stderr, "{}", tune::plan_text(plan, setting_name));
     if (!confirmed(plan, where, o.yes)) throw cli::Error(cli::ErrorKind::failure, "not confirmed; nothing was written");
     if (stop.load()) throw cli::Error(cli::ErrorKind::interrupted, "interrupted before anything was written");
 
