@@ -29,17 +29,18 @@ std::vector<std::string> bus_options(const Settings& s)
 std::vector<std::string> queue_options(const Settings& s)
 {
     std::vector<std::string> args = {"queue", "-J"};
-    if (s.tune_apply && s.tune_keep) args.push_back("--apply"); // sets the result now and its udev rule
+    if (s.tune_apply && s.tune_keep) args.insert(args.end(), {"--apply", "--yes"}); // sets the result now and its udev rule
     return args;
 }
 
-// mmc-tune takes the whole device-source group (cli/device_sources); the
-// queue also --any-device.
-ArgsFn tune_args(std::function<std::vector<std::string>(const Settings&)> options, bool any_device)
+// The device sources each subcommand takes (cli/device_sources): the bus
+// reads sysfs and debugfs and may send card commands; the queue reads
+// sysfs only. The queue also takes --any-device.
+ArgsFn tune_args(std::function<std::vector<std::string>(const Settings&)> options, cli::DeviceSourceSet taken, bool any_device)
 {
-    return [options, any_device](const Settings& s) {
+    return [options, taken, any_device](const Settings& s) {
         auto args = options(s);
-        const auto sources = cli::DeviceSources::of(s.use_ioctl, s.roots).arguments({true, true, true});
+        const auto sources = cli::DeviceSources::of(s.use_ioctl, s.roots).arguments(taken);
         args.insert(args.end(), sources.begin(), sources.end());
         if (any_device && s.any_device) args.push_back("--any-device");
         args.push_back(s.device);
@@ -59,7 +60,7 @@ StepSpec tune_step(std::string name, ArgsFn args, std::function<std::string(cons
 
 StepSpec tune_bus_step()
 {
-    StepSpec spec = tune_step("tune-bus", tune_args(bus_options, false), [](const Settings& s) -> std::string {
+    StepSpec spec = tune_step("tune-bus", tune_args(bus_options, {true, true, true}, false), [](const Settings& s) -> std::string {
         if (!s.tune_apply) return "plans the bus modes card and host share (changes nothing)";
         return s.tune_keep ? "CHANGES the host's bus mode to try each shared mode; KEEPS the fastest clean one until reboot"
                            : "CHANGES the host's bus mode to try each shared mode, then puts the mode it found back";
@@ -70,7 +71,7 @@ StepSpec tune_bus_step()
 
 StepSpec tune_queue_step()
 {
-    return tune_step("tune-queue", tune_args(queue_options, true), [](const Settings& s) -> std::string {
+    return tune_step("tune-queue", tune_args(queue_options, {false, true, false}, true), [](const Settings& s) -> std::string {
         return s.tune_apply && s.tune_keep ? "measures the I/O schedulers and read-ahead sizes (reads); SETS the winner and its udev rule"
                                            : "measures the I/O schedulers and read-ahead sizes (reads), each put back";
     });

@@ -158,7 +158,7 @@ else
             "[('tune-bus', 'ok', 0), ('tune-queue', 'ok', 0)]"
     want "--tune --apply --keep: mmc-tune's arguments" "$(cat "$work/tune-args")" \
         "bus -J --apply --yes --keep --no-ioctl --sysfs-root $tree mmcblk0
-queue -J --apply --no-ioctl --sysfs-root $tree mmcblk0"
+queue -J --apply --yes --sysfs-root $tree mmcblk0"
     bundle=$(pyjson "$out" "j['bundle']")
     want "--tune: the bundle keeps both documents whole" \
         "$(pyjson "$bundle" "j['tune']['bus']['chosen']['mode'], len(j['tune']['bus']['trials']), j['tune']['queue']['result']['verdict']")" \

@@ -136,16 +136,17 @@ TEST(QualifyPlan, TuneStepsComeLastWithTheRunsSources)
     EXPECT_EQ(p.steps[5].what, "mmc-tune bus -J -n --no-ioctl --sysfs-root /tmp/tree --debugfs-root /tmp/dbg mmcblk0: "
                                "plans the bus modes card and host share (changes nothing)");
     EXPECT_EQ(p.steps[6].what.substr(0, p.steps[6].what.find(':')),
-              "mmc-tune queue -J --no-ioctl --sysfs-root /tmp/tree --debugfs-root /tmp/dbg --any-device mmcblk0");
+              "mmc-tune queue -J --sysfs-root /tmp/tree --any-device mmcblk0")
+        << "the queue reads sysfs only: it takes no --no-ioctl or --debugfs-root";
     s.tune_apply = true;
     p = make_plan(step_table(s), s);
     EXPECT_TRUE(p.changes_host);
     EXPECT_NE(plan_text(p).find("(read-only; CHANGES the host's bus mode for the trials)"), std::string::npos) << plan_text(p);
     EXPECT_EQ(p.steps[5].what.substr(0, p.steps[5].what.find(" --no-ioctl")), "mmc-tune bus -J --apply --yes");
-    EXPECT_EQ(p.steps[6].what.substr(0, p.steps[6].what.find(" --no-ioctl")), "mmc-tune queue -J") << "the queue's --apply keeps: only with --keep";
+    EXPECT_EQ(p.steps[6].what.substr(0, p.steps[6].what.find(" --sysfs-root")), "mmc-tune queue -J") << "the queue's --apply keeps: only with --keep";
     s.tune_keep = true;
     p = make_plan(step_table(s), s);
     EXPECT_EQ(p.steps[5].what.substr(0, p.steps[5].what.find(" --no-ioctl")), "mmc-tune bus -J --apply --yes --keep");
-    EXPECT_EQ(p.steps[6].what.substr(0, p.steps[6].what.find(" --no-ioctl")), "mmc-tune queue -J --apply");
+    EXPECT_EQ(p.steps[6].what.substr(0, p.steps[6].what.find(" --sysfs-root")), "mmc-tune queue -J --apply --yes");
     EXPECT_EQ(plan_json(p)["changes_host"], true);
 }
