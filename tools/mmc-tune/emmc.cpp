@@ -101,27 +101,51 @@ struct Options {
     fs::path proc = "/proc";
 };
 
+enum EmmcOption { volatile_cache = 256, bkops, boot_partition, boot_ack, boot_bus, rst_n, boot_wp, enhanced_area, gp,
+                  write_reliability, sanitize, permanent, save, from_config };
+static_assert(bkops - volatile_cache == static_cast<int>(tune::Setting::bkops) &&
+                  gp - volatile_cache == static_cast<int>(tune::Setting::gp) &&
+                  permanent - volatile_cache == static_cast<int>(tune::Setting::permanent),
+              "the settings' getopt values follow tune::Setting's order");
+// getopt's table: the one place the options are spelled. The settings'
+// values follow tune::Setting's order from 256, so a setting finds its
+// option by its value (long_name).
+const std::vector<option>& emmc_options()
+{
+    static const auto longopts = cli::with_device_sources({
+        {"volatile-cache", required_argument, nullptr, volatile_cache},
+        {"bkops", required_argument, nullptr, bkops},
+        {"boot-partition", required_argument, nullptr, boot_partition},
+        {"boot-ack", required_argument, nullptr, boot_ack},
+        {"boot-bus", required_argument, nullptr, boot_bus},
+        {"rst-n", required_argument, nullptr, rst_n},
+        {"boot-wp", required_argument, nullptr, boot_wp},
+        {"enhanced-area", required_argument, nullptr, enhanced_area},
+        {"gp", required_argument, nullptr, gp},
+        {"write-reliability", required_argument, nullptr, write_reliability},
+        {"sanitize", no_argument, nullptr, sanitize},
+        {"permanent", no_argument, nullptr, permanent},
+        {"save", required_argument, nullptr, save},
+        {"from-config", required_argument, nullptr, from_config},
+        {"decode", required_argument, nullptr, 'd'},
+        {"yes", no_argument, nullptr, 'y'},
+        {"dry-run", no_argument, nullptr, 'n'},
+        {"json", no_argument, nullptr, 'J'},
+        {"help", no_argument, nullptr, 'h'},
+        {"version", no_argument, nullptr, 'V'},
+    }, {.no_ioctl = false}); // it sends its own commands
+    return longopts;
+}
+
 // The option that asks for each setting: the one place that names them
 // (the library words by tune::Setting; its views and messages are named
 // through setting_name).
 const char* long_name(tune::Setting s)
 {
-    using S = tune::Setting;
-    switch (s) {
-    case S::volatile_cache: return "volatile-cache";
-    case S::bkops: return "bkops";
-    case S::boot_partition: return "boot-partition";
-    case S::boot_ack: return "boot-ack";
-    case S::boot_bus: return "boot-bus";
-    case S::rst_n: return "rst-n";
-    case S::boot_wp: return "boot-wp";
-    case S::enhanced_area: return "enhanced-area";
-    case S::gp: return "gp";
-    case S::write_reliability: return "write-reliability";
-    case S::sanitize: return "sanitize";
-    case S::permanent: return "permanent";
-    case S::partitioning: break;
-    }
+    if (s == tune::Setting::partitioning) return ""; // the partitioning as a whole: no option
+    const int value = volatile_cache + static_cast<int>(s);
+    for (const auto& o : emmc_options())
+        if (o.name && o.val == value) return o.name;
     return "";
 }
 
@@ -158,37 +182,13 @@ auto setting(Parse&& parse)
 Options parse_options(int argc, char** argv)
 {
     using S = tune::Setting;
-    enum { volatile_cache = 256, bkops, boot_partition, boot_ack, boot_bus, rst_n, boot_wp, enhanced_area, gp,
-           write_reliability, sanitize, permanent, save, from_config };
-    static const auto longopts = cli::with_device_sources({
-        {long_name(S::volatile_cache), required_argument, nullptr, volatile_cache},
-        {long_name(S::bkops), required_argument, nullptr, bkops},
-        {long_name(S::boot_partition), required_argument, nullptr, boot_partition},
-        {long_name(S::boot_ack), required_argument, nullptr, boot_ack},
-        {long_name(S::boot_bus), required_argument, nullptr, boot_bus},
-        {long_name(S::rst_n), required_argument, nullptr, rst_n},
-        {long_name(S::boot_wp), required_argument, nullptr, boot_wp},
-        {long_name(S::enhanced_area), required_argument, nullptr, enhanced_area},
-        {long_name(S::gp), required_argument, nullptr, gp},
-        {long_name(S::write_reliability), required_argument, nullptr, write_reliability},
-        {long_name(S::sanitize), no_argument, nullptr, sanitize},
-        {long_name(S::permanent), no_argument, nullptr, permanent},
-        {"save", required_argument, nullptr, save},
-        {"from-config", required_argument, nullptr, from_config},
-        {"decode", required_argument, nullptr, 'd'},
-        {"yes", no_argument, nullptr, 'y'},
-        {"dry-run", no_argument, nullptr, 'n'},
-        {"json", no_argument, nullptr, 'J'},
-        {"help", no_argument, nullptr, 'h'},
-        {"version", no_argument, nullptr, 'V'},
-    }, {.no_ioctl = false}); // it sends its own commands
     Options o;
     cli::DeviceSources sources;
     auto& r = o.request;
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":d:ynJhV", longopts.data(), nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":d:ynJhV", emmc_options().data(), nullptr)) != -1) {
         const std::string arg = optarg ? optarg : "";
         switch (c) {
         case volatile_cache: once(o, S::volatile_cache); r.cache = setting([&] { return tune::parse_on_off(S::volatile_cache, arg); }); break;
