@@ -56,7 +56,7 @@ Options:
      --destructive       erase the card (verified), test its capacity, run
                          write suites and the state comparison (what erasing
                          buys); DESTROYS ALL DATA on DEVICE (asks once)
- -y, --yes               do not ask (with --destructive)
+ -y, --yes               do not ask (with --destructive or --apply)
  -n, --dry-run           print the plan (what is read, erased, written) and stop
  -s, --suite LIST        comma-separated mmc-bench suites, one step each
                          (default: quick,iozone,a1 with --destructive; quick)
@@ -75,6 +75,16 @@ Options:
                          SQLite file or postgresql://...; see mmc-report(1))
      --host-label TEXT   the host's name in reports (default: the machine and bus mode)
      --card-label TEXT   the card's name in reports (default: maker, product, size)
+     --tune              also run mmc-tune, last: its bus plan (the modes card
+                         and host share; changes nothing) and its block-queue
+                         measurement (schedulers and read-ahead, each put back);
+                         the bundle keeps both, mmc-report shows before/after
+     --apply             with --tune, trial the bus modes: CHANGES THE HOST's
+                         bus mode (caps, clock) for each trial and puts the
+                         starting mode back at the end (asks once)
+     --keep              with --apply, keep what the trials chose: the bus mode
+                         until the next reboot, the queue's setting and its
+                         udev rule
      --any-device        allow a device that is not an MMC/SD card (tests)
      --no-ioctl          send no card commands; registers from sysfs and debugfs
      --sysfs-root DIR    read sysfs from DIR (default /sys; tests)
@@ -122,7 +132,7 @@ std::vector<mmc::bench::Suite> parse_suites(const std::string& list)
 
 Options parse_options(int argc, char** argv)
 {
-    enum { destructive = 256, suites, size, erase, out, db, host_label, card_label, any_device, sustained };
+    enum { destructive = 256, suites, size, erase, out, db, host_label, card_label, any_device, sustained, tune, apply, keep };
     static const auto longopts = mmc::cli::with_device_sources({
         {"destructive", no_argument, nullptr, destructive}, {"yes", no_argument, nullptr, 'y'},
         {"dry-run", no_argument, nullptr, 'n'},             {"suite", required_argument, nullptr, 's'},
@@ -131,6 +141,8 @@ Options parse_options(int argc, char** argv)
         {"erase", required_argument, nullptr, erase},       {"out", required_argument, nullptr, out},
         {"db", required_argument, nullptr, db},             {"host-label", required_argument, nullptr, host_label},
         {"card-label", required_argument, nullptr, card_label}, {"any-device", no_argument, nullptr, any_device},
+        {"tune", no_argument, nullptr, tune},               {"apply", no_argument, nullptr, apply},
+        {"keep", no_argument, nullptr, keep},
         {"json", no_argument, nullptr, 'J'},                {"help", no_argument, nullptr, 'h'},
         {"version", no_argument, nullptr, 'V'},
     });
@@ -174,6 +186,9 @@ Options parse_options(int argc, char** argv)
         case host_label: o.host_label = optarg; break;
         case card_label: o.card_label = optarg; break;
         case any_device: s.any_device = true; break;
+        case tune: s.tune = true; break;
+        case apply: s.tune_apply = true; break;
+        case keep: s.tune_keep = true; break;
         case 'J': o.json = true; break;
         case 'h': usage(stdout); std::exit(mmc::cli::ok);
         case 'V': mmc::cli::print_version_and_exit(tool);
@@ -189,6 +204,11 @@ Options parse_options(int argc, char** argv)
     // --erase only chooses what --destructive erases: alone it would be ignored.
     if (erase_given && !s.destructive)
         throw mmc::cli::UsageError("--erase chooses what --destructive erases; add --destructive (or leave --erase out)");
+    // --apply and --keep only say what --tune does: alone they would be ignored.
+    if (s.tune_apply && !s.tune)
+        throw mmc::cli::UsageError("--apply trials the bus modes mmc-tune plans; add --tune (or leave --apply out)");
+    if (s.tune_keep && !s.tune_apply)
+        throw mmc::cli::UsageError("--keep keeps what the trials chose; add --tune --apply (or leave --keep out)");
     if (!suites_given) s.suites = mmc::qualify::default_suites(s.destructive);
     // The sustained suite named in --suite is the same step as --sustained.
     if (std::find(s.suites.begin(), s.suites.end(), mmc::bench::Suite::sustained) != s.suites.end()) s.sustained = true;
@@ -202,18 +222,24 @@ Options parse_options(int argc, char** argv)
 // as in mmc-bench, for a step stuck in a command.
 std::string now_utc() { return mmc::report::iso8601_utc(static_cast<int64_t>(std::time(nullptr))); }
 
-// Asks once for the whole plan. Returns an exit status, or -1 to go on.
-int confirm_destruction(const Options& o, const mmc::qualify::Plan& plan)
+// Asks once for the whole plan: what it destroys (--destructive) and what
+// it changes on the host (--tune --apply). Returns an exit status, or -1 to go on.
+int confirm_plan(const Options& o, const mmc::qualify::Plan& plan)
 {
+    const auto& s = o.settings;
+    const std::string host_change = s.tune_keep ? "changes the host's bus mode for the trials and keeps the one they choose until reboot"
+                                                : "changes the host's bus mode for the trials (the starting mode is put back)";
+    const std::string what = plan.destructive ? fmt::format("destroys the data on {} (every step marked above){}", s.device,
+                                                            plan.changes_host ? " and " + host_change : "")
+                                              : host_change;
+    const std::string action = plan.destructive ? fmt::format("destroy data on {}", s.device) : fmt::format("trial bus modes for {}", s.device);
     if (!o.yes && !isatty(STDIN_FILENO)) {
-        mmc::cli::error(tool, fmt::format("{}: refusing to destroy data without confirmation: stdin is not a terminal; "
+        mmc::cli::error(tool, fmt::format("{}: refusing to {} without confirmation: stdin is not a terminal; "
                                           "use --yes (or --dry-run to see the plan)",
-                                          o.settings.device));
+                                          s.device, plan.destructive ? "destroy data" : "change the host's bus mode"));
         return mmc::cli::failure;
     }
-    const auto answer = mmc::cli::confirm(
-        fmt::format("{}This destroys the data on {} (every step marked above).", mmc::qualify::plan_text(plan), o.settings.device),
-        fmt::format("destroy data on {}", o.settings.device), o.yes);
+    const auto answer = mmc::cli::confirm(fmt::format("{}This {}.", mmc::qualify::plan_text(plan), what), action, o.yes);
     if (stop_requested.load()) {
         mmc::cli::error(tool, "interrupted before anything was done");
         return mmc::cli::interrupted;
@@ -369,8 +395,8 @@ int run(int argc, char** argv)
         if (refused) throw *refused; // the error and exit status the run would have
         return mmc::cli::ok;
     }
-    if (o.settings.destructive)
-        if (const int rc = confirm_destruction(o, plan); rc >= 0) return rc;
+    if (plan.destructive || plan.changes_host)
+        if (const int rc = confirm_plan(o, plan); rc >= 0) return rc;
     // Read before any step writes: the partition table's identifier goes with the erase.
     const auto attachment = mmc::qualify::attachment_of(*device);
 

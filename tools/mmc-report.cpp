@@ -40,15 +40,18 @@ void usage(std::FILE* to)
  {0} [options] --db URL [--label TEXT] [--host TEXT] [--since DATE]
  {0} --db URL --import FILE|DIR...
  {0} --make-bundle --out DIR [--info FILE] [--bus FILE] [--erase-json FILE]
-            [--bench FILE]... [--probe FILE]... [--step NAME:ok|fail:MESSAGE]...
+            [--bench FILE]... [--probe FILE]... [--tune-json FILE]...
+            [--step NAME:ok|fail:MESSAGE]...
             [--host-label TEXT] [--card-label TEXT]
 
 Print tables of SD/MMC cards against hosts from result bundles: sequential
 read and write MB/s by card, random IOPS per card@host, the verdicts with
-the bus ceiling, mmc-probe's geometry and capacity, and what erasing bought.
+the bus ceiling, mmc-probe's geometry and capacity, what erasing bought,
+and what mmc-tune chose (the bus mode and queue, before and after).
 A DIR is searched for *.json bundles (recursively, in sorted order).
 With --make-bundle, assemble one bundle from the JSON of mmc-info, mmc-bus,
-mmc-erase, mmc-bench and mmc-probe, write it to DIR and print its path.
+mmc-erase, mmc-bench, mmc-probe and mmc-tune, write it to DIR and print its
+path.
 With --db, the bundles come from a results database (an SQLite file, or
 postgresql://... for a PostgreSQL server); --import stores bundles in it.
 
@@ -80,6 +83,7 @@ Bundle options:
      --erase FILE        deprecated: use --erase-json
      --bench FILE        mmc-bench -J output (repeatable)
      --probe FILE        mmc-probe geometry -J or capacity -J output (repeatable)
+     --tune-json FILE    mmc-tune bus -J or queue -J output (repeatable)
      --step NAME:ok|fail:MESSAGE
                          a pipeline step and how it went (repeatable)
      --card-label TEXT   the card's row name (default: maker, product, size)
@@ -88,8 +92,8 @@ Bundle options:
  -h, --help              display this help
  -V, --version           display version
 
-Missing or unreadable --info/--bus/--erase-json/--bench/--probe files become failed
-steps in the bundle, not errors.
+Missing or unreadable --info/--bus/--erase-json/--bench/--probe/--tune-json files
+become failed steps in the bundle, not errors.
 
 Examples:
  {0} examples/
@@ -106,7 +110,7 @@ struct Options {
     std::string html, title, out_dir;
     std::vector<std::string> paths;
     std::optional<std::string> info, bus, erase;
-    std::vector<std::string> bench, probe;
+    std::vector<std::string> bench, probe, tune;
     std::vector<mmc::report::Step> steps;
     std::string card_label, host_label;
     std::string db;
@@ -116,7 +120,7 @@ struct Options {
 
 Options parse_options(int argc, char** argv)
 {
-    enum { csv = 256, html, title, make, info, bus, erase, erase_deprecated, bench, step, card_label, host_label, out, db, import, label, card_deprecated, host, since, probe };
+    enum { csv = 256, html, title, make, info, bus, erase, erase_deprecated, bench, step, card_label, host_label, out, db, import, label, card_deprecated, host, since, probe, tune };
     static const option longopts[] = {
         {"json", no_argument, nullptr, 'J'},
         {"csv", no_argument, nullptr, csv},
@@ -131,6 +135,7 @@ Options parse_options(int argc, char** argv)
         {"erase", required_argument, nullptr, erase_deprecated}, // deprecated spelling of --erase-json
         {"bench", required_argument, nullptr, bench},
         {"probe", required_argument, nullptr, probe},
+        {"tune-json", required_argument, nullptr, tune},
         {"step", required_argument, nullptr, step},
         {"card-label", required_argument, nullptr, card_label},
         {"host-label", required_argument, nullptr, host_label},
@@ -163,6 +168,7 @@ Options parse_options(int argc, char** argv)
         case erase: o.erase = optarg; bundle_option = true; break;
         case bench: o.bench.push_back(optarg); bundle_option = true; break;
         case probe: o.probe.push_back(optarg); bundle_option = true; break;
+        case tune: o.tune.push_back(optarg); bundle_option = true; break;
         case step:
             try {
                 o.steps.push_back(mmc::report::parse_step(optarg));
@@ -193,7 +199,7 @@ Options parse_options(int argc, char** argv)
     if (o.db.empty() && (o.import || filter_option)) throw mmc::cli::UsageError("--import, --label, --host and --since need --db URL");
     if (o.make && !o.db.empty()) throw mmc::cli::UsageError("--db is not for --make-bundle: store its bundle with --db URL --import FILE");
     if (o.import) {
-        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase-json, --bench, --probe, --step and the labels go with --make-bundle");
+        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase-json, --bench, --probe, --tune-json, --step and the labels go with --make-bundle");
         if (o.csv || !o.html.empty() || !o.title.empty()) throw mmc::cli::UsageError("--csv, --html and --title make a report; not with --import");
         if (filter_option) throw mmc::cli::UsageError("--label, --host and --since select what a report shows; not with --import");
         if (o.paths.empty()) throw mmc::cli::UsageError("--import needs bundle files or directories");
@@ -202,7 +208,7 @@ Options parse_options(int argc, char** argv)
         if (!o.paths.empty()) throw mmc::cli::UsageError(fmt::format("unexpected argument '{}' with --make-bundle", o.paths.front()));
         if (o.out_dir.empty()) throw mmc::cli::UsageError("--make-bundle needs --out DIR");
     } else {
-        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase-json, --bench, --probe, --step and the labels go with --make-bundle");
+        if (bundle_option) throw mmc::cli::UsageError("--out, --info, --bus, --erase-json, --bench, --probe, --tune-json, --step and the labels go with --make-bundle");
         if (o.json && o.csv) throw mmc::cli::UsageError("choose one of -J and --csv");
         if (o.html == "-" && (o.json || o.csv)) throw mmc::cli::UsageError("--html - and -J or --csv would share standard output");
         if (!o.db.empty() && !o.paths.empty())
@@ -276,6 +282,7 @@ int make_bundle(const Options& o)
     if (o.erase) in.erase = mmc::report::read_tool_doc(*o.erase, "mmc-erase");
     for (const auto& b : o.bench) in.bench.push_back(mmc::report::read_tool_doc(b, "mmc-bench"));
     for (const auto& p : o.probe) in.probe.push_back(mmc::report::read_tool_doc(p, "mmc-probe"));
+    for (const auto& t : o.tune) in.tune.push_back(mmc::report::read_tool_doc(t, "mmc-tune"));
     in.steps = o.steps;
     in.card_label = o.card_label;
     in.host_label = o.host_label;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <initializer_list>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace mmc::cli {
@@ -46,6 +47,23 @@ struct DeviceSources {
         else if (!r.is_live())
             r.debugfs = r.sysfs / "kernel" / "debug";
         return r;
+    }
+
+    // The sources given back as a child tool's arguments (mmc-qualify runs
+    // mmc-health, mmc-tune): --no-ioctl, --sysfs-root DIR, --debugfs-root
+    // DIR, each when set and the child takes it (`which`).
+    std::vector<std::string> arguments(DeviceSourceSet which = {}) const;
+
+    // What was given, read back from the roots a run reads (the inverse of
+    // roots()): --sysfs-root when not the live sysfs, --debugfs-root when
+    // the one rule would not place debugfs there by itself.
+    template <class Roots> static DeviceSources of(bool use_ioctl, const Roots& r)
+    {
+        DeviceSources s;
+        s.use_ioctl = use_ioctl;
+        if (r.sysfs != Roots{}.sysfs) s.sysfs_root = r.sysfs;
+        if (s.roots<Roots>().debugfs != r.debugfs) s.debugfs_root = r.debugfs;
+        return s;
     }
 };
 

@@ -40,6 +40,7 @@ MadeBundle make_bundle(const Outcome& outcome, const BundleInputs& inputs)
         case BundlePart::bench: in.bench.push_back(d); break; // partial results still count
         case BundlePart::probe: in.probe.push_back(d); break;
         case BundlePart::health: health = s.doc; break;
+        case BundlePart::tune: in.tune.push_back(d); break;
         case BundlePart::document: others[s.name] = s.doc; break;
         }
     }

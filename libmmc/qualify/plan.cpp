@@ -16,6 +16,7 @@ Plan make_plan(const std::vector<StepSpec>& table, const Settings& settings)
     Plan plan;
     plan.device = settings.device;
     plan.destructive = settings.destructive;
+    plan.changes_host = settings.tune && settings.tune_apply;
     for (const auto& spec : table) {
         if (spec.needs == Needs::destructive && !settings.destructive) {
             plan.left_out.push_back(spec.name);
@@ -29,8 +30,9 @@ Plan make_plan(const std::vector<StepSpec>& table, const Settings& settings)
 
 std::string plan_text(const Plan& plan)
 {
-    std::string text = fmt::format("Plan for {} ({}):\n", plan.device,
-                                   plan.destructive ? "DESTRUCTIVE: erases and writes" : "read-only");
+    std::string text = fmt::format("Plan for {} ({}{}):\n", plan.device,
+                                   plan.destructive ? "DESTRUCTIVE: erases and writes" : "read-only",
+                                   plan.changes_host ? "; CHANGES the host's bus mode for the trials" : "");
     std::size_t width = 0;
     for (const auto& s : plan.steps) width = std::max(width, s.spec.name.size());
     for (std::size_t i = 0; i < plan.steps.size(); ++i)
@@ -49,6 +51,7 @@ json plan_json(const Plan& plan)
     json j;
     j["device"] = plan.device;
     j["destructive"] = plan.destructive;
+    j["changes_host"] = plan.changes_host;
     auto& steps = j["steps"] = json::array();
     for (const auto& s : plan.steps)
         steps.push_back({{"name", s.spec.name},

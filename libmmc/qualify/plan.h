@@ -19,6 +19,7 @@ struct PlannedStep {
 struct Plan {
     std::string device;
     bool destructive = false;
+    bool changes_host = false; // --tune --apply: the bus trials change the host's bus mode (put back unless --keep)
     std::vector<PlannedStep> steps;
     std::vector<std::string> left_out; // names of steps that need --destructive
 };

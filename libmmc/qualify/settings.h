@@ -26,6 +26,9 @@ struct Settings {
     EraseScope erase_scope = EraseScope::card;
     bool sustained = false;                  // mmc-bench's sustained suite over the whole card (--destructive)
     double bus_measure_s = 2;                // mmc-bus --measure: a short sequential read
+    bool tune = false;                       // --tune: mmc-tune bus (plan) and queue (measured), last
+    bool tune_apply = false;                 // --apply: the bus trials, which change the host (asked once)
+    bool tune_keep = false;                  // --keep: keep what the trials chose (bus until reboot; queue's udev rule)
     dev::SysRoots roots;
     // Not an option: the USB card reader the device is a slot of, as
     // check_device found it. The steps that need the MMC host are skipped,

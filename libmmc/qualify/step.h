@@ -56,7 +56,7 @@ struct StepContext {
 // Where a step's -J document goes in the bundle: the part of the tool that
 // made it. `document`: a tool the bundle format has no part for yet; its
 // document is kept whole, under "documents".
-enum class BundlePart { info, bus, erase, bench, probe, health, document };
+enum class BundlePart { info, bus, erase, bench, probe, health, tune, document };
 
 struct StepSpec {
     std::string name;  // "info", "bench-quick": the bundle's step name

@@ -16,7 +16,11 @@ std::vector<StepSpec> step_table(const Settings& s)
     for (const bench::Suite suite : s.suites)
         if (suite != bench::Suite::state && suite != bench::Suite::sustained) table.push_back(bench_step(suite));
     if (s.sustained) table.push_back(sustained_step()); // --destructive --sustained: the whole card, before the state suite
-    table.push_back(state_step()); // --destructive: what erasing buys, last
+    table.push_back(state_step()); // --destructive: what erasing buys
+    if (s.tune) {
+        table.push_back(tune_bus_step());   // --tune: after every measurement, as the trials change the host
+        table.push_back(tune_queue_step());
+    }
     return table;
 }
 

@@ -2,7 +2,7 @@
 // is adding a row (a StepSpec): an in-process step, or a sibling tool run as
 // a child process (child_step.h) with Needs and WhenMissing. Each family of
 // steps keeps its spec beside its runner in steps_FAMILY.cpp (info, bus,
-// erase, bench, probe, health); steps_common.h is what they share.
+// erase, bench, probe, health, tune); steps_common.h is what they share.
 #pragma once
 
 #include "qualify/step.h"
@@ -12,7 +12,9 @@
 namespace mmc::qualify {
 
 // identify -> bus -> health -> geometry -> (--destructive) erase -> capacity -> one
-// benchmark step per suite -> (--destructive) the state comparison.
+// benchmark step per suite -> (--destructive) the state comparison ->
+// (--tune) mmc-tune bus and queue, last: their trials change what the
+// measurements would see.
 std::vector<StepSpec> step_table(const Settings& settings);
 
 // The in-process steps, each the library behind one tool, so each gives
@@ -29,5 +31,7 @@ StepSpec health_step();                        // mmc-health -J DEVICE; exits 3-
 StepSpec geometry_step();                      // mmc-probe geometry -J DEVICE (read-only)
 StepSpec capacity_step();                      // mmc-probe capacity -J --yes DEVICE (writes; puts back); exits
                                                // 10-13 naming a fake are its answer, not a failure
+StepSpec tune_bus_step();                      // mmc-tune bus -J -n DEVICE (--apply --yes [--keep]: the trials)
+StepSpec tune_queue_step();                    // mmc-tune queue -J DEVICE ([--apply] with --apply --keep)
 
 } // namespace mmc::qualify

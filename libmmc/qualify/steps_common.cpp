@@ -1,6 +1,7 @@
 #include "qualify/steps_common.h"
 
 
+#include "cli/device_sources.h"
 #include "dev/usb_storage.h"
 #include "version.h"
 
@@ -61,11 +62,8 @@ ArgsFn child_args(std::vector<std::string> fixed, bool writes)
 {
     return [fixed, writes](const Settings& s) {
         auto args = fixed;
-        if (!s.use_ioctl) args.push_back("--no-ioctl");
-        if (s.roots.sysfs != dev::SysRoots{}.sysfs) {
-            args.push_back("--sysfs-root");
-            args.push_back(s.roots.sysfs.string());
-        }
+        const auto sources = cli::DeviceSources::of(s.use_ioctl, s.roots).arguments();
+        args.insert(args.end(), sources.begin(), sources.end());
         if (writes && s.any_device) args.push_back("--any-device");
         args.push_back(s.device);
         return args;

@@ -194,6 +194,39 @@ struct HealthFigures {
     std::string life_source;                // "ext_csd", "cmd56:sandisk", ...
 };
 
+// What mmc-tune bus found (issue 37), as the report shows it: the mode in
+// use before and its speed, the mode the trials chose and its speed, how
+// many trials ran and were rejected, whether the host was put back. The
+// words are the tool's (modes, reasons), shown as written; the report
+// decides nothing by them.
+struct TuneBus {
+    std::string host, kernel;
+    std::string before_mode;                // start.mode: "SDR50"
+    std::optional<uint64_t> before_clock_hz;
+    std::optional<double> before_mb_s;      // the mode in use, measured
+    bool live_trials = false;               // false: the plan only
+    std::string live_trials_reason;         // why not ("this kernel (6.1) cannot trial modes live; ...")
+    std::string chosen_mode;                // "" when nothing was chosen (no trial, or none clean)
+    std::optional<uint64_t> chosen_clock_hz;
+    std::optional<double> chosen_mb_s;
+    std::size_t trials = 0, rejected = 0;
+    std::optional<bool> restored;           // restored.done; none when nothing was changed
+    std::vector<std::string> persistent;    // the kinds of persistent form it gave ("dt-overlay")
+};
+
+// What mmc-tune queue found: the scheduler and read-ahead before, the
+// result and its verdict ("better", "no measurable difference") with the
+// reason, and the discard advice when it measured one.
+struct TuneQueue {
+    std::string before_scheduler;
+    std::optional<uint64_t> before_read_ahead_kb;
+    std::string scheduler;
+    std::optional<uint64_t> read_ahead_kb;
+    std::string verdict, reason;
+    std::size_t measured = 0;               // settings measured
+    std::string discard_advice;             // "fstrim.timer", "discard"; "" when not measured
+};
+
 // A step of the pipeline that made the bundle and whether it worked.
 struct Step {
     std::string name;
@@ -217,6 +250,7 @@ struct Bundle {
     json bench;       // array of mmc-bench -J documents
     json probe;       // {"geometry": mmc-probe geometry -J, "capacity": mmc-probe capacity -J}
     json health;      // mmc-health -J of the card
+    json tune;        // {"bus": mmc-tune bus -J, "queue": mmc-tune queue -J}, each when it ran
     // How the card was attached: "slot mmc0 SDR104 4-bit", "USB 2.0 reader,
     // usb-storage", "block device loop0"; "" when the bundle does not say
     // (made before mmc-qualify recorded it, or imported). reader: the USB
@@ -237,6 +271,8 @@ struct Bundle {
     std::optional<StateComparison> state; // from the last mmc-bench document of suite "state"
     std::optional<SustainedCurve> sustained; // from the last mmc-bench document of suite "sustained"
     std::optional<HealthFigures> health_figures; // from health
+    std::optional<TuneBus> tune_bus;     // from tune.bus
+    std::optional<TuneQueue> tune_queue; // from tune.queue
 };
 
 // The CID as its hex, from the registers mmc-info read; "" without one.
@@ -244,7 +280,8 @@ std::string card_cid(const Bundle& bundle);
 
 // The parts read out of the tools' documents, as from_json fills them in
 // (make_bundle too): geometry and capacity from bundle.probe, state and
-// sustained from bundle.bench, health_figures from bundle.health. Wrong types are warnings.
+// sustained from bundle.bench, health_figures from bundle.health, tune_bus
+// and tune_queue from bundle.tune. Wrong types are warnings.
 void read_tool_parts(Bundle& bundle);
 
 // A document that is not a bundle (no "format": "mmckit-bundle"), or one in

@@ -8,6 +8,7 @@
 #include "report/bundle.h"
 #include "report/json_or_null.h"
 #include "report/json_reader.h"
+#include "report/tune_parts.h"
 
 #include "cli/input.h"
 
@@ -18,13 +19,6 @@
 namespace mmc::report {
 
 namespace {
-
-// What no SD or MMC card reaches, with room to spare: SD Express over PCIe
-// 4.0 x2 tops out near 4 GB/s and a few hundred thousand IOPS; SDUC's
-// largest capacity is 128 TB (2^47 bytes).
-constexpr double max_mb_s = 10'000;
-constexpr double max_iops = 10'000'000;
-constexpr double max_capacity_bytes = 281474976710656.0; // 2^48
 
 json iops_json(const std::map<std::string, double>& iops)
 {
@@ -303,6 +297,7 @@ constexpr auto bundle_fields = [](auto& v, auto& b) {
     v.part("bench", b.bench, Shape::array, Write::if_set);
     v.part("probe", b.probe, Shape::object, Write::if_set);
     v.part("health", b.health, Shape::object, Write::if_set);
+    v.part("tune", b.tune, Shape::object, Write::if_set);
     // How the card was attached: the reader is written with it, null or not.
     v.text("attachment", b.attachment, Write::if_set);
     v.part("reader", b.reader, Shape::object, b.attachment.empty() ? Write::never : Write::always);
@@ -411,6 +406,7 @@ void read_tool_parts(Bundle& b)
     b.state.reset();
     b.sustained.reset();
     b.health_figures.reset();
+    read_tune_parts(r, b);
     if (const json* cards = r.array(b.health, "cards", "health"); cards && !cards->empty() && (*cards)[0].is_object()) {
         const json& card = (*cards)[0];
         HealthFigures h;

@@ -1,5 +1,6 @@
 #include "report/export.h"
 #include "report/json_or_null.h"
+#include "report/tune_view.h"
 
 #include "version.h"
 
@@ -195,6 +196,7 @@ json json_report(const Report& rep, const std::vector<std::string>& warnings)
             row["state"] = state_json(b);
             row["health"] = health_json(b);
             row["sustained"] = sustained_json(b);
+            row["tune"] = tune_json(b);
             // How the card was attached; null when the bundle does not say.
             row["attachment"] = b.attachment.empty() ? json(nullptr) : json(b.attachment);
             row["reader"] = b.reader;

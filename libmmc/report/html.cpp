@@ -125,6 +125,7 @@ std::string html_report(const Report& rep, const HtmlOptions& o)
                      "</figure></div>\n";
             h += html_health_table(rep, g) + "\n";
         }
+        if (g.has_tune(rep.bundles)) h += "<h3>Tuning</h3>\n" + html_tune_table(rep, g) + "\n";
 
         std::string boxes;
         for (const std::size_t m : g.in_row_order()) {

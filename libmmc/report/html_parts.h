@@ -23,6 +23,7 @@ std::string html_random_table(const Report& rep, const Group& g);
 std::string html_verdict_table(const Report& rep, const Group& g);
 std::string html_probe_table(const Report& rep, const Group& g);
 std::string html_health_table(const Report& rep, const Group& g);
+std::string html_tune_table(const Report& rep, const Group& g); // mmc-tune's before and after
 std::string state_list(const Report& rep, const Group& g);
 
 // "as published: VALUE UNIT (RECORD)" for a figure an imported bundle's

@@ -2,6 +2,7 @@
 // imported study published as the cells' titles.
 #include "report/html.h"
 #include "report/html_parts.h"
+#include "report/tune_view.h"
 
 #include <fmt/format.h>
 
@@ -155,6 +156,35 @@ std::string html_health_table(const Report& rep, const Group& g)
                          html_escape(last.date.empty() ? missing_text : last.date));
     }
     return h + "</tbody></table></div>";
+}
+
+// mmc-tune: the bus mode before and after per card@host, the queue's result
+// and why the bus was not trialled live.
+std::string html_tune_table(const Report& rep, const Group& g)
+{
+    std::string rows, notes;
+    for (const std::size_t m : g.in_row_order()) {
+        const Bundle& b = rep.bundles[g.members[m]];
+        if (!b.tune_bus && !b.tune_queue) continue;
+        const auto c = tune_cells(b);
+        const std::string who = html_escape(g.member_label(m));
+        if (b.tune_bus)
+            rows += fmt::format("<tr><th scope=\"row\">{}</th><td>{}</td>{}<td>{}</td>{}<td>{}</td><td>{}</td></tr>", who,
+                                html_escape(c.bus_before), td_num(c.before_mb_s), html_escape(c.bus_after), td_num(c.after_mb_s),
+                                html_escape(c.trials), html_escape(c.restored));
+        if (!c.plan_only.empty()) notes += fmt::format("<li>{}: bus: {}</li>", who, html_escape(c.plan_only));
+        if (b.tune_queue)
+            notes += fmt::format("<li>{}: queue: {}{}</li>", who, html_escape(c.queue),
+                                 c.queue_reason.empty() ? "" : " (" + html_escape(c.queue_reason) + ")");
+    }
+    std::string h;
+    if (!rows.empty())
+        h = "<div class=\"table-wrap\"><table class=\"tune\"><caption>Bus mode before and after the trials (mmc-tune bus)</caption>"
+            "<thead><tr><th scope=\"col\">Card @ host</th><th scope=\"col\">Bus before</th><th scope=\"col\">MB/s</th>"
+            "<th scope=\"col\">Bus after</th><th scope=\"col\">MB/s</th><th scope=\"col\">Trials</th><th scope=\"col\">Restored</th></tr>"
+            "</thead><tbody>" + rows + "</tbody></table></div>";
+    if (!notes.empty()) h += (h.empty() ? "" : "\n") + std::string("<ul class=\"tune\">") + notes + "</ul>";
+    return h;
 }
 
 // What erasing bought: the state suite's own line per card@host.

@@ -13,6 +13,13 @@
 
 namespace mmc::report {
 
+// What no SD or MMC card reaches, with room to spare: SD Express over PCIe
+// 4.0 x2 tops out near 4 GB/s and a few hundred thousand IOPS; SDUC's
+// largest capacity is 128 TB (2^47 bytes). A figure above is dropped.
+inline constexpr double max_mb_s = 10'000;
+inline constexpr double max_iops = 10'000'000;
+inline constexpr double max_capacity_bytes = 281474976710656.0; // 2^48
+
 class JsonReader {
 public:
     explicit JsonReader(std::vector<std::string>& warnings) : warnings_(warnings) {}

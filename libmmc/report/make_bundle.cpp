@@ -1,4 +1,5 @@
 #include "report/make_bundle.h"
+#include "report/tune_parts.h"
 
 #include "cli/file_out.h"
 #include "cli/input.h"
@@ -245,6 +246,20 @@ Bundle make_bundle(const MakeInputs& in)
         b.tools[d.tool] = text_at(d.doc, {"version"});
         if (b.probe.is_null()) b.probe = json::object();
         b.probe[sub] = d.doc;
+    }
+    for (const auto& d : in.tune) {
+        if (!d.error.empty()) {
+            b.steps.push_back({"load " + d.tool, false, d.error});
+            continue;
+        }
+        const std::string sub = tune_subcommand(d.doc);
+        if (sub.empty()) {
+            b.steps.push_back({"load mmc-tune", false, fmt::format("{}: neither bus nor queue output", d.path)});
+            continue;
+        }
+        b.tools[d.tool] = text_at(d.doc, {"version"});
+        if (b.tune.is_null()) b.tune = json::object();
+        b.tune[sub] = d.doc;
     }
     b.tools["mmc-report"] = mmc::version;
 

@@ -28,6 +28,7 @@ struct MakeInputs {
     std::optional<ToolDoc> info, bus, erase;
     std::vector<ToolDoc> bench;
     std::vector<ToolDoc> probe; // mmc-probe geometry -J and capacity -J, each kept by its subcommand
+    std::vector<ToolDoc> tune;  // mmc-tune bus -J and queue -J, each kept by its subcommand
     std::vector<Step> steps; // --step, in the order given
     std::string card_label, host_label; // empty: derived
     json environment;        // collect_environment()

@@ -130,6 +130,8 @@ BundleRecord make_record(const std::string& text_in, const std::string& source_p
     const auto& geo = b.geometry;
     const auto& cap = b.capacity;
     const auto& st = b.state;
+    const auto& tb = b.tune_bus;
+    const auto& tq = b.tune_queue;
     r.columns = {
         {"content_hash", r.content_hash},
         {"format_version", integer(value_at(doc, {"format_version"}))},
@@ -198,6 +200,22 @@ BundleRecord make_record(const std::string& text_in, const std::string& source_p
         {"reader_driver", text(value_at(b.reader, {"driver"}))},
         {"reader_speed_mbit", number(value_at(b.reader, {"speed_mbit"}))},
         {"reader_ceiling_mb_s", number(value_at(b.reader, {"ceiling_mb_s"}))},
+        {"tune_bus_before_mode", tb ? text_or_null(tb->before_mode) : SqlValue{}},
+        {"tune_bus_before_clock_hz", tb ? size(tb->before_clock_hz) : SqlValue{}},
+        {"tune_bus_before_mb_s", tb ? number(tb->before_mb_s) : SqlValue{}},
+        {"tune_bus_chosen_mode", tb ? text_or_null(tb->chosen_mode) : SqlValue{}},
+        {"tune_bus_chosen_clock_hz", tb ? size(tb->chosen_clock_hz) : SqlValue{}},
+        {"tune_bus_chosen_mb_s", tb ? number(tb->chosen_mb_s) : SqlValue{}},
+        {"tune_bus_live_trials", tb ? SqlValue{int64_t{tb->live_trials}} : SqlValue{}},
+        {"tune_bus_trials", tb ? SqlValue{static_cast<int64_t>(tb->trials)} : SqlValue{}},
+        {"tune_bus_rejected", tb ? SqlValue{static_cast<int64_t>(tb->rejected)} : SqlValue{}},
+        {"tune_bus_restored", tb && tb->restored ? SqlValue{int64_t{*tb->restored}} : SqlValue{}},
+        {"tune_queue_before_scheduler", tq ? text_or_null(tq->before_scheduler) : SqlValue{}},
+        {"tune_queue_before_read_ahead_kb", tq ? size(tq->before_read_ahead_kb) : SqlValue{}},
+        {"tune_queue_scheduler", tq ? text_or_null(tq->scheduler) : SqlValue{}},
+        {"tune_queue_read_ahead_kb", tq ? size(tq->read_ahead_kb) : SqlValue{}},
+        {"tune_queue_verdict", tq ? text_or_null(tq->verdict) : SqlValue{}},
+        {"tune", document(b.tune)},
     };
     for (const auto& v : b.verdicts)
         r.verdicts.push_back({v.claim, number(v.required), number(v.measured), text_or_null(v.unit.text()), v.result.text(), text_or_null(v.why),

@@ -105,6 +105,30 @@ ALTER TABLE bundles ADD COLUMN reader_speed_mbit DOUBLE PRECISION;
 ALTER TABLE bundles ADD COLUMN reader_ceiling_mb_s DOUBLE PRECISION;
 )";
 
+// Version 5: what mmc-tune chose (issue 37): the bus mode in use before
+// and its speed, the mode the trials chose and its speed, whether the host
+// was trialled live and put back; the block queue's setting before, its
+// result and verdict; and mmc-tune's documents whole. Rows stored before
+// stay NULL: their bundles did not tune.
+const char* const schema_v5 = R"(
+ALTER TABLE bundles ADD COLUMN tune_bus_before_mode TEXT;
+ALTER TABLE bundles ADD COLUMN tune_bus_before_clock_hz BIGINT;
+ALTER TABLE bundles ADD COLUMN tune_bus_before_mb_s DOUBLE PRECISION;
+ALTER TABLE bundles ADD COLUMN tune_bus_chosen_mode TEXT;
+ALTER TABLE bundles ADD COLUMN tune_bus_chosen_clock_hz BIGINT;
+ALTER TABLE bundles ADD COLUMN tune_bus_chosen_mb_s DOUBLE PRECISION;
+ALTER TABLE bundles ADD COLUMN tune_bus_live_trials INTEGER;
+ALTER TABLE bundles ADD COLUMN tune_bus_trials INTEGER;
+ALTER TABLE bundles ADD COLUMN tune_bus_rejected INTEGER;
+ALTER TABLE bundles ADD COLUMN tune_bus_restored INTEGER;
+ALTER TABLE bundles ADD COLUMN tune_queue_before_scheduler TEXT;
+ALTER TABLE bundles ADD COLUMN tune_queue_before_read_ahead_kb BIGINT;
+ALTER TABLE bundles ADD COLUMN tune_queue_scheduler TEXT;
+ALTER TABLE bundles ADD COLUMN tune_queue_read_ahead_kb BIGINT;
+ALTER TABLE bundles ADD COLUMN tune_queue_verdict TEXT;
+ALTER TABLE bundles ADD COLUMN tune {json};
+)";
+
 std::string with_dialect(std::string sql, const SqlDialect& d)
 {
     for (const auto& [from, to] : {std::pair<std::string, std::string>{"{id}", d.id_column}, {"{json}", d.json_column}})
@@ -129,6 +153,7 @@ const std::vector<Migration>& migrations()
         {2, "indexes for the report's filters", schema_v2},
         {3, "mmc-probe's answers, the state comparison, verdicts' bus ceiling", schema_v3},
         {4, "the card's attachment: a USB reader and its link, or a slot; sectors and partition table id", schema_v4},
+        {5, "mmc-tune's results: the bus mode and MB/s before and chosen, the queue's result", schema_v5},
     };
     return steps;
 }

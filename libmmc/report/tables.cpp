@@ -73,6 +73,13 @@ std::string life_used_text(const HealthFigures& h)
     return h.life_used_percent ? fmt::format("{:g}%", *h.life_used_percent) : std::string(missing_text);
 }
 
+bool Group::has_tune(const std::vector<Bundle>& bundles) const
+{
+    for (int i : members)
+        if (bundles[i].tune_bus || bundles[i].tune_queue) return true;
+    return false;
+}
+
 bool Group::has_state(const std::vector<Bundle>& bundles) const
 {
     for (int i : members)

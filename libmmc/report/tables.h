@@ -33,6 +33,7 @@ struct Group {
     bool has_state(const std::vector<Bundle>& bundles) const; // the state comparison
     bool has_sustained(const std::vector<Bundle>& bundles) const; // the sustained suite's curve
     bool has_health(const std::vector<Bundle>& bundles) const; // mmc-health's verdict
+    bool has_tune(const std::vector<Bundle>& bundles) const; // mmc-tune's bus or queue result
     bool has_attachments(const std::vector<Bundle>& bundles) const; // a bundle that says how its card was attached
     // Positions in members, ordered by their rows (file order within a
     // row): the views list members so, keeping one card's rows together.

@@ -1,4 +1,5 @@
 #include "report/text.h"
+#include "report/tune_view.h"
 
 #include "cli/printable.h"
 #include "cli/text_table.h"
@@ -180,6 +181,32 @@ std::string text_health_table(const Report& rep, const Group& g)
     return cli::render_table(t, 2, 10);
 }
 
+// mmc-tune's results: the bus mode before and after, one row per
+// card@host; the queue's result and why the bus was not trialled live, as
+// lines below.
+std::string text_tune_table(const Report& rep, const Group& g)
+{
+    cli::TextTable t;
+    t.header = {"Card @ host", "Bus before", "MB/s", "Bus after", "MB/s", "Trials", "Restored"};
+    t.right_aligned = {false, false, true, false, true, false, false};
+    std::vector<std::size_t> shown;
+    std::string notes;
+    for (const std::size_t m : g.in_row_order()) {
+        const Bundle& b = rep.bundles[g.members[m]];
+        if (!b.tune_bus && !b.tune_queue) continue;
+        const auto c = tune_cells(b);
+        if (b.tune_bus) {
+            shown.push_back(m);
+            t.rows.push_back({g.member_label(m), c.bus_before, c.before_mb_s, c.bus_after, c.after_mb_s, c.trials, c.restored});
+            if (!c.plan_only.empty()) notes += fmt::format("  {}: bus: {}\n", g.member_label(m), c.plan_only);
+        }
+        if (b.tune_queue)
+            notes += fmt::format("  {}: queue: {}{}\n", g.member_label(m), c.queue, c.queue_reason.empty() ? "" : " (" + c.queue_reason + ")");
+    }
+    add_attachment_column(t, rep, g, shown);
+    return (t.rows.empty() ? std::string() : cli::render_table(t, 2, 10)) + notes;
+}
+
 // What erasing bought, in the state suite's own line.
 std::string state_lines(const Report& rep, const Group& g)
 {
@@ -216,6 +243,12 @@ Report printable_copy(const Report& in)
         if (b.health_figures) {
             fix(b.health_figures->verdict);
             fix(b.health_figures->life_source);
+        }
+        if (auto& t = b.tune_bus) {
+            for (auto* s : {&t->before_mode, &t->chosen_mode, &t->live_trials_reason}) fix(*s);
+        }
+        if (auto& q = b.tune_queue) {
+            for (auto* s : {&q->before_scheduler, &q->scheduler, &q->verdict, &q->reason}) fix(*s);
         }
         for (auto& s : b.steps) {
             fix(s.name);
@@ -256,6 +289,7 @@ std::string text_report(const Report& unsafe, bool color)
         if (g.has_sustained(rep.bundles))
             out += "\n  Sustained writes (the benchmark's sustained suite)\n" + text_sustained_table(rep, g);
         if (g.has_health(rep.bundles)) out += "\n  Health (mmc-health), the latest reading per card\n" + text_health_table(rep, g);
+        if (g.has_tune(rep.bundles)) out += "\n  Tuning (mmc-tune): the bus mode and the block queue, before and after\n" + text_tune_table(rep, g);
         if (!g.has_sequential(rep.bundles) && !g.has_random(rep.bundles)) out += "\n  No figures.\n";
 
         std::string problems;

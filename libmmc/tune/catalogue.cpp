@@ -15,7 +15,7 @@ struct RowBuilder {
     std::span<const uint8_t> b;
     std::vector<ConfigRow> rows;
 
-    void add(Group g, std::string setting, ExtCsdField f, std::string value, const std::optional<std::string>& why_not, Undo undo,
+    void add(Group g, std::optional<SettingName> setting, ExtCsdField f, std::string value, const std::optional<std::string>& why_not, Undo undo,
              bool after_power_cycle = false)
     {
         const auto place = regs::field_place(f);
@@ -88,32 +88,32 @@ std::vector<ConfigRow> current_configuration(std::span<const uint8_t> b)
     using F = ExtCsdField;
     const uint64_t unit = regs::wp_group_bytes(b);
 
-    r.add(Group::cache, "--volatile-cache", F::cache_ctrl,
+    r.add(Group::cache, Setting::volatile_cache, F::cache_ctrl,
           fmt::format("{} (cache {})", on_off(r.v(F::cache_ctrl) & 1), cli::format_bytes(r.v(F::cache_size) * 1024)),
           cache_unsupported(b), Undo::reversible);
 
     const uint64_t bkops = r.v(F::bkops_en);
-    r.add(Group::background_operations, "--bkops", F::bkops_en,
+    r.add(Group::background_operations, Setting::bkops, F::bkops_en,
           fmt::format("auto {}, manual {}", on_off(bkops & 2), on_off(bkops & 1)), bkops_auto_unsupported(b), Undo::reversible);
 
     const uint64_t config = r.v(F::partition_config);
     const auto boot_why = boot_config_unsupported(b);
-    r.add(Group::boot, "--boot-partition/--boot-ack", F::partition_config,
+    r.add(Group::boot, SettingName(Setting::boot_partition, Setting::boot_ack), F::partition_config,
           fmt::format("boot from {}, boot ack {}", boot_enable_text(config), on_off(config & 0x40)),
           boot_why ? boot_why : boot_partitions_absent(b), Undo::reversible);
-    r.add(Group::boot, "--boot-bus", F::boot_bus_conditions, boot_bus_text(r.v(F::boot_bus_conditions)), boot_why, Undo::reversible);
+    r.add(Group::boot, Setting::boot_bus, F::boot_bus_conditions, boot_bus_text(r.v(F::boot_bus_conditions)), boot_why, Undo::reversible);
 
     const uint64_t rst = r.v(F::rst_n_function);
     std::optional<std::string> rst_why = rst_n_unsupported(b);
     if (!rst_why && (rst & 3)) rst_why = "already set for good";
-    r.add(Group::reset, "--rst-n", F::rst_n_function, rst_n_text(rst), rst_why, Undo::one_time);
+    r.add(Group::reset, Setting::rst_n, F::rst_n_function, rst_n_text(rst), rst_why, Undo::one_time);
 
-    r.add(Group::write_protection, "--boot-wp", F::boot_wp, boot_wp_text(r.v(F::boot_wp), r.v(F::boot_wp_status)),
+    r.add(Group::write_protection, Setting::boot_wp, F::boot_wp, boot_wp_text(r.v(F::boot_wp), r.v(F::boot_wp_status)),
           boot_wp_power_on_unsupported(b), Undo::power_cycle);
 
     const auto part_why = partitioning_unsupported(b);
     const bool sectors = regs::sector_addressed(b);
-    r.add(Group::partitions, "--enhanced-area", F::enh_size_mult,
+    r.add(Group::partitions, Setting::enhanced_area, F::enh_size_mult,
           r.v(F::enh_size_mult) ? fmt::format("{} at {}", cli::format_bytes_exact(r.v(F::enh_size_mult) * unit),
                                               cli::format_bytes_exact(r.v(F::enh_start_addr) * (sectors ? 512 : 1)))
                                 : "none",
@@ -121,19 +121,19 @@ std::vector<ConfigRow> current_configuration(std::span<const uint8_t> b)
     const std::array gp_fields{F::gp_size_mult_1, F::gp_size_mult_2, F::gp_size_mult_3, F::gp_size_mult_4};
     for (std::size_t i = 0; i < gp_fields.size(); ++i) {
         const uint64_t bytes = r.v(gp_fields[i]) * unit;
-        r.add(Group::partitions, fmt::format("--gp {}", i + 1), gp_fields[i], bytes ? cli::format_bytes_exact(bytes) : "none",
+        r.add(Group::partitions, SettingName(Setting::gp, std::nullopt, static_cast<int>(i) + 1), gp_fields[i], bytes ? cli::format_bytes_exact(bytes) : "none",
               part_why, Undo::one_time, true);
     }
-    r.add(Group::partitions, "", F::partitions_attribute, fmt::format("0x{:02x}", r.v(F::partitions_attribute)), part_why,
+    r.add(Group::partitions, std::nullopt, F::partitions_attribute, fmt::format("0x{:02x}", r.v(F::partitions_attribute)), part_why,
           Undo::one_time, true);
-    r.add(Group::partitions, "", F::partition_setting_completed, r.v(F::partition_setting_completed) & 1 ? "completed" : "not completed",
+    r.add(Group::partitions, std::nullopt, F::partition_setting_completed, r.v(F::partition_setting_completed) & 1 ? "completed" : "not completed",
           part_why, Undo::one_time, true);
-    r.add(Group::reliability, "--write-reliability", F::wr_rel_set, rel_text(r.v(F::wr_rel_set)), write_reliability_unsupported(b),
+    r.add(Group::reliability, Setting::write_reliability, F::wr_rel_set, rel_text(r.v(F::wr_rel_set)), write_reliability_unsupported(b),
           Undo::one_time, true);
-    r.add(Group::power_off_notification, "", F::power_off_notification,
+    r.add(Group::power_off_notification, std::nullopt, F::power_off_notification,
           fmt::format("{} (the kernel's to set)", r.v(F::power_off_notification)), std::string("the kernel sets it"),
           Undo::reversible);
-    r.add(Group::sanitize, "--sanitize", F::sanitize_start, "an action, not a state", sanitize_unsupported(b), Undo::one_time);
+    r.add(Group::sanitize, Setting::sanitize, F::sanitize_start, "an action, not a state", sanitize_unsupported(b), Undo::one_time);
     return std::move(r.rows);
 }
 

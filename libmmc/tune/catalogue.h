@@ -7,6 +7,7 @@
 #include "regs/ext_csd_config.h"
 #include "tune/plan.h"
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -20,7 +21,7 @@ std::string_view group_key(Group g); // "background_operations"
 
 struct ConfigRow {
     Group group;
-    std::string setting;         // the option that changes it ("--volatile-cache"), or "" when none does
+    std::optional<SettingName> setting; // what changes it (the front end names its option), none when nothing does
     regs::ExtCsdField field;
     std::string name;            // "CACHE_CTRL"
     int index = 0;

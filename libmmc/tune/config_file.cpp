@@ -89,7 +89,46 @@ nlohmann::ordered_json config_json(const Model& m, const Request& r)
     return doc;
 }
 
+namespace {
+
+// A setting by its key in the file, for the errors of the values read
+// from it ("volatile_cache maybe: expected on or off").
+std::string key_of(const SettingName& n)
+{
+    switch (n.setting) {
+    case Setting::volatile_cache: return "volatile_cache";
+    case Setting::bkops: return "bkops";
+    case Setting::boot_partition: return "boot_partition";
+    case Setting::boot_ack: return "boot_ack";
+    case Setting::boot_bus: return "boot_bus";
+    case Setting::rst_n: return "rst_n";
+    case Setting::boot_wp: return "boot_wp";
+    case Setting::enhanced_area: return "enhanced_area";
+    case Setting::gp: return "gp";
+    case Setting::write_reliability: return "write_reliability";
+    case Setting::sanitize: return "sanitize";
+    case Setting::permanent: return "permanent";
+    case Setting::partitioning: return "partitioning";
+    }
+    return "?";
+}
+
+Request settings_of(const nlohmann::ordered_json& doc, const Model& device);
+
+} // namespace
+
 Request request_from_config(const nlohmann::ordered_json& doc, const Model& device)
+{
+    try {
+        return settings_of(doc, device);
+    } catch (const SettingError& e) {
+        throw SettingError(named(e.what(), key_of));
+    }
+}
+
+namespace {
+
+Request settings_of(const nlohmann::ordered_json& doc, const Model& device)
 {
     if (!doc.is_object() || doc.value("kind", nlohmann::ordered_json()) != "mmc-tune emmc configuration")
         throw SettingError("configuration: not an mmc-tune emmc configuration (no \"kind\": \"mmc-tune emmc configuration\")");
@@ -120,12 +159,12 @@ Request request_from_config(const nlohmann::ordered_json& doc, const Model& devi
         }
         if (!value.is_string()) throw SettingError(fmt::format("configuration: \"{}\" is not a string", key));
         const std::string v = value.get<std::string>();
-        if (key == "volatile_cache") r.cache = parse_on_off("volatile_cache", v);
+        if (key == "volatile_cache") r.cache = parse_on_off(Setting::volatile_cache, v);
         else if (key == "bkops") r.bkops = parse_bkops(v);
         else if (key == "boot_partition") r.boot_partition = parse_boot_partition(v);
-        else if (key == "boot_ack") r.boot_ack = parse_on_off("boot_ack", v);
+        else if (key == "boot_ack") r.boot_ack = parse_on_off(Setting::boot_ack, v);
         else if (key == "boot_bus") r.boot_bus = parse_boot_bus(v);
-        else if (key == "rst_n") r.rst_n = parse_on_off("rst_n", v);
+        else if (key == "rst_n") r.rst_n = parse_on_off(Setting::rst_n, v);
         else if (key == "boot_wp") r.boot_wp = parse_boot_wp(v);
         else if (key == "enhanced_area") r.enhanced_area = parse_area(v);
         else if (key == "write_reliability") r.write_reliability = parse_rel_parts(v);
@@ -133,5 +172,7 @@ Request request_from_config(const nlohmann::ordered_json& doc, const Model& devi
     }
     return r;
 }
+
+} // namespace
 
 } // namespace mmc::tune

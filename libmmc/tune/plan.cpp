@@ -14,17 +14,17 @@ using regs::ExtCsdField;
 
 uint64_t read_field(std::span<const uint8_t> b, ExtCsdField f) { return regs::ext_csd_value(b, f); }
 
-void refuse(Plan& p, std::string setting, std::string reason) { p.refusals.push_back({std::move(setting), std::move(reason)}); }
+void refuse(Plan& p, SettingName setting, std::string reason) { p.refusals.push_back({std::move(setting), std::move(reason)}); }
 
 
 void plan_cache(std::span<const uint8_t> b, const Request& r, Plan& p)
 {
     if (!r.cache) return;
-    if (auto why = cache_unsupported(b)) return refuse(p, "--volatile-cache", *why);
+    if (auto why = cache_unsupported(b)) return refuse(p, Setting::volatile_cache, *why);
     const uint64_t old = read_field(b, ExtCsdField::cache_ctrl);
-    if ((old & 1) == uint64_t(*r.cache)) return p.notes.push_back(fmt::format("--volatile-cache: the cache is already {}", *r.cache ? "on" : "off"));
+    if ((old & 1) == uint64_t(*r.cache)) return p.notes.push_back(fmt::format("{}: the cache is already {}", mention(Setting::volatile_cache), *r.cache ? "on" : "off"));
     const std::string size = cli::format_bytes(read_field(b, ExtCsdField::cache_size) * 1024);
-    auto c = change_of("--volatile-cache", ExtCsdField::cache_ctrl, old, (old & ~uint64_t{1}) | uint64_t(*r.cache), Undo::reversible,
+    auto c = change_of(Setting::volatile_cache, ExtCsdField::cache_ctrl, old, (old & ~uint64_t{1}) | uint64_t(*r.cache), Undo::reversible,
                        *r.cache ? fmt::format("writes are acknowledged from the device's {} volatile cache; the kernel flushes "
                                               "it on sync and before power-off, a power loss loses what was not flushed",
                                               size)
@@ -40,25 +40,25 @@ void plan_bkops(std::span<const uint8_t> b, const Request& r, Plan& p)
     const uint64_t old = read_field(b, ExtCsdField::bkops_en);
     switch (*r.bkops) {
     case Bkops::automatic: {
-        if (auto why = bkops_auto_unsupported(b)) return refuse(p, "--bkops", *why);
-        if (old & 2) return p.notes.push_back("--bkops: automatic background operations are already on");
-        auto c = change_of("--bkops", ExtCsdField::bkops_en, old, old | 2, Undo::reversible,
+        if (auto why = bkops_auto_unsupported(b)) return refuse(p, Setting::bkops, *why);
+        if (old & 2) return p.notes.push_back(mention(Setting::bkops) + ": automatic background operations are already on");
+        auto c = change_of(Setting::bkops, ExtCsdField::bkops_en, old, old | 2, Undo::reversible,
                            "the device runs its garbage collection and wear levelling by itself when idle");
         c.compare_mask = 2;
         return add_field_change(p, b, c, generic_cmd6_timeout_ms(b));
     }
     case Bkops::off: {
-        if (old & 1) p.notes.push_back("--bkops off: MANUAL_EN (BKOPS_EN bit 0) stays set: it is one-time");
-        if (!(old & 2)) return p.notes.push_back("--bkops: automatic background operations are already off");
-        auto c = change_of("--bkops", ExtCsdField::bkops_en, old, old & ~uint64_t{2}, Undo::reversible,
+        if (old & 1) p.notes.push_back(mention(Setting::bkops) + " off: MANUAL_EN (BKOPS_EN bit 0) stays set: it is one-time");
+        if (!(old & 2)) return p.notes.push_back(mention(Setting::bkops) + ": automatic background operations are already off");
+        auto c = change_of(Setting::bkops, ExtCsdField::bkops_en, old, old & ~uint64_t{2}, Undo::reversible,
                            "the device no longer cleans up by itself when idle: writes may stall on its garbage collection");
         c.compare_mask = 2;
         return add_field_change(p, b, c, generic_cmd6_timeout_ms(b));
     }
     case Bkops::manual: {
-        if (auto why = bkops_manual_unsupported(b)) return refuse(p, "--bkops", *why);
-        if (old & 1) return p.notes.push_back("--bkops: manual background operations are already enabled");
-        auto c = change_of("--bkops", ExtCsdField::bkops_en, old, old | 1, Undo::one_time,
+        if (auto why = bkops_manual_unsupported(b)) return refuse(p, Setting::bkops, *why);
+        if (old & 1) return p.notes.push_back(mention(Setting::bkops) + ": manual background operations are already enabled");
+        auto c = change_of(Setting::bkops, ExtCsdField::bkops_en, old, old | 1, Undo::one_time,
                            "the host is to start background operations when the device asks (the kernel does); "
                            "this cannot be undone on this device");
         c.compare_mask = 1;
@@ -81,19 +81,19 @@ std::string boot_enable_words(uint64_t enable)
 void plan_partition_config(std::span<const uint8_t> b, const Request& r, Plan& p)
 {
     if (!r.boot_partition && !r.boot_ack) return;
-    const std::string setting = r.boot_partition && r.boot_ack ? "--boot-partition/--boot-ack"
-                                : r.boot_partition          ? "--boot-partition"
-                                                            : "--boot-ack";
+    const SettingName setting = r.boot_partition && r.boot_ack ? SettingName(Setting::boot_partition, Setting::boot_ack)
+                                : r.boot_partition          ? SettingName(Setting::boot_partition)
+                                                            : SettingName(Setting::boot_ack);
     if (auto why = boot_config_unsupported(b)) return refuse(p, setting, *why);
     if (r.boot_partition && (*r.boot_partition == BootPartition::boot1 || *r.boot_partition == BootPartition::boot2))
-        if (auto why = boot_partitions_absent(b)) return refuse(p, "--boot-partition", *why);
+        if (auto why = boot_partitions_absent(b)) return refuse(p, Setting::boot_partition, *why);
     const uint64_t old = read_field(b, ExtCsdField::partition_config);
     uint64_t now = old;
     if (r.boot_partition) now = (now & ~uint64_t{0x38}) | (uint64_t(*r.boot_partition) << 3);
     if (r.boot_ack) now = *r.boot_ack ? now | 0x40 : now & ~uint64_t{0x40};
     if (r.boot_ack && *r.boot_ack && (now & 0x38) == 0)
-        return refuse(p, setting, "--boot-ack on with no boot partition enabled: the device would acknowledge a boot it does not do");
-    if (now == old) return p.notes.push_back(fmt::format("{}: PARTITION_CONFIG already says so (0x{:02x})", setting, old));
+        return refuse(p, setting, mention(Setting::boot_ack) + " on with no boot partition enabled: the device would acknowledge a boot it does not do");
+    if (now == old) return p.notes.push_back(fmt::format("{}: PARTITION_CONFIG already says so (0x{:02x})", mention(setting), old));
     std::string words = fmt::format("the device {}", boot_enable_words(now >> 3 & 7));
     words += now & 0x40 ? ", with the boot acknowledge" : ", without the boot acknowledge";
     words += ", when the SoC's boot ROM boots from it; the partition the kernel reads and writes is unchanged";
@@ -105,20 +105,20 @@ void plan_partition_config(std::span<const uint8_t> b, const Request& r, Plan& p
 void plan_boot_bus(std::span<const uint8_t> b, const Request& r, Plan& p)
 {
     if (!r.boot_bus) return;
-    if (auto why = boot_config_unsupported(b)) return refuse(p, "--boot-bus", *why);
+    if (auto why = boot_config_unsupported(b)) return refuse(p, Setting::boot_bus, *why);
     const uint64_t info = read_field(b, ExtCsdField::boot_info);
     if (r.boot_bus->mode == BootMode::ddr && r.boot_bus->width == 1)
-        return refuse(p, "--boot-bus", "a DDR boot is 4 or 8 bits wide, not 1");
+        return refuse(p, Setting::boot_bus, "a DDR boot is 4 or 8 bits wide, not 1");
     if (r.boot_bus->mode == BootMode::ddr && !(info & 2))
-        return refuse(p, "--boot-bus", fmt::format("the device cannot boot in DDR mode (BOOT_INFO [228] 0x{:02x}: DDR_BOOT_MODE is 0)", info));
+        return refuse(p, Setting::boot_bus, fmt::format("the device cannot boot in DDR mode (BOOT_INFO [228] 0x{:02x}: DDR_BOOT_MODE is 0)", info));
     if (r.boot_bus->mode == BootMode::sdr_hs && !(info & 4))
-        return refuse(p, "--boot-bus", fmt::format("the device cannot boot at high speed (BOOT_INFO [228] 0x{:02x}: HS_BOOT_MODE is 0)", info));
+        return refuse(p, Setting::boot_bus, fmt::format("the device cannot boot at high speed (BOOT_INFO [228] 0x{:02x}: HS_BOOT_MODE is 0)", info));
     const uint64_t old = read_field(b, ExtCsdField::boot_bus_conditions);
     const uint64_t width = r.boot_bus->width == 1 ? 0 : r.boot_bus->width == 4 ? 1 : 2;
     const uint64_t now = (old & 0x04) | (uint64_t(r.boot_bus->mode) << 3) | width;
-    if (now == old) return p.notes.push_back(fmt::format("--boot-bus: BOOT_BUS_CONDITIONS already says {}", to_string(*r.boot_bus)));
+    if (now == old) return p.notes.push_back(fmt::format("{}: BOOT_BUS_CONDITIONS already says {}", mention(Setting::boot_bus), to_string(*r.boot_bus)));
     static constexpr std::string_view modes[] = {"single data rate", "single data rate at high speed", "dual data rate"};
-    auto c = change_of("--boot-bus", ExtCsdField::boot_bus_conditions, old, now, Undo::reversible,
+    auto c = change_of(Setting::boot_bus, ExtCsdField::boot_bus_conditions, old, now, Undo::reversible,
                        fmt::format("the boot ROM's boot reads use {} bits, {}; normal operation is unchanged",
                                    r.boot_bus->width, modes[static_cast<int>(r.boot_bus->mode)]));
     c.compare_mask = 0x1b;
@@ -128,15 +128,15 @@ void plan_boot_bus(std::span<const uint8_t> b, const Request& r, Plan& p)
 void plan_rst_n(std::span<const uint8_t> b, const Request& r, Plan& p)
 {
     if (!r.rst_n) return;
-    if (auto why = rst_n_unsupported(b)) return refuse(p, "--rst-n", *why);
+    if (auto why = rst_n_unsupported(b)) return refuse(p, Setting::rst_n, *why);
     const uint64_t old = read_field(b, ExtCsdField::rst_n_function);
     const uint64_t want = *r.rst_n ? 1 : 2;
-    if ((old & 3) == want) return p.notes.push_back(fmt::format("--rst-n: RST_n is already permanently {}", *r.rst_n ? "enabled" : "disabled"));
+    if ((old & 3) == want) return p.notes.push_back(fmt::format("{}: RST_n is already permanently {}", mention(Setting::rst_n), *r.rst_n ? "enabled" : "disabled"));
     if (old & 3)
-        return refuse(p, "--rst-n", fmt::format("RST_n_FUNCTION [162] is already set for good (0x{:02x}, permanently {}): it "
+        return refuse(p, Setting::rst_n, fmt::format("RST_n_FUNCTION [162] is already set for good (0x{:02x}, permanently {}): it "
                                                 "cannot be changed again",
                                                 old, (old & 3) == 1 ? "enabled" : "disabled"));
-    auto c = change_of("--rst-n", ExtCsdField::rst_n_function, old, (old & ~uint64_t{3}) | want, Undo::one_time,
+    auto c = change_of(Setting::rst_n, ExtCsdField::rst_n_function, old, (old & ~uint64_t{3}) | want, Undo::one_time,
                        *r.rst_n ? "the device resets when the host pulses RST_n (the kernel's hardware reset then works); "
                                   "this cannot be undone on this device"
                                 : "the device ignores RST_n for good; this cannot be undone on this device");
@@ -148,14 +148,14 @@ void plan_boot_wp(std::span<const uint8_t> b, const Request& r, Plan& p)
 {
     if (!r.boot_wp) return;
     const bool perm = *r.boot_wp == BootWp::permanent;
-    if (auto why = perm ? boot_wp_permanent_unsupported(b) : boot_wp_power_on_unsupported(b)) return refuse(p, "--boot-wp", *why);
+    if (auto why = perm ? boot_wp_permanent_unsupported(b) : boot_wp_power_on_unsupported(b)) return refuse(p, Setting::boot_wp, *why);
     const uint64_t old = read_field(b, ExtCsdField::boot_wp);
     const uint64_t bit = perm ? 0x04 : 0x01; // B_PERM_WP_EN, B_PWR_WP_EN
-    if (old & bit) return p.notes.push_back(fmt::format("--boot-wp: {} write protection is already on", to_string(*r.boot_wp)));
+    if (old & bit) return p.notes.push_back(fmt::format("{}: {} write protection is already on", mention(Setting::boot_wp), to_string(*r.boot_wp)));
     // The other bits stay as they are: clearing B_SEC_WP_SEL could widen a
     // permanent protection already on one area to both.
     const std::string areas = old & 0x80 ? "the boot partition BOOT_WP's selection bits name" : "both boot partitions (mmcblkXboot0 and boot1)";
-    auto c = change_of("--boot-wp", ExtCsdField::boot_wp, old, old | bit, perm ? Undo::one_time : Undo::power_cycle,
+    auto c = change_of(Setting::boot_wp, ExtCsdField::boot_wp, old, old | bit, perm ? Undo::one_time : Undo::power_cycle,
                        perm ? fmt::format("{} become read-only for good: their contents can never change again; this cannot "
                                           "be undone on this device",
                                           areas)
@@ -170,13 +170,13 @@ void plan_boot_wp(std::span<const uint8_t> b, const Request& r, Plan& p)
 void plan_sanitize(std::span<const uint8_t> b, const Request& r, Plan& p)
 {
     if (!r.sanitize) return;
-    if (auto why = sanitize_unsupported(b)) return refuse(p, "--sanitize", *why);
+    if (auto why = sanitize_unsupported(b)) return refuse(p, Setting::sanitize, *why);
     Request others = r;
     others.sanitize = false;
     others.permanent = false;
     if (!others.empty())
-        return refuse(p, "--sanitize", "sanitize is run on its own: give the other settings in another run");
-    auto c = change_of("--sanitize", ExtCsdField::sanitize_start, 0, 1, Undo::one_time,
+        return refuse(p, Setting::sanitize, "sanitize is run on its own: give the other settings in another run");
+    auto c = change_of(Setting::sanitize, ExtCsdField::sanitize_start, 0, 1, Undo::one_time,
                        fmt::format("every block the device holds unmapped is purged: whatever was erased, trimmed or "
                                    "discarded (deleted files included) becomes unrecoverable; mapped data stays; the device "
                                    "is busy until it finishes (allowed {} s)",
@@ -188,7 +188,7 @@ void plan_sanitize(std::span<const uint8_t> b, const Request& r, Plan& p)
 
 } // namespace
 
-Change change_of(std::string setting, regs::ExtCsdField field, uint64_t old_value, uint64_t new_value, Undo undo,
+Change change_of(SettingName setting, regs::ExtCsdField field, uint64_t old_value, uint64_t new_value, Undo undo,
                  std::string consequence)
 {
     const auto place = regs::field_place(field);
@@ -260,18 +260,18 @@ Plan make_plan(std::span<const uint8_t> b, const Request& r)
     plan_boot_wp(b, r, p);
     plan_partitions(b, r, p);
 
-    std::vector<std::string> needs_permanent;
+    std::vector<SettingName> needs_permanent;
     for (const auto& c : p.changes) {
         p.one_time = p.one_time || c.undo == Undo::one_time;
         p.power_cycle = p.power_cycle || c.after_power_cycle;
-        // "(partitioning)": the completion the partition settings bring,
-        // refused with them.
-        if (c.undo == Undo::one_time && !r.permanent && c.setting.front() != '(' &&
+        // The partitioning as a whole: the completion the partition
+        // settings bring, refused with them.
+        if (c.undo == Undo::one_time && !r.permanent && c.setting.setting != Setting::partitioning &&
             std::find(needs_permanent.begin(), needs_permanent.end(), c.setting) == needs_permanent.end())
             needs_permanent.push_back(c.setting);
     }
     for (const auto& s : needs_permanent)
-        refuse(p, s, "this cannot be undone on this device: give --permanent as well to mean it");
+        refuse(p, s, "this cannot be undone on this device: give " + mention(Setting::permanent) + " as well to mean it");
     return p;
 }
 

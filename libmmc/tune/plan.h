@@ -10,6 +10,7 @@
 #include "tune/settings.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,7 +26,7 @@ enum class Undo {
 std::string_view to_string(Undo u);
 
 struct Change {
-    std::string setting;       // the option that asked for it: "--volatile-cache"
+    SettingName setting;       // what asked for it (the front end names its option: "--volatile-cache")
     regs::ExtCsdField field;
     std::string name;          // "CACHE_CTRL"
     int index = 0;             // the EXT_CSD byte (the lowest of a multi-byte field)
@@ -40,8 +41,8 @@ struct Change {
 };
 
 struct Refusal {
-    std::string setting; // "--volatile-cache", or "" for the request as a whole
-    std::string reason;
+    std::optional<SettingName> setting; // what was refused; none: the request as a whole
+    std::string reason;                 // with mentions (settings.h: named())
 };
 
 // One CMD6 SWITCH (WRITE_BYTE access) and the busy time the device declares.
@@ -55,7 +56,7 @@ struct Write {
 struct Plan {
     std::vector<Change> changes;
     std::vector<Refusal> refusals;
-    std::vector<std::string> notes;  // what is already so, what else a write completes
+    std::vector<std::string> notes;  // what is already so, what else a write completes (with mentions)
     std::vector<Write> writes;       // one transaction, in order
     bool power_cycle = false;        // some change waits for a power cycle
     bool destroys_data = false;      // sanitize, or a repartitioned user area
@@ -81,7 +82,7 @@ Plan make_plan(std::span<const uint8_t> ext_csd, const Request& request);
 void plan_partitions(std::span<const uint8_t> ext_csd, const Request& request, Plan& plan);
 
 // A change of a whole field, named by its JEDEC name and first byte.
-Change change_of(std::string setting, regs::ExtCsdField field, uint64_t old_value, uint64_t new_value, Undo undo,
+Change change_of(SettingName setting, regs::ExtCsdField field, uint64_t old_value, uint64_t new_value, Undo undo,
                  std::string consequence);
 
 // Adds a change of a whole field and the byte writes that make it, lowest

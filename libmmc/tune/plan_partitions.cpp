@@ -36,7 +36,7 @@ std::string misaligned(std::string_view what, uint64_t bytes, uint64_t unit)
 
 // Every partition setting is one-time, and the device takes it only at
 // its next power cycle.
-Change partition_change(std::string setting, ExtCsdField field, uint64_t old_value, uint64_t new_value, std::string consequence)
+Change partition_change(SettingName setting, ExtCsdField field, uint64_t old_value, uint64_t new_value, std::string consequence)
 {
     Change c = change_of(std::move(setting), field, old_value, new_value, Undo::one_time, std::move(consequence));
     c.after_power_cycle = true;
@@ -67,15 +67,15 @@ void plan_partitions(std::span<const uint8_t> b, const Request& r, Plan& p)
     if (!r.partitions()) return;
     if (already_so(b, r)) return p.notes.push_back("the partition settings asked for are the device's completed partitioning already");
     const std::size_t refused_before = p.refusals.size();
-    auto refuse = [&](std::string setting, std::string reason) { p.refusals.push_back({std::move(setting), std::move(reason)}); };
+    auto refuse = [&](SettingName setting, std::string reason) { p.refusals.push_back({std::move(setting), std::move(reason)}); };
     bool any_gp = false;
     for (const auto& g : r.gp) any_gp = any_gp || g.has_value();
     if (r.enhanced_area)
-        if (auto why = enhanced_unsupported(b)) refuse("--enhanced-area", *why);
+        if (auto why = enhanced_unsupported(b)) refuse(Setting::enhanced_area, *why);
     if (any_gp)
-        if (auto why = partitioning_unsupported(b)) refuse("--gp", *why);
+        if (auto why = partitioning_unsupported(b)) refuse(Setting::gp, *why);
     if (!r.write_reliability.empty())
-        if (auto why = write_reliability_unsupported(b)) refuse("--write-reliability", *why);
+        if (auto why = write_reliability_unsupported(b)) refuse(Setting::write_reliability, *why);
     if (p.refusals.size() != refused_before) return;
 
     const uint64_t unit = regs::wp_group_bytes(b);
@@ -94,24 +94,24 @@ void plan_partitions(std::span<const uint8_t> b, const Request& r, Plan& p)
 
     if (r.enhanced_area) {
         const Area a = *r.enhanced_area;
-        if (a.size == 0) refuse("--enhanced-area", "SIZE 0: an enhanced area of no size is none; leave --enhanced-area out");
-        else if (auto m = misaligned("SIZE", a.size, unit); !m.empty()) refuse("--enhanced-area", m);
-        else if (auto o = misaligned("OFFSET", a.offset, unit); !o.empty()) refuse("--enhanced-area", o);
+        if (a.size == 0) refuse(Setting::enhanced_area, "SIZE 0: an enhanced area of no size is none; leave " + mention(Setting::enhanced_area) + " out");
+        else if (auto m = misaligned("SIZE", a.size, unit); !m.empty()) refuse(Setting::enhanced_area, m);
+        else if (auto o = misaligned("OFFSET", a.offset, unit); !o.empty()) refuse(Setting::enhanced_area, o);
         else if (a.offset > capacity || a.size > capacity - a.offset)
-            refuse("--enhanced-area", fmt::format("{} at {} ends past the user area ({})", bytes_words(a.size), bytes_words(a.offset),
+            refuse(Setting::enhanced_area, fmt::format("{} at {} ends past the user area ({})", bytes_words(a.size), bytes_words(a.offset),
                                                   bytes_words(capacity)));
         else {
             enh_new = a.size / unit;
             // ENH_START_ADDR counts sectors on sector-addressed devices, bytes otherwise.
             start_new = regs::sector_addressed(b) ? a.offset / 512 : a.offset;
             attr_new |= 1;
-            if (start_new > 0xffffffff) refuse("--enhanced-area", "OFFSET does not fit ENH_START_ADDR");
+            if (start_new > 0xffffffff) refuse(Setting::enhanced_area, "OFFSET does not fit ENH_START_ADDR");
         }
     }
     for (std::size_t i = 0; i < 4; ++i) {
         if (!r.gp[i]) continue;
         const uint64_t size = *r.gp[i];
-        const std::string setting = fmt::format("--gp {}", i + 1);
+        const SettingName setting(Setting::gp, std::nullopt, static_cast<int>(i) + 1);
         if (size == 0) refuse(setting, "SIZE 0: a general purpose partition of no size is none; leave it out");
         else if (auto m = misaligned("SIZE", size, unit); !m.empty()) refuse(setting, m);
         else if (size / unit > max_mult) refuse(setting, fmt::format("SIZE {} does not fit GP_SIZE_MULT (at most {} groups)", bytes_words(size), max_mult));
@@ -121,7 +121,7 @@ void plan_partitions(std::span<const uint8_t> b, const Request& r, Plan& p)
         const int bit = static_cast<int>(part);
         if (rel_old >> bit & 1) continue; // already reliable: nothing to write
         if (bit > 0 && gp_new[static_cast<std::size_t>(bit - 1)] == 0)
-            refuse("--write-reliability", fmt::format("{} does not exist and is not being made: give --gp {},SIZE too", to_string(part), bit));
+            refuse(Setting::write_reliability, fmt::format("{} does not exist and is not being made: give {} {},SIZE too", to_string(part), mention(Setting::gp), bit));
         rel_new |= uint64_t{1} << bit;
     }
     if (p.refusals.size() != refused_before) return;
@@ -138,13 +138,13 @@ void plan_partitions(std::span<const uint8_t> b, const Request& r, Plan& p)
         if (attr_new >> (i + 1) & 1) enhanced += gp_new[i] * unit;
     }
     if (enhanced > 0 && enhanced > max_enh)
-        return refuse(r.enhanced_area ? "--enhanced-area" : "--gp",
+        return refuse(r.enhanced_area ? Setting::enhanced_area : Setting::gp,
                       fmt::format("the enhanced areas total {}, more than the device's maximum {} (MAX_ENH_SIZE_MULT [159:157] {})",
                                   bytes_words(enhanced), bytes_words(max_enh), part_field(b, ExtCsdField::max_enh_size_mult)));
     const double ratio = max_enh ? static_cast<double>(capacity) / static_cast<double>(max_enh) : 1.0;
     const uint64_t enh_cost = static_cast<uint64_t>(static_cast<double>(enh_new * unit) * (ratio > 1 ? ratio - 1 : 0));
     if (gp_total + enh_cost >= capacity)
-        return refuse(any_gp ? "--gp" : "--enhanced-area",
+        return refuse(any_gp ? Setting::gp : Setting::enhanced_area,
                       fmt::format("the partitions ({} of GP partitions, an enhanced area costing about {}) leave no user area of the {}",
                                   bytes_words(gp_total), bytes_words(enh_cost), bytes_words(capacity)));
     p.user_area_after = capacity - gp_total - enh_cost;
@@ -155,36 +155,35 @@ void plan_partitions(std::span<const uint8_t> b, const Request& r, Plan& p)
     // The sizes are counted in high-capacity groups only with ERASE_GROUP_DEF
     // set; it is volatile (the kernel sets it at every initialisation too).
     if (!(part_field(b, ExtCsdField::erase_group_def) & 1)) {
-        Change c = partition_change("", ExtCsdField::erase_group_def, 0, 1, "the partition sizes are counted in high-capacity groups");
+        Change c = partition_change(Setting::partitioning, ExtCsdField::erase_group_def, 0, 1, "the partition sizes are counted in high-capacity groups");
         c.undo = Undo::reversible;
         c.after_power_cycle = false;
-        c.setting = "(partitioning)";
         c.compare_mask = 1;
         add_field_change(p, b, c, t);
     }
     if (start_new != start_old)
-        add_field_change(p, b, partition_change("--enhanced-area", ExtCsdField::enh_start_addr, start_old, start_new,
+        add_field_change(p, b, partition_change(Setting::enhanced_area, ExtCsdField::enh_start_addr, start_old, start_new,
                                                 fmt::format("the enhanced area starts at {}", bytes_words(r.enhanced_area->offset))), t);
     if (enh_new != enh_old)
-        add_field_change(p, b, partition_change("--enhanced-area", ExtCsdField::enh_size_mult, enh_old, enh_new,
+        add_field_change(p, b, partition_change(Setting::enhanced_area, ExtCsdField::enh_size_mult, enh_old, enh_new,
                                                 fmt::format("an enhanced (pSLC) area of {} ({} groups) in the user area: it costs "
                                                             "about {} of normal capacity; {}",
                                                             bytes_words(enh_new * unit), enh_new, bytes_words(enh_cost), after)), t);
     if (attr_new != attr_old)
-        add_field_change(p, b, partition_change("--enhanced-area", ExtCsdField::partitions_attribute, attr_old, attr_new,
+        add_field_change(p, b, partition_change(Setting::enhanced_area, ExtCsdField::partitions_attribute, attr_old, attr_new,
                                                 "the user area's enhanced attribute is set"), t);
     for (std::size_t i = 0; i < 4; ++i)
         if (gp_new[i] != gp_old[i])
-            add_field_change(p, b, partition_change(fmt::format("--gp {}", i + 1), gp_fields[i], gp_old[i], gp_new[i],
+            add_field_change(p, b, partition_change(SettingName(Setting::gp, std::nullopt, static_cast<int>(i) + 1), gp_fields[i], gp_old[i], gp_new[i],
                                                     fmt::format("general purpose partition {} of {} ({} groups), taken from the "
                                                                 "user area: it loses {}; {}",
                                                                 i + 1, bytes_words(gp_new[i] * unit), gp_new[i],
                                                                 bytes_words(gp_new[i] * unit), after)), t);
     if (rel_new != rel_old)
-        add_field_change(p, b, partition_change("--write-reliability", ExtCsdField::wr_rel_set, rel_old, rel_new,
+        add_field_change(p, b, partition_change(Setting::write_reliability, ExtCsdField::wr_rel_set, rel_old, rel_new,
                                                 "writes to the named partitions are reliable: an interrupted write leaves the old "
                                                 "or the new data, never a mix, at some cost in write speed"), t);
-    add_field_change(p, b, partition_change("(partitioning)", ExtCsdField::partition_setting_completed,
+    add_field_change(p, b, partition_change(Setting::partitioning, ExtCsdField::partition_setting_completed,
                                             part_field(b, ExtCsdField::partition_setting_completed), 1,
                                             fmt::format("completes the partitioning: the device must be power-cycled for it to take "
                                                         "effect; {}; the user area's partition table and filesystems no longer fit "

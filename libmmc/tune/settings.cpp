@@ -20,16 +20,46 @@ std::vector<std::string_view> split_commas(std::string_view text)
     }
 }
 
-uint64_t size_in(std::string_view option, std::string_view text)
+// "--gp SIZE: why", mentioning the setting.
+uint64_t size_in(Setting setting, std::string_view part, std::string_view text)
 {
     try {
         return cli::parse_size(text);
     } catch (const std::invalid_argument& e) {
-        throw SettingError(fmt::format("{}: {}", option, e.what()));
+        throw SettingError(fmt::format("{} {}: {}", mention(setting), part, e.what()));
     }
 }
 
+// A mention's mark: SOH, three bytes (setting, with + 1 or 0, partition), STX.
+constexpr char mark_open = '\x01', mark_close = '\x02';
+
 } // namespace
+
+std::string mention(const SettingName& s)
+{
+    std::string m(1, mark_open);
+    m += static_cast<char>('A' + static_cast<int>(s.setting));
+    m += static_cast<char>(s.with ? 'B' + static_cast<int>(*s.with) : 'A');
+    m += static_cast<char>('0' + s.partition);
+    return m + mark_close;
+}
+
+std::string named(std::string_view words, const SettingNames& names)
+{
+    std::string out;
+    for (std::size_t i = 0; i < words.size();) {
+        if (words[i] == mark_open && i + 4 < words.size() && words[i + 4] == mark_close) {
+            SettingName s(static_cast<Setting>(words[i + 1] - 'A'));
+            if (words[i + 2] != 'A') s.with = static_cast<Setting>(words[i + 2] - 'B');
+            s.partition = words[i + 3] - '0';
+            out += names(s);
+            i += 5;
+        } else {
+            out += words[i++];
+        }
+    }
+    return out;
+}
 
 bool Request::empty() const
 {
@@ -44,11 +74,11 @@ bool Request::partitions() const
     return false;
 }
 
-bool parse_on_off(std::string_view option, std::string_view value)
+bool parse_on_off(Setting setting, std::string_view value)
 {
     if (value == "on") return true;
     if (value == "off") return false;
-    throw SettingError(fmt::format("{} {}: expected on or off", option, value));
+    throw SettingError(fmt::format("{} {}: expected on or off", mention(setting), value));
 }
 
 Bkops parse_bkops(std::string_view value)
@@ -56,7 +86,7 @@ Bkops parse_bkops(std::string_view value)
     if (value == "auto") return Bkops::automatic;
     if (value == "off") return Bkops::off;
     if (value == "manual") return Bkops::manual;
-    throw SettingError(fmt::format("--bkops {}: expected auto, off or manual", value));
+    throw SettingError(fmt::format("{} {}: expected auto, off or manual", mention(Setting::bkops), value));
 }
 
 BootPartition parse_boot_partition(std::string_view value)
@@ -65,7 +95,7 @@ BootPartition parse_boot_partition(std::string_view value)
     if (value == "2") return BootPartition::boot2;
     if (value == "user") return BootPartition::user;
     if (value == "none") return BootPartition::none;
-    throw SettingError(fmt::format("--boot-partition {}: expected 1, 2, user or none", value));
+    throw SettingError(fmt::format("{} {}: expected 1, 2, user or none", mention(Setting::boot_partition), value));
 }
 
 BootBus parse_boot_bus(std::string_view value)
@@ -75,13 +105,13 @@ BootBus parse_boot_bus(std::string_view value)
     if (parts[0] == "1") b.width = 1;
     else if (parts[0] == "4") b.width = 4;
     else if (parts[0] == "8") b.width = 8;
-    else throw SettingError(fmt::format("--boot-bus {}: expected a width of 1, 4 or 8 bits, then ,ddr or ,hs if wanted", value));
-    if (parts.size() > 2) throw SettingError(fmt::format("--boot-bus {}: expected WIDTH or WIDTH,ddr or WIDTH,hs", value));
+    else throw SettingError(fmt::format("{} {}: expected a width of 1, 4 or 8 bits, then ,ddr or ,hs if wanted", mention(Setting::boot_bus), value));
+    if (parts.size() > 2) throw SettingError(fmt::format("{} {}: expected WIDTH or WIDTH,ddr or WIDTH,hs", mention(Setting::boot_bus), value));
     if (parts.size() == 2) {
         if (parts[1] == "ddr") b.mode = BootMode::ddr;
         else if (parts[1] == "hs") b.mode = BootMode::sdr_hs;
         else if (parts[1] == "sdr") b.mode = BootMode::sdr;
-        else throw SettingError(fmt::format("--boot-bus {}: '{}' is not a boot mode; expected sdr, hs or ddr", value, parts[1]));
+        else throw SettingError(fmt::format("{} {}: '{}' is not a boot mode; expected sdr, hs or ddr", mention(Setting::boot_bus), value, parts[1]));
     }
     return b;
 }
@@ -90,22 +120,22 @@ BootWp parse_boot_wp(std::string_view value)
 {
     if (value == "power-on") return BootWp::power_on;
     if (value == "permanent") return BootWp::permanent;
-    throw SettingError(fmt::format("--boot-wp {}: expected power-on or permanent", value));
+    throw SettingError(fmt::format("{} {}: expected power-on or permanent", mention(Setting::boot_wp), value));
 }
 
 Area parse_area(std::string_view value)
 {
     const auto parts = split_commas(value);
-    if (parts.size() != 2) throw SettingError(fmt::format("--enhanced-area {}: expected OFFSET,SIZE (e.g. 0,1G)", value));
-    return {size_in("--enhanced-area OFFSET", parts[0]), size_in("--enhanced-area SIZE", parts[1])};
+    if (parts.size() != 2) throw SettingError(fmt::format("{} {}: expected OFFSET,SIZE (e.g. 0,1G)", mention(Setting::enhanced_area), value));
+    return {size_in(Setting::enhanced_area, "OFFSET", parts[0]), size_in(Setting::enhanced_area, "SIZE", parts[1])};
 }
 
 std::pair<int, uint64_t> parse_gp(std::string_view value)
 {
     const auto parts = split_commas(value);
     if (parts.size() != 2 || parts[0].size() != 1 || parts[0][0] < '1' || parts[0][0] > '4')
-        throw SettingError(fmt::format("--gp {}: expected N,SIZE with N from 1 to 4 (e.g. 1,512M)", value));
-    return {parts[0][0] - '0', size_in("--gp SIZE", parts[1])};
+        throw SettingError(fmt::format("{} {}: expected N,SIZE with N from 1 to 4 (e.g. 1,512M)", mention(Setting::gp), value));
+    return {parts[0][0] - '0', size_in(Setting::gp, "SIZE", parts[1])};
 }
 
 std::vector<RelPart> parse_rel_parts(std::string_view value)
@@ -118,7 +148,7 @@ std::vector<RelPart> parse_rel_parts(std::string_view value)
         else if (part == "gp2") p = RelPart::gp2;
         else if (part == "gp3") p = RelPart::gp3;
         else if (part == "gp4") p = RelPart::gp4;
-        else throw SettingError(fmt::format("--write-reliability {}: '{}' is not a partition; expected user, gp1, gp2, gp3 or gp4",
+        else throw SettingError(fmt::format("{} {}: '{}' is not a partition; expected user, gp1, gp2, gp3 or gp4", mention(Setting::write_reliability),
                                             value, part));
         out.push_back(p);
     }

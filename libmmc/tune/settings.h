@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -14,8 +15,39 @@
 
 namespace mmc::tune {
 
-// A value an option does not take; the message names the option and what
-// it takes ("--volatile-cache maybe: expected on or off").
+// The settings mmc-tune emmc takes, by identity (issue 36): the library
+// decides and words by these, and the front end (tools/mmc-tune/emmc.cpp)
+// names each by the option that asks for it, so that no library file spells
+// an option. permanent: the request's qualifier that means a one-time
+// change; partitioning: the partitioning as a whole (its completion), which
+// no one option asks for.
+enum class Setting { volatile_cache, bkops, boot_partition, boot_ack, boot_bus, rst_n, boot_wp, enhanced_area, gp,
+                     write_reliability, sanitize, permanent, partitioning };
+
+// What asked for a change, a refusal or a row: a setting, two given
+// together (`with`: the boot partition and its acknowledgement), or one
+// general-purpose partition (gp: `partition`, 1-4).
+struct SettingName {
+    Setting setting = Setting::partitioning;
+    std::optional<Setting> with = std::nullopt;
+    int partition = 0;
+    SettingName() = default;
+    SettingName(Setting s, std::optional<Setting> w = std::nullopt, int part = 0) : setting(s), with(w), partition(part) {}
+    bool operator==(const SettingName&) const = default;
+};
+
+// The front end's names for them: "--volatile-cache", "--gp 2",
+// "--boot-partition/--boot-ack".
+using SettingNames = std::function<std::string(const SettingName&)>;
+
+// A setting named inside the library's words (a note, a refusal's reason,
+// a value's error): a mark that named() replaces with the front end's name.
+std::string mention(const SettingName& s);
+// The words with each mention named.
+std::string named(std::string_view words, const SettingNames& names);
+
+// A value an option does not take; the message (with mentions) names the
+// option and what it takes ("--volatile-cache maybe: expected on or off").
 struct SettingError : std::invalid_argument {
     using std::invalid_argument::invalid_argument;
 };
@@ -60,8 +92,8 @@ struct Request {
     bool partitions() const; // any setting that is part of the one-time partitioning
 };
 
-// Parsers of the options' values; each throws SettingError naming `option`.
-bool parse_on_off(std::string_view option, std::string_view value);
+// Parsers of the options' values; each throws SettingError mentioning the setting.
+bool parse_on_off(Setting setting, std::string_view value);
 Bkops parse_bkops(std::string_view value);
 BootPartition parse_boot_partition(std::string_view value);
 BootBus parse_boot_bus(std::string_view value);

@@ -20,7 +20,7 @@ std::string field_words(const std::string& name, int index) { return fmt::format
 
 } // namespace
 
-std::string configuration_text(const std::vector<ConfigRow>& rows)
+std::string configuration_text(const std::vector<ConfigRow>& rows, const SettingNames& names)
 {
     std::string out;
     std::optional<Group> group;
@@ -37,7 +37,7 @@ std::string configuration_text(const std::vector<ConfigRow>& rows)
             group = r.group;
             out += fmt::format("{}{}:\n", out.empty() ? "" : "\n", to_string(r.group));
         }
-        table.rows.push_back({field_words(r.name, r.index), r.value, r.setting.empty() ? "-" : r.setting, r.writable ? "yes" : "no",
+        table.rows.push_back({field_words(r.name, r.index), r.value, r.setting ? names(*r.setting) : "-", r.writable ? "yes" : "no",
                               undo_words(r.undo, r.after_power_cycle)});
     }
     flush();
@@ -48,7 +48,7 @@ std::string configuration_text(const std::vector<ConfigRow>& rows)
     return out;
 }
 
-nlohmann::ordered_json configuration_json(const std::vector<ConfigRow>& rows)
+nlohmann::ordered_json configuration_json(const std::vector<ConfigRow>& rows, const SettingNames& names)
 {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const auto& r : rows) {
@@ -58,7 +58,7 @@ nlohmann::ordered_json configuration_json(const std::vector<ConfigRow>& rows)
         j["index"] = r.index;
         j["raw"] = r.raw;
         j["value"] = r.value;
-        j["option"] = r.setting.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.setting);
+        j["option"] = r.setting ? nlohmann::ordered_json(names(*r.setting)) : nlohmann::ordered_json();
         j["writable"] = r.writable;
         if (!r.writable) j["not_writable"] = r.not_writable;
         j["undo"] = to_string(r.undo);
@@ -69,13 +69,13 @@ nlohmann::ordered_json configuration_json(const std::vector<ConfigRow>& rows)
     return out;
 }
 
-std::string plan_text(const Plan& p)
+std::string plan_text(const Plan& p, const SettingNames& names)
 {
     std::string out;
     if (!p.changes.empty()) {
         out += "Plan:\n";
         for (const auto& c : p.changes)
-            out += fmt::format("  {} {}: 0x{:x} -> 0x{:x} ({})\n    {}\n", c.setting, field_words(c.name, c.index), c.old_value,
+            out += fmt::format("  {} {}: 0x{:x} -> 0x{:x} ({})\n    {}\n", names(c.setting), field_words(c.name, c.index), c.old_value,
                                c.new_value, undo_words(c.undo, c.after_power_cycle), c.consequence);
     }
     if (p.user_area_after != p.user_area_before)
@@ -85,18 +85,19 @@ std::string plan_text(const Plan& p)
         out += "Writes (CMD6 SWITCH, in this order):\n";
         for (const auto& w : p.writes) out += fmt::format("  {} = 0x{:02x} (busy up to {} ms)\n", w.field, w.value, w.timeout_ms);
     }
-    for (const auto& n : p.notes) out += fmt::format("Note: {}\n", n);
-    for (const auto& r : p.refusals) out += fmt::format("Refused: {}{}{}\n", r.setting, r.setting.empty() ? "" : ": ", r.reason);
+    for (const auto& n : p.notes) out += fmt::format("Note: {}\n", named(n, names));
+    for (const auto& r : p.refusals)
+        out += fmt::format("Refused: {}{}{}\n", r.setting ? names(*r.setting) : "", r.setting ? ": " : "", named(r.reason, names));
     if (p.changes.empty() && p.refusals.empty()) out += "Nothing to change.\n";
     return out;
 }
 
-nlohmann::ordered_json plan_json(const Plan& p)
+nlohmann::ordered_json plan_json(const Plan& p, const SettingNames& names)
 {
     nlohmann::ordered_json j;
     j["changes"] = nlohmann::ordered_json::array();
     for (const auto& c : p.changes)
-        j["changes"].push_back({{"setting", c.setting},
+        j["changes"].push_back({{"setting", names(c.setting)},
                                 {"field", c.name},
                                 {"index", c.index},
                                 {"old", c.old_value},
@@ -106,8 +107,10 @@ nlohmann::ordered_json plan_json(const Plan& p)
                                 {"after_power_cycle", c.after_power_cycle},
                                 {"consequence", c.consequence}});
     j["refusals"] = nlohmann::ordered_json::array();
-    for (const auto& r : p.refusals) j["refusals"].push_back({{"setting", r.setting}, {"reason", r.reason}});
-    j["notes"] = p.notes;
+    for (const auto& r : p.refusals)
+        j["refusals"].push_back({{"setting", r.setting ? names(*r.setting) : ""}, {"reason", named(r.reason, names)}});
+    j["notes"] = nlohmann::ordered_json::array();
+    for (const auto& n : p.notes) j["notes"].push_back(named(n, names));
     j["writes"] = nlohmann::ordered_json::array();
     for (const auto& w : p.writes)
         j["writes"].push_back({{"index", w.index}, {"value", w.value}, {"timeout_ms", w.timeout_ms}, {"field", w.field}});

@@ -12,10 +12,12 @@
 
 namespace mmc::tune {
 
-std::string configuration_text(const std::vector<ConfigRow>& rows);
-nlohmann::ordered_json configuration_json(const std::vector<ConfigRow>& rows);
+// `names`: the front end's name of each setting (its option), for the
+// rows, the changes, the refusals and the mentions in the words.
+std::string configuration_text(const std::vector<ConfigRow>& rows, const SettingNames& names);
+nlohmann::ordered_json configuration_json(const std::vector<ConfigRow>& rows, const SettingNames& names);
 
-std::string plan_text(const Plan& plan);
-nlohmann::ordered_json plan_json(const Plan& plan);
+std::string plan_text(const Plan& plan, const SettingNames& names);
+nlohmann::ordered_json plan_json(const Plan& plan, const SettingNames& names);
 
 } // namespace mmc::tune

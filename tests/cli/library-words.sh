@@ -7,9 +7,12 @@
 #    (cli::Remedy), and data (JSON warnings, notes, skip reasons, advice)
 #    names what it means. Not scanned: cli/ (the CLI layer words the flags),
 #    probe/*_view.cpp and format/*_view.cpp (views), qualify/ (mmc-qualify's
-#    pipeline, whose plan names the equivalent commands), tune/ (mmc-tune's
-#    planner, which names each setting by its option; see below); mmc-probe's
-#    command code is in tools/. Comments are not scanned. Allowed where the
+#    pipeline, whose plan names the equivalent commands), and for now
+#    tune/bus_* and tune/queue_* (mmc-tune bus and queue, being written);
+#    mmc-probe's command code is in tools/. The eMMC settings of tune/ are
+#    scanned: the library words them by tune::Setting and the front end
+#    (tools/mmc-tune/emmc.cpp) names each by its option. Comments are not
+#    scanned. Allowed where the
 #    "--word" is not ours: CSS custom properties in report/html.cpp, the
 #    options simserve/host_device.cpp passes to nbdkit, nbdfuse and losetup,
 #    and format/make_run.cpp and make_plan.cpp to losetup and mkfs.fat, and
@@ -85,8 +88,10 @@
 #    the one debugfs rule (an explicit --debugfs-root wins; else a fixture
 #    tree's ROOT/kernel/debug; else the live default) is in
 #    cli/device_sources.h. Found in libmmc/ and tools/: a {"sysfs-root", ...}
-#    (or the others') option entry, a "kernel" / "debug" join, and a string
-#    literal that is a debugfs path (dev/sysfs.h's live default allowed).
+#    (or the others') option entry, a "--sysfs-root" (or the others') flag
+#    spelled alone, as a child tool's argument (cli::DeviceSources::arguments
+#    gives those), a "kernel" / "debug" join, and a string literal that is a
+#    debugfs path (dev/sysfs.h's live default allowed).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib.sh"
 work=$(mktemp -d)
@@ -105,11 +110,10 @@ rule, root = sys.argv[1], sys.argv[2]
 literal = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 # flags
-# tune/: the eMMC planner names each setting by the option that asks for it
-# (its refusals, the plan's rows, the --save file's keys); one Setting enum
-# with the front end naming its option would lift this (issue 38 follow-up).
-skip_dirs = ("cli/", "qualify/", "tune/")
-skip_file = re.compile(r"^(probe|format)/[a-z_]+_view\.cpp$")
+# tune/bus_* and tune/queue_*: mmc-tune bus and queue, being written on
+# their own branches; the eMMC settings beside them name no option (issue 36).
+skip_dirs = ("cli/", "qualify/")
+skip_file = re.compile(r"^(probe|format)/[a-z_]+_view\.cpp$|^tune/(bus|queue)_[a-z_]+\.(cpp|h)$")
 allowed_flags = {
     "report/html.cpp": {"--read", "--write", "--ink", "--muted", "--line", "--bg", "--soft"},
     "simserve/host_device.cpp": {"--foreground", "--exit-with-parent", "--unix", "--pidfile", "--connections",
@@ -192,6 +196,7 @@ parses_input = {
     "bench/session.cpp": "uevent ACTION",
     "report/bundle_json.cpp": "bundles' JSON read back",
     "report/make_bundle.cpp": "the tools' JSON read back",
+    "report/tune_parts.cpp": "mmc-tune's JSON read back (its subcommand, a trial's verdict)",
     "report/load.cpp": "file names (.json)",
     "report/sql_sqlite.cpp": "SQLite's journal_mode answer",
     "probe/flashbench_text.cpp": "pasted flashbench output",
@@ -247,6 +252,7 @@ def sysfs(rel, n, line):
 
 # sources: the device-source options or the debugfs rule outside their module.
 source_option = re.compile(r'\{\s*"(no-ioctl|sysfs-root|debugfs-root)"\s*,')
+source_flag = re.compile(r'"--(no-ioctl|sysfs-root|debugfs-root)"')
 debugfs_join = re.compile(r'"kernel"\s*/\s*"debug"')
 debugfs_path = re.compile(r'"[^"\s]*kernel/debug[^"\s]*"')
 sources_module = ("cli/device_sources.h", "cli/device_sources.cpp")
@@ -258,6 +264,9 @@ def sources(rel, n, line):
         print(f"{rel}:{n}: a --{m.group(1)} option declared outside cli/device_sources")
     if debugfs_join.search(line):
         print(f"{rel}:{n}: debugfs placed under a sysfs root outside cli/device_sources")
+    for lit in literal.findall(line):
+        if m := source_flag.fullmatch(lit):
+            print(f"{rel}:{n}: a --{m.group(1)} flag spelled outside cli/device_sources")
     # dev/sysfs.h holds the live default; a message naming a debugfs file
     # in prose (with spaces) is not a path.
     for lit in literal.findall(line):
@@ -609,10 +618,11 @@ grep -q ' fork()' "$top/libmmc/cli/process.cpp" && grep -q 'sigaction(' "$top/li
 # --no-ioctl, --sysfs-root and --debugfs-root are declared, and debugfs placed
 # under a fixture's sysfs root, only in libmmc/cli/device_sources.{h,cpp}: a
 # tool takes the group with cli::with_device_sources and cli::DeviceSources.
-# Planted: a tool's own --sysfs-root, its own "kernel" / "debug" and a
-# debugfs path literal are found; the module itself, dev/sysfs.h's live
-# default, a child's arguments, a message naming a debugfs file and a comment
-# are not.
+# Planted: a tool's own --sysfs-root, its own "kernel" / "debug", a debugfs
+# path literal and a child's --sysfs-root spelled by hand (issue 36: the
+# children's arguments come from cli::DeviceSources::arguments) are found;
+# the module itself, dev/sysfs.h's live default, a message naming a debugfs
+# file and a comment are not.
 mkdir -p "$work/src/libmmc/cli" "$work/src/libmmc/dev" "$work/src/libmmc/bus" "$work/src/tools"
 cat >"$work/src/tools/mmc-planted.cpp" <<'EOF'
 // a comment may say {"sysfs-root", required_argument} and "kernel" / "debug"
@@ -627,12 +637,13 @@ scan_planted source_options "$work/src"
 expect "scanner: a tool's own --sysfs-root is found" "$out" "^mmc-planted.cpp:2: a --sysfs-root option declared outside cli/device_sources"
 expect "scanner: a tool's own debugfs rule is found" "$out" "^mmc-planted.cpp:3: debugfs placed under a sysfs root outside cli/device_sources"
 expect "scanner: a debugfs path literal in a tool is found" "$out" "^mmc-planted.cpp:4: a debugfs path literal outside cli/device_sources"
-only_hits 3 "scanner: the module, dev/'s live default, a child's arguments, a message and comments are not offences"
+expect "scanner: a child's --sysfs-root spelled by hand is found" "$out" "^bus/planted.cpp:1: a --sysfs-root flag spelled outside cli/device_sources"
+only_hits 4 "scanner: the module, dev/'s live default, a message and comments are not offences"
 
 finds_nothing "the device-source options and the debugfs rule live in cli/device_sources only" \
     "take the group with cli::with_device_sources and the roots with cli::DeviceSources::roots" source_options "$top"
 # The scan saw the module: it declares the three options and holds the rule.
-grep -q '"debugfs-root", required_argument' "$top/libmmc/cli/device_sources.cpp" &&
+grep -q 'debugfs_root_name = "debugfs-root"' "$top/libmmc/cli/device_sources.cpp" &&
     grep -q '"kernel" / "debug"' "$top/libmmc/cli/device_sources.h" &&
     pass "cli/device_sources declares the options and holds the debugfs rule" ||
     fail "cli/device_sources declares the options or holds the rule another way: update this suite's rule"

@@ -131,6 +131,44 @@ else
             "geometry failed 1 False"
         want "no mmc-health: the health step is skipped, with why" "$(pyjson "$out" "j['steps'][2]['name'], j['steps'][2]['state'], j['steps'][2]['message']")" \
             "health skipped mmc-health not found beside mmc-qualify or on PATH"
+    # --tune (issue 37): mmc-tune bus and queue run last, as child steps with
+    # the run's device sources; their documents go to the bundle's "tune"
+    # part and mmc-report shows before and after. An mmc-tune beside a copy
+    # of mmc-qualify stands in for the tool: it prints the contract's
+    # fixtures (tests/data/report/tune-*.json) and notes its arguments.
+    mkdir -p "$work/tunebin" && cp $q "$work/tunebin/"
+    printf '#!/bin/sh\necho "$*" >>"%s/tune-args"\ncase $1 in\nbus) cat "%s/tests/data/report/tune-bus.json" ;;\nqueue) cat "%s/tests/data/report/tune-queue.json" ;;\n*) exit 2 ;;\nesac\n' \
+        "$work" "$(pwd)" "$(pwd)" >"$work/tunebin/mmc-tune"
+    chmod +x "$work/tunebin/mmc-tune"
+    run 0 "$work/tunebin/mmc-qualify" -n --tune $fixture mmcblk0 &&
+        want "--tune: the plan's last steps, bus then queue" "$(sed -n 's/^ [0-9]*\. \([a-z0-9-]*\) .*/\1/p' "$out" | tail -2 | tr '\n' ' ')" "tune-bus tune-queue "
+    expect "--tune: the bus step plans only (-n), with the run's device sources" "$out" \
+        "tune-bus +mmc-tune bus -J -n --no-ioctl --sysfs-root $tree mmcblk0: plans the bus modes .*changes nothing"
+    expect "--tune: the plan is read-only" "$out" "^Plan for mmcblk0 \\(read-only\\):"
+    run 0 "$work/tunebin/mmc-qualify" -n --tune --apply $fixture mmcblk0 &&
+        expect "--tune --apply: the plan says the host changes" "$out" "^Plan for mmcblk0 \\(read-only; CHANGES the host's bus mode for the trials\\):"
+    expect "--tune --apply: the trials, confirmed once by mmc-qualify" "$out" "tune-bus +mmc-tune bus -J --apply --yes --no-ioctl .*: CHANGES the host's bus mode .*puts the mode it found back"
+    run 2 $q -n --apply $fixture mmcblk0 && expect "--apply without --tune: usage error naming --tune" "$err" "--apply .*add --tune"
+    run 2 $q -n --tune --keep $fixture mmcblk0 && expect "--keep without --apply: usage error" "$err" "--keep .*add --tune --apply"
+    run 1 "$work/tunebin/mmc-qualify" --tune --apply --out "$work/tune-refused" $fixture mmcblk0 </dev/null &&
+        expect "--apply without --yes and no terminal is refused" "$err" "refusing to change the host's bus mode without confirmation"
+    [ ! -e "$work/tune-args" ] && pass "... and mmc-tune was not run" || fail "refused, yet mmc-tune ran: $(cat "$work/tune-args")"
+    run 1 "$work/tunebin/mmc-qualify" -J --tune --apply --keep --yes --host-label fixture --out "$work/tune" $fixture mmcblk0 &&
+        want "--tune: both steps ran, ok" "$(pyjson "$out" "[(s['name'], s['state'], s['exit_status']) for s in j['steps'][-2:]]")" \
+            "[('tune-bus', 'ok', 0), ('tune-queue', 'ok', 0)]"
+    want "--tune --apply --keep: mmc-tune's arguments" "$(cat "$work/tune-args")" \
+        "bus -J --apply --yes --keep --no-ioctl --sysfs-root $tree mmcblk0
+queue -J --apply --yes --sysfs-root $tree mmcblk0"
+    bundle=$(pyjson "$out" "j['bundle']")
+    want "--tune: the bundle keeps both documents whole" \
+        "$(pyjson "$bundle" "j['tune']['bus']['chosen']['mode'], len(j['tune']['bus']['trials']), j['tune']['queue']['result']['verdict']")" \
+        "SDR104 3 no measurable difference"
+    run 0 build/bin/mmc-report "$work/tune" &&
+        expect "--tune: mmc-report shows before and after" "$out" "QEMU! .* +SDR50 at 100 MHz +43\.9 +SDR104 at 150 MHz +58\.7 +3, 1 rejected +yes$"
+    run 1 "$work/tunebin/mmc-qualify" --tune --db "$work/tune.sqlite" --out "$work/tune-db" $fixture mmcblk0 &&
+        want "--tune --db: the chosen mode and MB/s before and after in the database" \
+            "$(sqlite3 "$work/tune.sqlite" "SELECT tune_bus_before_mode, tune_bus_before_mb_s, tune_bus_chosen_mode, tune_bus_chosen_mb_s, tune_queue_verdict FROM bundles")" \
+            "SDR50|43.9|SDR104|58.7|no measurable difference"
     # --db: the bundle is stored as it finishes, and the store reads it back.
     run 1 $q --db "$work/results.sqlite" --out "$work/db" $fixture mmcblk0 && expect "--db: stored" "$out" "^Stored: .*stored"
     run 0 build/bin/mmc-report -J --db "$work/results.sqlite" &&

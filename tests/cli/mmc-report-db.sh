@@ -28,7 +28,8 @@ cp tests/data/report/bundle-unversioned.json "$tmp/unversioned.json"
 # from the tools' fixtures: the demo's kind of bundle without booting the lab.
 d=tests/data/report
 $rep --make-bundle --out "$tmp/measured" --info $d/sd-info.json --bus $d/sd-bus.json --erase-json $d/erase.json \
-    --bench $d/bench-iozone.json --bench $d/bench-a1.json --step erase:ok: --host-label "Lab PC, HS" >/dev/null &&
+    --bench $d/bench-iozone.json --bench $d/bench-a1.json --tune-json $d/tune-bus.json --tune-json $d/tune-queue.json \
+    --step erase:ok: --host-label "Lab PC, HS" >/dev/null &&
     $rep --make-bundle --out "$tmp/measured" --info $d/emmc-info.json --bench $d/bench-a1.json \
         --step "bench:fail:exit 1" >/dev/null || fail "making measured bundles"
 head -c 700 examples/2-sf-lug/01-kingston-2g-microsd--usb-reader-mmcblk-laptop.json > "$tmp/corrupt.json"
@@ -77,6 +78,14 @@ on_backend() {
     got=$(count "$mdb" "SELECT cid_hex, card_date, bus_clock_hz, bus_actual_clock_hz, tool_version FROM bundles WHERE card_product = 'SL16G'")
     [ "$got" = "035344534c313647800eace07e00e801|2014-08|50000000|26000000|0.1.0" ] &&
         pass "$name: raw CID, its date, the bus clock kept in columns" || fail "$name: columns: $got"
+    # Version 5's columns: mmc-tune's before and after (tests/data/report/tune-bus.json, tune-queue.json).
+    got=$(count "$mdb" "SELECT tune_bus_before_mode, tune_bus_before_clock_hz, tune_bus_before_mb_s, tune_bus_chosen_mode,
+        tune_bus_chosen_clock_hz, tune_bus_chosen_mb_s, tune_bus_live_trials, tune_bus_trials, tune_bus_rejected, tune_bus_restored,
+        tune_queue_before_scheduler, tune_queue_scheduler, tune_queue_read_ahead_kb, tune_queue_verdict FROM bundles WHERE card_product = 'SL16G'")
+    [ "$got" = "SDR50|100000000|43.9|SDR104|150000000|58.7|1|3|1|1|mq-deadline|mq-deadline|128|no measurable difference" ] &&
+        pass "$name: mmc-tune's bus mode and MB/s before and chosen, and the queue's result, in columns" || fail "$name: tune columns: $got"
+    got=$(count "$mdb" "SELECT count(tune), count(tune_bus_chosen_mode) FROM bundles WHERE card_product <> 'SL16G' OR card_product IS NULL")
+    [ "$got" = "0|0" ] && pass "$name: a bundle that did not tune leaves the tune columns empty" || fail "$name: tune columns of the other: $got"
     got=$(count "$mdb" "SELECT count(*) FROM jobs j JOIN bundles b ON b.id = j.bundle_id WHERE b.card_product = 'SL16G' AND j.rw = 'randread'")
     want=$($PY -c "
 import json,sys
@@ -134,7 +143,7 @@ rows_check() {
     got=$(count "$fresh" "SELECT count(*), count(DISTINCT content_hash), count(DISTINCT card_serial) FROM bundles")
     [ "$got" = "1605|1605|1605" ] && pass "$name: 1605 rows, none lost, none twice" || fail "$name: rows: $got"
     got=$(count "$fresh" "SELECT version FROM schema_version")
-    [ "$got" = 4 ] && pass "$name: the new database migrated once, to version 4" || fail "$name: new database at version $got"
+    [ "$got" = 5 ] && pass "$name: the new database migrated once, to version 5" || fail "$name: new database at version $got"
     # 55 examples + 1 earlier-format bundle (+ 2 measured ones where they
     # share the database: PostgreSQL).
     want=56
@@ -144,7 +153,7 @@ rows_check() {
     got=$(count "$db" "SELECT count(*) FROM rejections WHERE reason LIKE 'not JSON%'")
     [ "$got" = 1 ] && pass "$name: the rejection is recorded in the database" || fail "$name: rejections: $got"
     got=$(count "$db" "SELECT version FROM schema_version")
-    [ "$got" = 4 ] && pass "$name: schema version 4" || fail "$name: schema version $got"
+    [ "$got" = 5 ] && pass "$name: schema version 5" || fail "$name: schema version $got"
     # Version 4's columns: there, and empty for bundles that do not say how the card was attached.
     got=$(count "$db" "SELECT count(attachment), count(reader_usb_id), count(card_sectors) FROM bundles")
     [ "$got" = "0|0|0" ] && pass "$name: the attachment columns, empty for bundles made before them" || fail "$name: attachment columns: $got"

@@ -116,6 +116,34 @@ run 0 $rep --make-bundle --out "$tmp/probe" --bench $data/bench-iozone.json --be
 run 0 $rep --make-bundle --out "$tmp/probe-bad" --probe $data/bench-state.json &&
     expect "--probe with another tool's output: a failed step" "$err" "warning: load mmc-probe: .*not mmc-probe -J output"
 
+# mmc-tune's documents (issue 37): kept whole, and the report shows the bus
+# mode and MB/s before and after, and the queue's result (fixtures written to
+# the contract: trials and a chosen mode; live_trials false; a queue result
+# with no measurable difference).
+run 0 $rep --make-bundle --out "$tmp/tune" --bench $data/bench-iozone.json --tune-json $data/tune-bus.json --tune-json $data/tune-queue.json \
+    --card-label tuned --host-label host && {
+    cp "$(cat "$out")" "$out"
+    json_eq "--tune: bus and queue kept whole, by subcommand" \
+        "len(j['tune']['bus']['trials']), j['tune']['queue']['result']['verdict'], j['tools']['mmc-tune']" "3 no measurable difference 0.1.0"
+}
+run 0 $rep --make-bundle --out "$tmp/tune" --tune-json $data/tune-bus-offline.json --card-label offline --host-label host
+run 0 $rep "$tmp/tune" && {
+    expect "text: before and after" "$out" "^  tuned @ host +SDR50 at 100 MHz +43\.9 +SDR104 at 150 MHz +58\.7 +3, 1 rejected +yes$"
+    expect "text: a plan without live trials chooses nothing" "$out" "^  offline @ host +HS at 50 MHz +– +– +– +none \(plan only\) +–$"
+    expect "text: ... and says why" "$out" "^  offline @ host: bus: this kernel \(6\.1\.0-28-amd64\) cannot trial modes live; 6\.4 or later can$"
+    expect "text: the queue's result" "$out" "^  tuned @ host: queue: mq-deadline, read-ahead 128 KiB -> mq-deadline, read-ahead 128 KiB: no measurable difference"
+}
+run 0 $rep -J "$tmp/tune" &&
+    json_eq "JSON: the tune results per card@host" \
+        "[(r['card'], r['tune']['bus']['before']['mb_s'], (r['tune']['bus']['chosen'] or {}).get('mb_s'), (r['tune']['queue'] or {}).get('verdict')) for r in j['groups'][0]['results']]" \
+        "[('offline', None, None, None), ('tuned', 43.9, 58.7, 'no measurable difference')]"
+run 0 $rep --html - "$tmp/tune" && {
+    expect "HTML: the tuning table" "$out" "<table class=\"tune\">.*<td>SDR104 at 150 MHz</td><td class=\"num\">58\.7</td>"
+    expect "HTML: the queue's result" "$out" "<li>tuned @ host: queue: .*no measurable difference"
+}
+run 0 $rep --make-bundle --out "$tmp/tune-bad" --tune-json $data/probe-geometry.json &&
+    expect "--tune with another tool's output: a failed step" "$err" "warning: load mmc-tune: .*not mmc-tune -J output"
+
 # Missing inputs are failed steps, not errors.
 run 0 $rep --make-bundle --out "$tmp/partial" --info "$tmp/nope.json" --bus $data/sd-info.json --bench $data/bench-iozone.json && {
     expect "missing input warned" "$err" "warning: load mmc-info: .*nope.json: No such file or directory"

@@ -122,4 +122,60 @@ TEST(CliDeviceSources, GroupValuesDoNotMeetTheToolsOwn)
     for (const int v : {mmc::cli::opt_no_ioctl, mmc::cli::opt_sysfs_root, mmc::cli::opt_debugfs_root}) EXPECT_GE(v, 0x1000);
 }
 
+
+// A child tool's arguments (mmc-qualify's children) read back by that tool
+// give the roots the parent reads: arguments() is roots()'s inverse.
+SysRoots parsed_back(const std::vector<std::string>& args, bool& use_ioctl)
+{
+    static const auto table = mmc::cli::with_device_sources({}, {true, true, true});
+    std::vector<std::string> words = {"child"};
+    words.insert(words.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
+    DeviceSources s;
+    optind = 0; // re-initialise getopt for this argv
+    opterr = 0;
+    for (int c; (c = getopt_long(static_cast<int>(words.size()), argv.data(), "", table.data(), nullptr)) != -1;)
+        EXPECT_TRUE(s.take(c, optarg)) << "an argument the group does not take";
+    EXPECT_EQ(optind, static_cast<int>(words.size())) << "every argument is an option of the group";
+    use_ioctl = s.use_ioctl;
+    return s.roots<SysRoots>();
+}
+
+TEST(CliDeviceSources, AChildsArgumentsGiveItTheParentsRoots)
+{
+    SysRoots fixture;
+    fixture.sysfs = "/tmp/tree";
+    fixture.debugfs = "/tmp/tree/kernel/debug";
+    SysRoots own_debugfs = fixture;
+    own_debugfs.debugfs = "/tmp/dbg";
+    SysRoots live_with_debugfs;
+    live_with_debugfs.debugfs = "/tmp/dbg";
+    for (const SysRoots& r : {SysRoots{}, fixture, own_debugfs, live_with_debugfs})
+        for (const bool ioctl : {true, false}) {
+            const auto args = DeviceSources::of(ioctl, r).arguments({true, true, true});
+            bool back_ioctl = !ioctl;
+            const SysRoots back = parsed_back(args, back_ioctl);
+            EXPECT_EQ(back.sysfs, r.sysfs);
+            EXPECT_EQ(back.debugfs, r.debugfs);
+            EXPECT_EQ(back_ioctl, ioctl);
+        }
+}
+
+TEST(CliDeviceSources, AChildsArgumentsSayOnlyWhatDiffersFromTheLiveSystem)
+{
+    EXPECT_TRUE(DeviceSources::of(true, SysRoots{}).arguments().empty());
+    SysRoots fixture;
+    fixture.sysfs = "/tmp/tree";
+    fixture.debugfs = "/tmp/tree/kernel/debug";
+    EXPECT_EQ(DeviceSources::of(false, fixture).arguments({true, true, true}),
+              (std::vector<std::string>{"--no-ioctl", "--sysfs-root", "/tmp/tree"}))
+        << "the fixture's own debugfs follows from the rule: not given";
+    SysRoots own = fixture;
+    own.debugfs = "/tmp/dbg";
+    EXPECT_EQ(DeviceSources::of(true, own).arguments({false, true, false}), (std::vector<std::string>{"--sysfs-root", "/tmp/tree"}))
+        << "only the options the child takes";
+}
+
 } // namespace

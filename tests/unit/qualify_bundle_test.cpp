@@ -130,3 +130,25 @@ TEST(QualifyBundle, HealthGoesToItsOwnPart)
     ASSERT_TRUE(made.bundle.health_figures);
     EXPECT_EQ(made.bundle.health_figures->verdict, "unknown");
 }
+
+TEST(QualifyBundle, TheTuneStepsDocumentsGoToTheTunePart)
+{
+    Outcome o;
+    const json bus = {{"tool", "mmc-tune"}, {"subcommand", "bus"}, {"live_trials", true},
+                      {"start", {{"mode", "HS"}, {"clock_hz", 50000000}}}, {"before_mb_s", 22.1},
+                      {"trials", json::array({{{"mode", "HS"}, {"verdict", "clean"}}})},
+                      {"chosen", {{"mode", "HS"}, {"clock_hz", 50000000}, {"mb_s", 22.9}}}};
+    const json queue = {{"tool", "mmc-tune"}, {"subcommand", "queue"},
+                        {"result", {{"scheduler", "none"}, {"read_ahead_kb", 512}, {"verdict", "better"}}}};
+    o.steps = {record("tune-bus", "mmc-tune", BundlePart::tune, StepState::ok, 0, "", bus),
+               record("tune-queue", "mmc-tune", BundlePart::tune, StepState::ok, 0, "", queue)};
+    const auto made = make_bundle(o, {"card", "host", json::object(), "2026-12-01T18:00:00Z"});
+    EXPECT_EQ(made.doc["tune"]["bus"], bus);
+    EXPECT_EQ(made.doc["tune"]["queue"], queue);
+    EXPECT_FALSE(made.doc.contains("documents"));
+    ASSERT_TRUE(made.bundle.tune_bus);
+    EXPECT_EQ(made.bundle.tune_bus->before_mb_s, 22.1);
+    EXPECT_EQ(made.bundle.tune_bus->chosen_mb_s, 22.9);
+    ASSERT_TRUE(made.bundle.tune_queue);
+    EXPECT_EQ(made.bundle.tune_queue->verdict, "better");
+}

@@ -112,3 +112,41 @@ TEST(QualifyPlan, DefaultSuites)
     EXPECT_EQ(default_suites(false), (std::vector<Suite>{Suite::quick}));
     EXPECT_EQ(default_suites(true), (std::vector<Suite>{Suite::quick, Suite::iozone, Suite::a1}));
 }
+
+// --tune (issue 37): mmc-tune bus and queue, last; the bus plans only (-n)
+// unless --apply asks for the trials (confirmed once by mmc-qualify: --yes
+// to the child), --keep keeps what they chose; the run's device sources,
+// all three, reach mmc-tune (cli::DeviceSources::arguments).
+TEST(QualifyPlan, TuneStepsComeLastWithTheRunsSources)
+{
+    Settings s;
+    s.device = "mmcblk0";
+    s.suites = default_suites(false);
+    EXPECT_EQ(names(make_plan(step_table(s), s)).back(), "bench-quick") << "no tuning without --tune";
+    s.tune = true;
+    s.use_ioctl = false;
+    s.roots.sysfs = "/tmp/tree";
+    s.roots.debugfs = "/tmp/dbg";
+    s.any_device = true;
+    auto p = make_plan(step_table(s), s);
+    ASSERT_EQ(names(p), (std::vector<std::string>{"info", "bus", "health", "geometry", "bench-quick", "tune-bus", "tune-queue"}));
+    EXPECT_FALSE(p.changes_host);
+    EXPECT_EQ(p.steps[5].spec.tool, "mmc-tune");
+    EXPECT_EQ(p.steps[5].spec.part, BundlePart::tune);
+    EXPECT_EQ(p.steps[5].what, "mmc-tune bus -J -n --no-ioctl --sysfs-root /tmp/tree --debugfs-root /tmp/dbg mmcblk0: "
+                               "plans the bus modes card and host share (changes nothing)");
+    EXPECT_EQ(p.steps[6].what.substr(0, p.steps[6].what.find(':')),
+              "mmc-tune queue -J --sysfs-root /tmp/tree --any-device mmcblk0")
+        << "the queue reads sysfs only: it takes no --no-ioctl or --debugfs-root";
+    s.tune_apply = true;
+    p = make_plan(step_table(s), s);
+    EXPECT_TRUE(p.changes_host);
+    EXPECT_NE(plan_text(p).find("(read-only; CHANGES the host's bus mode for the trials)"), std::string::npos) << plan_text(p);
+    EXPECT_EQ(p.steps[5].what.substr(0, p.steps[5].what.find(" --no-ioctl")), "mmc-tune bus -J --apply --yes");
+    EXPECT_EQ(p.steps[6].what.substr(0, p.steps[6].what.find(" --sysfs-root")), "mmc-tune queue -J") << "the queue's --apply keeps: only with --keep";
+    s.tune_keep = true;
+    p = make_plan(step_table(s), s);
+    EXPECT_EQ(p.steps[5].what.substr(0, p.steps[5].what.find(" --no-ioctl")), "mmc-tune bus -J --apply --yes --keep");
+    EXPECT_EQ(p.steps[6].what.substr(0, p.steps[6].what.find(" --sysfs-root")), "mmc-tune queue -J --apply --yes");
+    EXPECT_EQ(plan_json(p)["changes_host"], true);
+}

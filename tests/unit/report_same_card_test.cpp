@@ -158,7 +158,7 @@ TEST(ReportSameCard, TheDatabaseKeepsTheAttachmentAndTheReader)
     const auto old_db = mmc::test::old_store(3); // the schema before version 4
     const std::string& path = old_db.path;
     auto store = open_store(path, false);
-    EXPECT_EQ(schema_version(store->connection()), 4);
+    EXPECT_EQ(schema_version(store->connection()), current_schema_version());
     Bundle b = in_reader("laptop", "1a2b3c4d");
     b.reader["driver"] = "usb-storage";
     b.reader["speed_mbit"] = 480.0;

@@ -112,5 +112,28 @@ TEST(TuneSettings, OptionValues)
     EXPECT_THROW(parse_gp("0,512M"), SettingError);
     EXPECT_EQ(parse_rel_parts("user,gp4").size(), 2u);
     EXPECT_THROW(parse_rel_parts("user,gp5"), SettingError);
-    EXPECT_THROW(parse_on_off("--volatile-cache", "yes"), SettingError);
+    EXPECT_THROW(parse_on_off(Setting::volatile_cache, "yes"), SettingError);
+}
+
+// A setting mentioned inside the library's words is named by the front end:
+// the words carry its identity (a pair, a partition's number), not a spelling.
+TEST(TuneSettingNames, MentionsAreNamedByTheFrontEnd)
+{
+    const SettingNames names = [](const SettingName& n) {
+        std::string s = "<" + std::to_string(static_cast<int>(n.setting));
+        if (n.with) s += "+" + std::to_string(static_cast<int>(*n.with));
+        if (n.partition) s += "#" + std::to_string(n.partition);
+        return s + ">";
+    };
+    const std::string words = "give " + mention(SettingName(Setting::gp, std::nullopt, 3)) + " or " +
+                              mention(SettingName(Setting::boot_partition, Setting::boot_ack)) + " and " + mention(Setting::permanent);
+    EXPECT_EQ(named(words, names), "give <8#3> or <2+3> and <11>");
+    EXPECT_EQ(named("no mention here", names), "no mention here");
+    EXPECT_EQ(words.find("--"), std::string::npos) << "the library's words spell no option";
+    try {
+        parse_bkops("sometimes");
+        ADD_FAILURE() << "not a value of --bkops";
+    } catch (const SettingError& e) {
+        EXPECT_EQ(named(e.what(), names), "<1> sometimes: expected auto, off or manual");
+    }
 }

@@ -8,6 +8,7 @@
 
 #include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 #include <sstream>
 
 using namespace mmc::tune;
@@ -37,10 +38,26 @@ const Change* change_of(const Plan& p, ExtCsdField f)
     return nullptr;
 }
 
+// The options as mmc-tune emmc names the settings (tools/mmc-tune/emmc.cpp):
+// a refusal read as the user reads it.
+std::string option_name(const SettingName& n)
+{
+    static const std::map<Setting, std::string> names = {
+        {Setting::volatile_cache, "--volatile-cache"}, {Setting::bkops, "--bkops"},   {Setting::boot_partition, "--boot-partition"},
+        {Setting::boot_ack, "--boot-ack"},             {Setting::boot_bus, "--boot-bus"}, {Setting::rst_n, "--rst-n"},
+        {Setting::boot_wp, "--boot-wp"},               {Setting::enhanced_area, "--enhanced-area"}, {Setting::gp, "--gp"},
+        {Setting::write_reliability, "--write-reliability"}, {Setting::sanitize, "--sanitize"}, {Setting::permanent, "--permanent"},
+        {Setting::partitioning, "(partitioning)"}};
+    std::string name = names.at(n.setting);
+    if (n.with) name += "/" + names.at(*n.with);
+    if (n.partition) name += " " + std::to_string(n.partition);
+    return name;
+}
+
 bool refused(const Plan& p, const std::string& setting, const std::string& words)
 {
     for (const auto& r : p.refusals)
-        if (r.setting == setting && r.reason.find(words) != std::string::npos) return true;
+        if (r.setting && option_name(*r.setting) == setting && named(r.reason, option_name).find(words) != std::string::npos) return true;
     return false;
 }
 

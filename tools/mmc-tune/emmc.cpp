@@ -101,29 +101,17 @@ struct Options {
     fs::path proc = "/proc";
 };
 
-// One value per setting: two would contradict.
-void once(Options& o, const std::string& name)
+enum EmmcOption { volatile_cache = 256, bkops, boot_partition, boot_ack, boot_bus, rst_n, boot_wp, enhanced_area, gp,
+                  write_reliability, sanitize, permanent, save, from_config };
+static_assert(bkops - volatile_cache == static_cast<int>(tune::Setting::bkops) &&
+                  gp - volatile_cache == static_cast<int>(tune::Setting::gp) &&
+                  permanent - volatile_cache == static_cast<int>(tune::Setting::permanent),
+              "the settings' getopt values follow tune::Setting's order");
+// getopt's table: the one place the options are spelled. The settings'
+// values follow tune::Setting's order from 256, so a setting finds its
+// option by its value (long_name).
+const std::vector<option>& emmc_options()
 {
-    if (std::find(o.given.begin(), o.given.end(), name) != o.given.end())
-        throw cli::UsageError(fmt::format("{} given twice; give it once", name));
-    o.given.push_back(name);
-}
-
-template <typename Parse>
-auto setting(const char* option, Parse&& parse)
-{
-    try {
-        return parse();
-    } catch (const tune::SettingError& e) {
-        throw cli::UsageError(e.what());
-    }
-    (void)option;
-}
-
-Options parse_options(int argc, char** argv)
-{
-    enum { volatile_cache = 256, bkops, boot_partition, boot_ack, boot_bus, rst_n, boot_wp, enhanced_area, gp,
-           write_reliability, sanitize, permanent, save, from_config };
     static const auto longopts = cli::with_device_sources({
         {"volatile-cache", required_argument, nullptr, volatile_cache},
         {"bkops", required_argument, nullptr, bkops},
@@ -146,34 +134,82 @@ Options parse_options(int argc, char** argv)
         {"help", no_argument, nullptr, 'h'},
         {"version", no_argument, nullptr, 'V'},
     }, {.no_ioctl = false}); // it sends its own commands
+    return longopts;
+}
+
+// The option that asks for each setting: the one place that names them
+// (the library words by tune::Setting; its views and messages are named
+// through setting_name).
+const char* long_name(tune::Setting s)
+{
+    if (s == tune::Setting::partitioning) return ""; // the partitioning as a whole: no option
+    const int value = volatile_cache + static_cast<int>(s);
+    for (const auto& o : emmc_options())
+        if (o.name && o.val == value) return o.name;
+    return "";
+}
+
+// "--volatile-cache", "--gp 2", "--boot-partition/--boot-ack"; the
+// partitioning as a whole, which no option asks for: "(partitioning)".
+std::string setting_name(const tune::SettingName& n)
+{
+    if (n.setting == tune::Setting::partitioning) return "(partitioning)";
+    std::string name = std::string("--") + long_name(n.setting);
+    if (n.with) name += std::string("/--") + long_name(*n.with);
+    if (n.partition) name += fmt::format(" {}", n.partition);
+    return name;
+}
+
+// One value per setting: two would contradict.
+void once(Options& o, const tune::SettingName& setting)
+{
+    const std::string name = setting_name(setting);
+    if (std::find(o.given.begin(), o.given.end(), name) != o.given.end())
+        throw cli::UsageError(fmt::format("{} given twice; give it once", name));
+    o.given.push_back(name);
+}
+
+template <typename Parse>
+auto setting(Parse&& parse)
+{
+    try {
+        return parse();
+    } catch (const tune::SettingError& e) {
+        throw cli::UsageError(tune::named(e.what(), setting_name));
+    }
+}
+
+Options parse_options(int argc, char** argv)
+{
+    using S = tune::Setting;
     Options o;
     cli::DeviceSources sources;
     auto& r = o.request;
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":d:ynJhV", longopts.data(), nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":d:ynJhV", emmc_options().data(), nullptr)) != -1) {
         const std::string arg = optarg ? optarg : "";
         switch (c) {
-        case volatile_cache: once(o, "--volatile-cache"); r.cache = setting("", [&] { return tune::parse_on_off("--volatile-cache", arg); }); break;
-        case bkops: once(o, "--bkops"); r.bkops = setting("", [&] { return tune::parse_bkops(arg); }); break;
-        case boot_partition: once(o, "--boot-partition"); r.boot_partition = setting("", [&] { return tune::parse_boot_partition(arg); }); break;
-        case boot_ack: once(o, "--boot-ack"); r.boot_ack = setting("", [&] { return tune::parse_on_off("--boot-ack", arg); }); break;
-        case boot_bus: once(o, "--boot-bus"); r.boot_bus = setting("", [&] { return tune::parse_boot_bus(arg); }); break;
-        case rst_n: once(o, "--rst-n"); r.rst_n = setting("", [&] { return tune::parse_on_off("--rst-n", arg); }); break;
-        case boot_wp: once(o, "--boot-wp"); r.boot_wp = setting("", [&] { return tune::parse_boot_wp(arg); }); break;
-        case enhanced_area: once(o, "--enhanced-area"); r.enhanced_area = setting("", [&] { return tune::parse_area(arg); }); break;
+        case volatile_cache: once(o, S::volatile_cache); r.cache = setting([&] { return tune::parse_on_off(S::volatile_cache, arg); }); break;
+        case bkops: once(o, S::bkops); r.bkops = setting([&] { return tune::parse_bkops(arg); }); break;
+        case boot_partition: once(o, S::boot_partition); r.boot_partition = setting([&] { return tune::parse_boot_partition(arg); }); break;
+        case boot_ack: once(o, S::boot_ack); r.boot_ack = setting([&] { return tune::parse_on_off(S::boot_ack, arg); }); break;
+        case boot_bus: once(o, S::boot_bus); r.boot_bus = setting([&] { return tune::parse_boot_bus(arg); }); break;
+        case rst_n: once(o, S::rst_n); r.rst_n = setting([&] { return tune::parse_on_off(S::rst_n, arg); }); break;
+        case boot_wp: once(o, S::boot_wp); r.boot_wp = setting([&] { return tune::parse_boot_wp(arg); }); break;
+        case enhanced_area: once(o, S::enhanced_area); r.enhanced_area = setting([&] { return tune::parse_area(arg); }); break;
         case gp: {
-            const auto [n, size] = setting("", [&] { return tune::parse_gp(arg); });
-            once(o, fmt::format("--gp {}", n));
+            const auto [n, size] = setting([&] { return tune::parse_gp(arg); });
+            once(o, tune::SettingName(S::gp, std::nullopt, n));
             r.gp[static_cast<std::size_t>(n - 1)] = size;
             break;
         }
         case write_reliability:
-            once(o, "--write-reliability");
-            r.write_reliability = setting("", [&] { return tune::parse_rel_parts(arg); });
+            once(o, S::write_reliability);
+            r.write_reliability = setting([&] { return tune::parse_rel_parts(arg); });
             break;
-        case sanitize: once(o, "--sanitize"); r.sanitize = true; break;
+        case sanitize: once(o, S::sanitize); r.sanitize = true; break;
         case permanent: r.permanent = true; break;
         case save: o.save = arg; break;
         case from_config: o.from_config = arg; break;
@@ -293,13 +329,13 @@ int run_emmc(int argc, char** argv)
         if (o.json) {
             nlohmann::ordered_json body;
             body["device"] = target ? nlohmann::ordered_json(target->device.disk_path) : nlohmann::ordered_json();
-            body["configuration"] = tune::configuration_json(rows);
+            body["configuration"] = tune::configuration_json(rows, setting_name);
             body["notes"] = notes;
             if (o.save) body["saved"] = *o.save;
             print_json(body);
         } else {
             for (const auto& n : notes) fmt::print("Note: {}\n", n);
-            fmt::print("{}", tune::configuration_text(rows));
+            fmt::print("{}", tune::configuration_text(rows, setting_name));
             if (o.save) fmt::print("Saved to {}\n", *o.save);
         }
         return cli::ok;
@@ -318,20 +354,20 @@ int run_emmc(int argc, char** argv)
     // A change that needs a power cycle or destroys data is never made
     // under a mounted filesystem.
     if (write && (plan.power_cycle || plan.destroys_data) && !target->device.verdict.allowed)
-        plan.refusals.push_back({"", fmt::format("{}: {}: a change that needs a power cycle or destroys data is not made to a "
+        plan.refusals.push_back({std::nullopt, fmt::format("{}: {}: a change that needs a power cycle or destroys data is not made to a "
                                                  "device in use",
                                                  target->device.typed, target->device.verdict.reason)});
 
     nlohmann::ordered_json body;
     body["device"] = target ? nlohmann::ordered_json(target->device.disk_path) : nlohmann::ordered_json();
-    body.update(tune::plan_json(plan));
+    body.update(tune::plan_json(plan, setting_name));
     auto report = [&](bool applied, bool verified) {
         if (!o.json) return;
         body["applied"] = applied;
         body["verified"] = verified;
         print_json(body);
     };
-    if (!o.json) fmt::print("{}", tune::plan_text(plan));
+    if (!o.json) fmt::print("{}", tune::plan_text(plan, setting_name));
     if (!plan.refusals.empty()) {
         report(false, false);
         throw cli::Error(cli::ErrorKind::failure, fmt::format("{}: {} setting{} refused; nothing was written", where,
@@ -351,7 +387,7 @@ int run_emmc(int argc, char** argv)
     // completed. It is taken as a request, honoured before the first write.
     const auto& stop = cli::install_stop_signals(cli::SecondSignal::ignored);
     // A JSON plan comes at the end: a person asked to confirm sees it first.
-    if (o.json && !o.yes) fmt::print(stderr, "{}", tune::plan_text(plan));
+    if (o.json && !o.yes) fmt::print(stderr, "{}", tune::plan_text(plan, setting_name));
     if (!confirmed(plan, where, o.yes)) throw cli::Error(cli::ErrorKind::failure, "not confirmed; nothing was written");
     if (stop.load()) throw cli::Error(cli::ErrorKind::interrupted, "interrupted before anything was written");
 
