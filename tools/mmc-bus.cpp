@@ -9,7 +9,7 @@
 #include "cli/input.h"
 #include "cli/json_out.h"
 #include "dev/bus_evidence.h"
-#include "dev/bus_pasted.h"
+#include "views/bus_pasted.h"
 #include "dev/discovery.h"
 #include "dev/register_sources.h"
 #include "views/bus_view.h"
@@ -133,10 +133,10 @@ Options parse_options(int argc, char** argv)
     while ((c = getopt_long(argc, argv, ":i:JvhV", longopts.data(), nullptr)) != -1) {
         switch (c) {
         case 'i': o.ios_file = optarg; break;
-        case caps: o.caps = mmc::dev::caps_option("--caps", optarg); break;
-        case caps2: o.caps2 = mmc::dev::caps_option("--caps2", optarg); break;
+        case caps: o.caps = mmc::out::caps_option("--caps", optarg); break;
+        case caps2: o.caps2 = mmc::out::caps_option("--caps2", optarg); break;
         case kernel:
-            o.kernel = mmc::dev::kernel_option(optarg);
+            o.kernel = mmc::out::kernel_option(optarg);
             break;
         case dt: o.dt_file = optarg; break;
         case dt_node: o.dt_node = optarg; break;
@@ -187,7 +187,7 @@ Options parse_options(int argc, char** argv)
 
 std::vector<mmc::out::BusReport> offline_reports(const Options& o)
 {
-    mmc::dev::PastedBus pasted;
+    mmc::out::PastedBus pasted;
     pasted.ios_file = *o.ios_file;
     pasted.caps = o.caps;
     pasted.caps2 = o.caps2;
@@ -199,7 +199,7 @@ std::vector<mmc::out::BusReport> offline_reports(const Options& o)
     pasted.dmesg_file = o.dmesg_file;
     pasted.pci = o.pci;
     std::vector<mmc::out::BusReport> out;
-    for (const auto& e : mmc::dev::pasted_bus_evidence(pasted)) {
+    for (const auto& e : mmc::out::pasted_bus_evidence(pasted)) {
         mmc::out::BusReport r{mmc::bus::diagnose(e), e.controller, e.kernel_message, std::nullopt, {}, e.dt, {}};
         if (e.log) r.log_events = e.log->events;
         out.push_back(std::move(r));

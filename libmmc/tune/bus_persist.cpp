@@ -85,7 +85,7 @@ PersistentForm dt_overlay(const bus::Evidence& e, const PersistTarget& t)
     PersistentForm f;
     f.kind = "dt-overlay";
     std::string target;
-    if (!dt.path.empty() && dt.path != "/")
+    if (dt.path.size() > 1)
         target = fmt::format("target-path = \"{}\";", dt.path);
     else if (!dt.label.empty())
         target = fmt::format("target = <&{}>;", dt.label);
@@ -103,7 +103,6 @@ PersistentForm dt_overlay(const bus::Evidence& e, const PersistTarget& t)
         f.cannot_express += fmt::format("an overlay cannot delete a property: remove {} from the host's node in the board's .dts "
                                         "(or add /delete-property/ {}; there) and rebuild its .dtb",
                                         join(blocking, ", "), join(blocking, "; /delete-property/ "));
-    if (props.empty() && blocking.empty()) f.cannot_express += "nothing to add: the node already offers the mode";
     return f;
 }
 
@@ -177,7 +176,9 @@ std::vector<PersistentForm> persistent_forms(const bus::Evidence& e, const Persi
     std::vector<PersistentForm> out;
     if (t.mode == t.mode_in_use && !t.clock_hz) return out;
     if (e.dt) {
-        out.push_back(dt_overlay(e, t));
+        // Nothing to add and nothing in the way: the node offers the mode
+        // already (the card or tuning stops it), and no overlay changes that.
+        if (auto f = dt_overlay(e, t); f.text.find("\t\t\t") != std::string::npos || !f.cannot_express.empty()) out.push_back(f);
         if (is_raspberry_pi_host(*e.dt))
             if (auto f = raspberry_pi(e, t)) out.push_back(*f);
     } else if (e.dt_absent || e.pci_id) {

@@ -125,7 +125,7 @@ public:
             host_.set_caps(step.caps->caps | pm);
             host_.set_caps2(step.caps->caps2);
             check_stop();
-            host_.reinit(std::min(o_.reinit_seconds, std::max(0.0, deadline - host_.now())));
+            host_.reinit(std::min(o_.reinit_seconds, std::max(0.0, deadline - host_.now())), true);
             if (step.clock_hz) host_.set_clock(*step.clock_hz);
             check_stop();
             const bus::Ios ios = host_.ios();
@@ -204,7 +204,7 @@ Restored restore_host(BusHost& host, const HostSnapshot& start, double reinit_se
     const uint32_t pm = bus::caps_bit("AGGRESSIVE_PM");
     attempt("caps", [&] { host.set_caps(start.caps | pm); });
     attempt("caps2", [&] { host.set_caps2(start.caps2); });
-    attempt("re-initialisation", [&] { host.reinit(reinit_seconds); });
+    attempt("re-initialisation", [&] { host.reinit(reinit_seconds, false); });
     attempt("clock", [&] {
         if (start.clock_hz && host.ios().clock_hz != start.clock_hz) host.set_clock(start.clock_hz);
     });
@@ -286,7 +286,7 @@ TrialRun run_trials(BusHost& host, const BusPlan& plan, const TrialOptions& o)
                 const uint32_t pm = bus::caps_bit("AGGRESSIVE_PM");
                 host.set_caps(step.caps->caps | pm);
                 host.set_caps2(step.caps->caps2);
-                host.reinit(o.reinit_seconds);
+                host.reinit(o.reinit_seconds, false);
                 if (step.clock_hz) host.set_clock(*step.clock_hz);
                 host.set_caps((step.caps->caps & ~pm) | (run.start.caps & pm));
                 host.put_back_power(run.start);

@@ -54,7 +54,8 @@ public:
     // Re-initialise the card with the current caps, the kernel's way: let
     // runtime PM power it off (AGGRESSIVE_PM is set by the caller), then
     // on; within `timeout_s`.
-    virtual void reinit(double timeout_s) = 0;
+    // `may_stop`: a stop signal may end the wait (a trial; never while putting back).
+    virtual void reinit(double timeout_s, bool may_stop) = 0;
     // power/control and autosuspend_delay_ms as they were.
     virtual void put_back_power(const HostSnapshot& start) = 0;
     virtual bus::Ios ios() = 0;

@@ -1,4 +1,4 @@
-#include "dev/bus_pasted.h"
+#include "views/bus_pasted.h"
 
 #include "bus/ios.h"
 #include "bus/kernel_log.h"
@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <stdexcept>
 
-namespace mmc::dev {
+namespace mmc::out {
 
 namespace {
 
@@ -29,7 +29,7 @@ bus::DeviceTree pasted_device_tree(const PastedBus& o)
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
         if (o.dt_node) throw std::runtime_error("--dt-node picks a node of DTS text; a directory is one node already");
-        return read_device_tree_dir(path, path);
+        return dev::read_device_tree_dir(path, path);
     }
     const std::string text = cli::read_input(path, max_dt_bytes, "device-tree source");
     if (text.size() >= 4 && static_cast<unsigned char>(text[0]) == 0xd0 && static_cast<unsigned char>(text[1]) == 0x0d &&
@@ -114,4 +114,4 @@ std::vector<bus::Evidence> pasted_bus_evidence(const PastedBus& o)
     return out;
 }
 
-} // namespace mmc::dev
+} // namespace mmc::out

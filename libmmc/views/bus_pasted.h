@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace mmc::dev {
+namespace mmc::out {
 
 struct PastedBus {
     std::string ios_file;                    // '-' reads stdin
@@ -34,4 +34,4 @@ uint32_t caps_option(const char* option, const std::string& text);
 // --kernel VERSION: a release as uname prints it; a cli::UsageError otherwise.
 std::string kernel_option(const std::string& text);
 
-} // namespace mmc::dev
+} // namespace mmc::out
