@@ -1,5 +1,5 @@
 #!/bin/sh
-# check: expect 40
+# check: expect 42
 # mmc-tune bus: offline plans from pasted evidence (tests/data ios dumps and
 # the corpus), the "cannot trial live" sentence, hostile input for every
 # pasted path, the persistent overlay compiled with dtc and applied with
@@ -39,9 +39,9 @@ run 0 $T bus --ios "$tmp/hs.ios" --caps 0x400f0007 --kernel 6.1.0-27-amd64 &&
     expect "a 6.1 kernel: said in the text too" "$out" "cannot trial modes live; 6.4 or later can"
 printf '[    3.000000] mmc1: Data CRC error\n' >"$tmp/crc.log"
 run 0 $T bus -J --ios "$tmp/sdr50.ios" --caps 0x400f0007 --kernel 6.12 --dmesg "$tmp/crc.log" &&
-    json_eq "CRC errors in the log: clock steps at 3/4 and 1/2 of SDR104 and SDR50" \
+    json_eq "CRC errors in the log: clock steps at 3/4 and 1/2 of each mode at or above SDR50 in use" \
         "[(p['mode'], p['clock_hz']) for p in j['plan'] if p['clock_hz']]" \
-        "[('SDR104', 156000000), ('SDR104', 104000000), ('SDR50', 75000000), ('SDR50', 50000000)]"
+        "[('SDR104', 156000000), ('SDR104', 104000000), ('DDR50', 37500000), ('DDR50', 25000000), ('SDR50', 75000000), ('SDR50', 50000000)]"
 
 # Every dump of the copied corpus plans, as mmc-bus reads it.
 corpus_ok=$($PY - "$T" "$tmp" <<'PYEOF'
@@ -63,7 +63,7 @@ if [ "$corpus_ok" = ok ]; then pass "every corpus ios dump plans (or is refused 
 # --- hostile input ----------------------------------------------------------
 head -c 3000 /dev/urandom >"$tmp/noise"
 printf 'clock:\t\t99999999999999999999999 Hz\n' >"$tmp/huge.ios"
-printf '\xd0\x0d\xfe\xed rest' >"$tmp/blob.dtb"
+printf '\320\015\376\355 rest' >"$tmp/blob.dtb"
 run 1 $T bus --ios "$tmp/noise" && expect "noise as ios: a clear error" "$err" "^mmc-tune: .*noise"
 run 1 $T bus --ios "$tmp/huge.ios" && expect "an ios value the kernel never prints: refused" "$err" "^mmc-tune: .*huge.ios"
 run 1 $T bus --ios /nonexistent/ios && expect "a missing ios file" "$err" "^mmc-tune: .*/nonexistent/ios"

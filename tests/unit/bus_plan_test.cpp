@@ -92,7 +92,8 @@ TEST(BusPlan, FastestFirstDownToLegacyWithTheDoctorsWords)
                                                                                .limit))),
               std::string::npos);
     EXPECT_NE(p.steps[2].limited_by.find("step-down"), std::string::npos);
-    EXPECT_NE(p.steps[0].trial.find("+UHS_SDR104") == std::string::npos ? std::string::npos : 0, std::string::npos);
+    EXPECT_EQ(p.steps[0].trial.rfind("set caps 0x401f0007 caps2 0x00000000, re-initialise the card", 0), 0u) << p.steps[0].trial;
+    EXPECT_NE(p.steps[1].trial.find("(-UHS_SDR104)"), std::string::npos) << p.steps[1].trial;
 }
 
 TEST(BusPlan, ACardInUseTrialsOnlyAtOrBelowTheModeInUseUnlessForced)
