@@ -136,7 +136,7 @@ Options parse_options(int argc, char** argv)
         case caps: o.caps = mmc::out::caps_option("--caps", optarg); break;
         case caps2: o.caps2 = mmc::out::caps_option("--caps2", optarg); break;
         case kernel:
-            o.kernel = mmc::out::kernel_option(optarg);
+            o.kernel = mmc::out::kernel_option("--kernel", optarg);
             break;
         case dt: o.dt_file = optarg; break;
         case dt_node: o.dt_node = optarg; break;

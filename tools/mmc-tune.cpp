@@ -31,10 +31,9 @@ written, and read back. "{0} SUBCOMMAND --help" lists a subcommand's
 options.
 
 Subcommands:
+ bus    the bus mode: planned, trialled on the card, put back, made persistent
  emmc   an eMMC's configuration: cache, background operations, boot, reset,
         write protection, partitions, reliable write, sanitize
- bus    the bus mode and clock: planned, trialled on the card, put back, and
-        the persistent form of the fastest clean one
 
 Options:
  -h, --help     display this help

@@ -28,7 +28,7 @@ bus::DeviceTree pasted_device_tree(const PastedBus& o)
     const std::string& path = *o.dt_file;
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
-        if (o.dt_node) throw std::runtime_error("--dt-node picks a node of DTS text; a directory is one node already");
+        if (o.dt_node) throw std::runtime_error(fmt::format("{}: a directory is one node already: there is no node {} to pick", path, *o.dt_node));
         return dev::read_device_tree_dir(path, path);
     }
     const std::string text = cli::read_input(path, max_dt_bytes, "device-tree source");
@@ -54,10 +54,10 @@ uint32_t caps_option(const char* opt, const std::string& text)
     return v;
 }
 
-std::string kernel_option(const std::string& text)
+std::string kernel_option(const char* opt, const std::string& text)
 {
     if (!bus::is_kernel_version(text))
-        throw cli::UsageError(fmt::format("--kernel {}: not a kernel version; expected one such as 5.10 or 6.1.0-57-amd64 (uname -r)",
+        throw cli::UsageError(fmt::format("{} {}: not a kernel version; expected one such as 5.10 or 6.1.0-57-amd64 (uname -r)", opt,
                                           text.substr(0, 40)));
     return text;
 }

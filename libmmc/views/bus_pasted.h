@@ -28,10 +28,11 @@ struct PastedBus {
 // print, a binary or unparseable device tree.
 std::vector<bus::Evidence> pasted_bus_evidence(const PastedBus& pasted);
 
-// --caps HEX / --caps2 HEX: a 32-bit hex number, with or without 0x; a
+// A caps or caps2 HEX option: a 32-bit hex number, with or without 0x; a
 // cli::UsageError naming the option otherwise.
 uint32_t caps_option(const char* option, const std::string& text);
-// --kernel VERSION: a release as uname prints it; a cli::UsageError otherwise.
-std::string kernel_option(const std::string& text);
+// A kernel VERSION option: a release as uname prints it; a cli::UsageError
+// naming the option otherwise.
+std::string kernel_option(const char* option, const std::string& text);
 
 } // namespace mmc::out

@@ -275,7 +275,9 @@ TEST(BusTrial, AStopSignalAtEveryOperationLeavesTheHostAsItWas)
         const auto run = run_trials(h, plan, o);
         SCOPED_TRACE("stop at operation " + std::to_string(at) + " (" + whole.ops[static_cast<std::size_t>(at - 1)] + ")");
         const bool last_ops = at > total - 8; // the put-back itself: the run had finished
-        if (!last_ops) EXPECT_TRUE(run.interrupted);
+        if (!last_ops) {
+            EXPECT_TRUE(run.interrupted);
+        }
         if (run.restored) {
             EXPECT_TRUE(run.restored->done);
         }

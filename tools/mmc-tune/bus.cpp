@@ -213,7 +213,7 @@ Options parse_options(int argc, char** argv)
         case caps2: p.caps2 = mmc::out::caps_option("--caps2", arg); pasted_only = true; break;
         case dt: p.dt_file = arg; pasted_only = true; break;
         case dt_node: p.dt_node = arg; pasted_only = true; break;
-        case kernel: p.kernel = mmc::out::kernel_option(arg); pasted_only = true; break;
+        case kernel: p.kernel = mmc::out::kernel_option("--kernel", arg); pasted_only = true; break;
         case family: {
             p.family = mmc::regs::card_family_from_string(arg);
             p.sdio = arg == "sdio";
