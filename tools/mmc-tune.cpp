@@ -4,6 +4,7 @@
 // planning and the writes are libmmc's (tune/).
 #include "cli/cli.h"
 #include "cli/subcommand.h"
+#include "mmc-tune/bus.h"
 #include "mmc-tune/emmc.h"
 #include "mmc-tune/queue.h"
 #include "mmc-tune/tool.h"
@@ -21,6 +22,8 @@ void usage(std::FILE* to)
     fmt::print(to, R"(Usage:
  {0} emmc [options] DEVICE
  {0} emmc [options] --decode ext_csd=HEX|@FILE
+ {0} bus [options] DEVICE
+ {0} bus [options] --ios FILE
  {0} queue [options] DEVICE
  {0} -h|--help|-V|--version
 
@@ -30,6 +33,7 @@ written, and read back. "{0} SUBCOMMAND --help" lists a subcommand's
 options.
 
 Subcommands:
+ bus    the bus mode: planned, trialled on the card, put back, made persistent
  emmc   an eMMC's configuration: cache, bkops, boot, reset, partitions, ...
  queue  the block queue's I/O scheduler and read-ahead, chosen by measurement
 
@@ -45,12 +49,13 @@ Options:
 // The tool once started; what it throws, run_tool reports.
 int run(int argc, char** argv)
 {
-    const auto at = mmc::cli::subcommand_index(argc, argv, tool, usage, "emmc or queue");
+    const auto at = mmc::cli::subcommand_index(argc, argv, tool, usage, "emmc, bus or queue");
     if (!at) return mmc::cli::ok;
     const std::string sub = argv[*at];
     if (sub == "emmc") return mmc_tune::run_emmc(argc - *at, argv + *at);
+    if (sub == "bus") return mmc_tune::run_bus(argc - *at, argv + *at);
     if (sub == "queue") return mmc_tune::run_queue(argc - *at, argv + *at);
-    mmc::cli::throw_unknown_subcommand(sub, "emmc or queue");
+    mmc::cli::throw_unknown_subcommand(sub, "emmc, bus or queue");
 }
 
 int main(int argc, char** argv)
