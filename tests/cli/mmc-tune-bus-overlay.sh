@@ -41,6 +41,7 @@ $PY -c "import json,sys; print(next(p['text'] for p in json.load(open(sys.argv[1
     "$tmp/plan.json" >"$tmp/tune.dtso" 2>/dev/null
 expect "the overlay targets the node by path (the dtb has no __symbols__)" "$tmp/tune.dtso" '&\{/mmc@fe320000\}|target-path *= *"/mmc@fe320000"'
 expect "the overlay adds sd-uhs-sdr104" "$tmp/tune.dtso" '^[[:space:]]*sd-uhs-sdr104;'
+expect "and says it is for that node only" "$tmp/plan.json" '"scope": "[^"]*mmc@fe320000'
 
 # The overlay compiles, applies to the board's own dtb, and the node carries it.
 if dtc -@ -q -I dts -O dtb -o "$tmp/tune.dtbo" "$tmp/tune.dtso" 2>"$tmp/dtc.err"; then pass "dtc -@ compiles the overlay"
@@ -49,8 +50,10 @@ if fdtoverlay -i "$dtb" -o "$tmp/merged.dtb" "$tmp/tune.dtbo" 2>"$tmp/fdt.err"; 
 else fail "fdtoverlay fails: $(head -3 "$tmp/fdt.err")"; fi
 if fdtget "$tmp/merged.dtb" $node sd-uhs-sdr104 >/dev/null 2>&1; then pass "the merged node carries sd-uhs-sdr104"
 else fail "the merged node has no sd-uhs-sdr104: $(fdtget -p "$tmp/merged.dtb" $node 2>&1 | tr '\n' ' ')"; fi
-# Every property the overlay names is on the node, with the overlay's value.
-set_by_overlay=$(sed -n 's/^[[:space:]]*\([a-z0-9,._+-][a-z0-9,._+-]*\)[[:space:]]*[;=].*/\1/p' "$tmp/tune.dtso" | sort -u)
+# Every property the overlay sets (its compiled fragment's __overlay__,
+# whichever source form it used) is on the node, with the overlay's value.
+set_by_overlay=$(fdtget -p "$tmp/tune.dtbo" /fragment@0/__overlay__ 2>/dev/null | sort -u)
+[ -n "$set_by_overlay" ] && pass "the overlay sets: $(echo $set_by_overlay)" || fail "no property in the compiled overlay's /fragment@0/__overlay__"
 missing=""
 for p in $set_by_overlay; do
     [ "$(fdtget -t bx "$tmp/merged.dtb" $node "$p" 2>&1)" = "$(fdtget -t bx "$tmp/tune.dtbo" /fragment@0/__overlay__ "$p" 2>&1)" ] || missing="$missing $p"
