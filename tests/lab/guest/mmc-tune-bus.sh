@@ -93,6 +93,12 @@ mmc-tune bus /dev/mmcblk0 -n -J >$o/plan.json 2>$o/plan.err; echo $? >$o/plan.rc
 host_state >$o/plan-after.state
 
 # --- 3. The trials, undone at the end ----------------------------------------
+# QEMU's card never errs, and the planner steps the clock down only where the
+# kernel log shows signal errors; so the log gets the line a card with CRC
+# errors makes the block driver print (drivers/mmc/core/block.c), as if the
+# card had failed before. The tool reads it; nothing else does.
+echo "<3>mmcblk0: error -84 transferring data, sector 2048, nr 8, cmd response 0x900, card status 0xb00" >/dev/kmsg
+dmesg | grep -c "error -84 transferring data" >$o/injected.count
 start_sampler apply
 pty-run $o/apply.progress mmc-tune bus /dev/mmcblk0 --apply --yes -J >$o/apply.json 2>$o/apply.err </dev/null
 echo $? >$o/apply.rc
