@@ -1,6 +1,6 @@
 #!/bin/sh
 # check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
-# check: expect 400
+# check: expect 340
 # The persistent form of a bus setting on a Raspberry Pi, booted: the Pi lab
 # (QEMU's raspi3b, Debian's arm64 kernel and bcm2837-rpi-3-b.dtb, the card on
 # the BCM2835 sdhost) started with an overlay applied to its device tree
