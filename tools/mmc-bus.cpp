@@ -9,6 +9,7 @@
 #include "cli/input.h"
 #include "cli/json_out.h"
 #include "dev/bus_evidence.h"
+#include "views/bus_pasted.h"
 #include "dev/discovery.h"
 #include "dev/register_sources.h"
 #include "views/bus_view.h"
@@ -79,8 +80,6 @@ Examples:
 // Input caps: far above any real dump, far below what hurts. An ios dump is a
 // few hundred bytes; a whole board's DTS is well under 1 MiB; a kernel log
 // buffer is at most a few MiB.
-constexpr std::size_t max_ios_bytes = 1 << 20;
-constexpr std::size_t max_dt_bytes = 8 << 20;
 constexpr std::size_t max_dmesg_bytes = 32 << 20;
 
 struct Options {
@@ -96,17 +95,6 @@ struct Options {
     bool json = false, verbose = false, use_ioctl = true;
     mmc::dev::SysRoots roots;
 };
-
-uint32_t parse_hex32(const char* opt, const std::string& text)
-{
-    std::string s = text;
-    if (s.rfind("0x", 0) == 0 || s.rfind("0X", 0) == 0) s.erase(0, 2);
-    uint32_t v = 0;
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), v, 16);
-    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size())
-        throw mmc::cli::UsageError(fmt::format("{} {}: expected a 32-bit hex number such as 0x4000010f", opt, text));
-    return v;
-}
 
 // --pci's VENDOR:DEVICE: two 16-bit hex ids ("1217:8621"), or nothing.
 std::string pci_id_option(const std::string& text)
@@ -145,14 +133,10 @@ Options parse_options(int argc, char** argv)
     while ((c = getopt_long(argc, argv, ":i:JvhV", longopts.data(), nullptr)) != -1) {
         switch (c) {
         case 'i': o.ios_file = optarg; break;
-        case caps: o.caps = parse_hex32("--caps", optarg); break;
-        case caps2: o.caps2 = parse_hex32("--caps2", optarg); break;
+        case caps: o.caps = mmc::out::caps_option("--caps", optarg); break;
+        case caps2: o.caps2 = mmc::out::caps_option("--caps2", optarg); break;
         case kernel:
-            o.kernel = optarg;
-            if (!mmc::bus::is_kernel_version(o.kernel))
-                throw mmc::cli::UsageError(fmt::format("--kernel {}: not a kernel version; expected one such as 5.10 or "
-                                                       "6.1.0-57-amd64 (uname -r)",
-                                                       o.kernel.substr(0, 40)));
+            o.kernel = mmc::out::kernel_option(optarg);
             break;
         case dt: o.dt_file = optarg; break;
         case dt_node: o.dt_node = optarg; break;
@@ -201,75 +185,22 @@ Options parse_options(int argc, char** argv)
     return o;
 }
 
-// The host's device-tree node from --dt: a node directory, or DTS text.
-mmc::bus::DeviceTree offline_device_tree(const Options& o)
-{
-    const std::string& path = *o.dt_file;
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        if (o.dt_node) throw std::runtime_error("--dt-node picks a node of DTS text; a directory is one node already");
-        return mmc::dev::read_device_tree_dir(path, path);
-    }
-    const std::string text = mmc::cli::read_input(path, max_dt_bytes, "device-tree source");
-    if (text.size() >= 4 && static_cast<unsigned char>(text[0]) == 0xd0 && static_cast<unsigned char>(text[1]) == 0x0d &&
-        static_cast<unsigned char>(text[2]) == 0xfe && static_cast<unsigned char>(text[3]) == 0xed)
-        throw std::runtime_error(fmt::format("{}: a binary device tree (.dtb); give its source: dtc -I dtb -O dts {}", path, path));
-    auto parsed = mmc::bus::parse_dts(text, o.dt_node.value_or(""));
-    if (!parsed.host) throw std::runtime_error(fmt::format("{}: {}", path, parsed.error));
-    parsed.host->source = path + " (DTS)";
-    return *parsed.host;
-}
-
 std::vector<mmc::out::BusReport> offline_reports(const Options& o)
 {
-    const std::string text = mmc::cli::read_input(*o.ios_file, max_ios_bytes, "ios dump");
-    const auto snapshots = mmc::bus::parse_ios(text);
-    const std::string shown = *o.ios_file == "-" ? "standard input" : *o.ios_file;
-    if (snapshots.empty())
-        throw std::runtime_error(fmt::format("{}: no ios lines found (expected 'clock:', 'timing spec:' ...)", shown));
-    for (const auto& ios : snapshots)
-        if (!ios.errors.empty()) throw std::runtime_error(fmt::format("{}: {}", shown, ios.errors.front()));
-    std::optional<mmc::bus::DeviceTree> dt;
-    if (o.dt_file) dt = offline_device_tree(o);
-    std::optional<std::string> log_text;
-    if (o.dmesg_file) log_text = mmc::cli::read_input(*o.dmesg_file, max_dmesg_bytes, "kernel log");
+    mmc::out::PastedBus pasted;
+    pasted.ios_file = *o.ios_file;
+    pasted.caps = o.caps;
+    pasted.caps2 = o.caps2;
+    pasted.kernel = o.kernel;
+    pasted.family = o.card;
+    pasted.sdio = o.sdio;
+    pasted.dt_file = o.dt_file;
+    pasted.dt_node = o.dt_node;
+    pasted.dmesg_file = o.dmesg_file;
+    pasted.pci = o.pci;
     std::vector<mmc::out::BusReport> out;
-    for (const auto& ios : snapshots) {
-        mmc::bus::Evidence e;
-        e.host = ios.host;
-        e.ios = ios;
-        e.caps = o.caps;
-        e.caps2 = o.caps2;
-        e.kernel_version = o.kernel;
-        e.dt = dt;
-        if (o.pci) {
-            e.dt_absent = true;
-            e.pci_id = *o.pci;
-            e.controller = "PCI controller" + (o.pci->empty() ? std::string() : " " + *o.pci);
-        }
-        if (log_text) {
-            // A log given for a pasted dump: lines naming this dump's host.
-            // A dump without a host name takes the log's one host; when the
-            // log names several, no line can be tied to the dump (another
-            // host's card line is not this dump's message).
-            std::vector<std::string> names{ios.host};
-            if (ios.host.empty()) {
-                // No host named in the log: every MMC line is this dump's.
-                // Several: a name no line carries, so none is taken.
-                const auto hosts = mmc::bus::hosts_in_log(*log_text);
-                names = hosts.size() <= 1 ? hosts : std::vector<std::string>{"(several hosts)"};
-            }
-            e.log = mmc::bus::parse_kernel_log(*log_text, names);
-            e.kernel_message = e.log->card_message;
-        }
-        e.sdio = o.sdio;
-        if (o.card || o.sdio)
-            e.card = o.card;
-        else if (ios.timing.rfind("mmc", 0) == 0)
-            e.card = mmc::regs::CardFamily::mmc;
-        else if (ios.timing.rfind("sd", 0) == 0)
-            e.card = mmc::regs::CardFamily::sd;
-        mmc::out::BusReport r{mmc::bus::diagnose(e), e.controller, e.kernel_message, std::nullopt, {}, dt, {}};
+    for (const auto& e : mmc::out::pasted_bus_evidence(pasted)) {
+        mmc::out::BusReport r{mmc::bus::diagnose(e), e.controller, e.kernel_message, std::nullopt, {}, e.dt, {}};
         if (e.log) r.log_events = e.log->events;
         out.push_back(std::move(r));
     }

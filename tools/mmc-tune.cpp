@@ -4,6 +4,7 @@
 // planning and the writes are libmmc's (tune/).
 #include "cli/cli.h"
 #include "cli/subcommand.h"
+#include "mmc-tune/bus.h"
 #include "mmc-tune/emmc.h"
 #include "mmc-tune/tool.h"
 #include "version.h"
@@ -20,6 +21,8 @@ void usage(std::FILE* to)
     fmt::print(to, R"(Usage:
  {0} emmc [options] DEVICE
  {0} emmc [options] --decode ext_csd=HEX|@FILE
+ {0} bus [options] DEVICE
+ {0} bus [options] --ios FILE
  {0} -h|--help|-V|--version
 
 Change what a card lets the host change, safely: every change planned
@@ -30,6 +33,8 @@ options.
 Subcommands:
  emmc   an eMMC's configuration: cache, background operations, boot, reset,
         write protection, partitions, reliable write, sanitize
+ bus    the bus mode and clock: planned, trialled on the card, put back, and
+        the persistent form of the fastest clean one
 
 Options:
  -h, --help     display this help
@@ -43,11 +48,12 @@ Options:
 // The tool once started; what it throws, run_tool reports.
 int run(int argc, char** argv)
 {
-    const auto at = mmc::cli::subcommand_index(argc, argv, tool, usage, "emmc");
+    const auto at = mmc::cli::subcommand_index(argc, argv, tool, usage, "emmc or bus");
     if (!at) return mmc::cli::ok;
     const std::string sub = argv[*at];
     if (sub == "emmc") return mmc_tune::run_emmc(argc - *at, argv + *at);
-    mmc::cli::throw_unknown_subcommand(sub, "emmc");
+    if (sub == "bus") return mmc_tune::run_bus(argc - *at, argv + *at);
+    mmc::cli::throw_unknown_subcommand(sub, "emmc or bus");
 }
 
 int main(int argc, char** argv)

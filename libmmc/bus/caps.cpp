@@ -120,3 +120,133 @@ std::vector<std::string> decode_caps2(uint32_t caps2, std::string_view kernel_ve
 }
 
 } // namespace mmc::bus
+
+// ---- the mode bits a trial sets (bus/mode_caps.h) ----
+
+#include "bus/mode_caps.h"
+
+namespace mmc::bus {
+
+namespace {
+
+uint32_t bit_named(std::string_view name, const BitNames& names)
+{
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (names[i] == name) return 1u << i;
+    return 0;
+}
+
+uint32_t bits(std::initializer_list<std::string_view> names, bool two)
+{
+    uint32_t v = 0;
+    for (const auto n : names) v |= two ? caps2_bit(n) : caps_bit(n);
+    return v;
+}
+
+} // namespace
+
+std::span<const ModeFlag> mode_flags(regs::CardFamily family)
+{
+    static constexpr std::array<ModeFlag, 6> sd_flags{{
+        {"SD_HIGHSPEED", "cap-sd-highspeed", Mode::hs},
+        {"UHS_SDR12", "sd-uhs-sdr12", Mode::sdr12},
+        {"UHS_SDR25", "sd-uhs-sdr25", Mode::sdr25},
+        {"UHS_SDR50", "sd-uhs-sdr50", Mode::sdr50},
+        {"UHS_SDR104", "sd-uhs-sdr104", Mode::sdr104},
+        {"UHS_DDR50", "sd-uhs-ddr50", Mode::ddr50},
+    }};
+    static constexpr std::array<ModeFlag, 12> mmc_flags{{
+        {"MMC_HIGHSPEED", "cap-mmc-highspeed", Mode::hs26},
+        {"MMC_HIGHSPEED", "cap-mmc-highspeed", Mode::mmc_hs},
+        {"3_3V_DDR", "mmc-ddr-3_3v", Mode::ddr52},
+        {"1_8V_DDR", "mmc-ddr-1_8v", Mode::ddr52},
+        {"1_2V_DDR", "mmc-ddr-1_2v", Mode::ddr52},
+        {"HS200_1_8V_SDR", "mmc-hs200-1_8v", Mode::hs200},
+        {"HS200_1_2V_SDR", "mmc-hs200-1_2v", Mode::hs200},
+        {"", "mmc-hs400-1_8v", Mode::hs200},
+        {"", "mmc-hs400-1_2v", Mode::hs200},
+        {"HS400_1_8V", "mmc-hs400-1_8v", Mode::hs400},
+        {"HS400_1_2V", "mmc-hs400-1_2v", Mode::hs400},
+        {"HS400_ES", "mmc-hs400-enhanced-strobe", Mode::hs400es},
+    }};
+    if (family == regs::CardFamily::mmc) return mmc_flags;
+    return sd_flags;
+}
+
+uint32_t caps_bit(std::string_view name) { return bit_named(name, caps_current); }
+uint32_t caps2_bit(std::string_view name) { return bit_named(name, caps2_current); }
+
+CapsPair writable_caps_bits()
+{
+    return {bits({"AGGRESSIVE_PM", "SD_HIGHSPEED", "MMC_HIGHSPEED", "UHS_SDR12", "UHS_SDR25", "UHS_SDR50", "UHS_SDR104",
+                  "UHS_DDR50", "1_8V_DDR", "1_2V_DDR"},
+                 false),
+            bits({"HS200_1_8V_SDR", "HS200_1_2V_SDR", "HS400_1_8V", "HS400_1_2V"}, true)};
+}
+
+std::optional<CapsPair> caps_for_mode(Mode mode, CapsPair start, regs::CardFamily family_of_card)
+{
+    // Only the family's own bits change: an SD trial leaves the MMC bits
+    // as they were, and the other way round.
+    const bool sd = (mode == Mode::legacy && family_of_card != regs::CardFamily::mmc) || mode == Mode::hs || mode == Mode::sdr12 || mode == Mode::sdr25 ||
+                    mode == Mode::sdr50 || mode == Mode::ddr50 || mode == Mode::sdr104;
+    const CapsPair family = sd ? CapsPair{bits({"SD_HIGHSPEED", "UHS_SDR12", "UHS_SDR25", "UHS_SDR50", "UHS_SDR104", "UHS_DDR50"}, false), 0}
+                               : CapsPair{bits({"MMC_HIGHSPEED", "1_8V_DDR", "1_2V_DDR"}, false), writable_caps_bits().caps2};
+    CapsPair out{start.caps & ~family.caps, start.caps2 & ~family.caps2};
+    // The voltage variants the host had stay as they were; 1.8 V is asked
+    // for where it had none.
+    const auto keep_or = [](uint32_t had, uint32_t v18, uint32_t v12) { return (had & (v18 | v12)) ? had & (v18 | v12) : v18; };
+    const uint32_t ddr = keep_or(start.caps, caps_bit("1_8V_DDR"), caps_bit("1_2V_DDR"));
+    const uint32_t hs200 = keep_or(start.caps2, caps2_bit("HS200_1_8V_SDR"), caps2_bit("HS200_1_2V_SDR"));
+    const uint32_t hs400 = keep_or(start.caps2, caps2_bit("HS400_1_8V"), caps2_bit("HS400_1_2V"));
+    const uint32_t uhs[] = {caps_bit("UHS_SDR12"), caps_bit("UHS_SDR25"), caps_bit("UHS_SDR50"), caps_bit("UHS_DDR50"),
+                            caps_bit("UHS_SDR104")};
+    const auto uhs_up_to = [&](int n) {
+        uint32_t v = caps_bit("SD_HIGHSPEED");
+        for (int i = 0; i <= n; ++i) v |= uhs[i];
+        return v;
+    };
+    switch (mode) {
+    case Mode::legacy: break;
+    case Mode::hs: out.caps |= caps_bit("SD_HIGHSPEED"); break;
+    case Mode::sdr25: out.caps |= uhs_up_to(1); break;
+    case Mode::sdr50: out.caps |= uhs_up_to(2); break;
+    case Mode::ddr50: out.caps |= uhs_up_to(3); break;
+    case Mode::sdr104: out.caps |= uhs_up_to(4); break;
+    case Mode::hs26:
+    case Mode::mmc_hs: out.caps |= caps_bit("MMC_HIGHSPEED"); break;
+    case Mode::ddr52: out.caps |= caps_bit("MMC_HIGHSPEED") | ddr; break;
+    case Mode::hs200:
+        out.caps |= caps_bit("MMC_HIGHSPEED") | ddr;
+        out.caps2 |= hs200;
+        break;
+    case Mode::hs400es:
+        if (!(start.caps2 & caps2_bit("HS400_ES"))) return std::nullopt;
+        [[fallthrough]];
+    case Mode::hs400:
+        out.caps |= caps_bit("MMC_HIGHSPEED") | ddr;
+        out.caps2 |= hs200 | hs400;
+        break;
+    case Mode::sdr12:
+    case Mode::off: return std::nullopt;
+    }
+    return out;
+}
+
+std::vector<std::string> caps_change(CapsPair from, CapsPair to)
+{
+    std::vector<std::string> out;
+    const auto diff = [&](uint32_t a, uint32_t b, const BitNames& names) {
+        for (int bit = 0; bit < 32; ++bit) {
+            const uint32_t m = 1u << bit;
+            if ((a & m) == (b & m)) continue;
+            const auto name = names[static_cast<std::size_t>(bit)];
+            out.push_back(fmt::format("{}{}", (b & m) ? "+" : "-", name.empty() ? fmt::format("bit {}", bit) : std::string(name)));
+        }
+    };
+    diff(from.caps, to.caps, caps_current);
+    diff(from.caps2, to.caps2, caps2_current);
+    return out;
+}
+
+} // namespace mmc::bus

@@ -190,6 +190,10 @@ Diagnosis diagnose(const Evidence& given)
                               : sd_card(e, reached, !host.side.known || (host.side.modes & f.low_voltage()) != 0);
         if (host.side.known) d.host_best_mode = f.best(host.side.modes);
         if (card.known) d.card_best_mode = f.best(card.modes);
+        for (const Mode m : f.modes) {
+            if (host.side.known && (host.side.modes & f.bit(m))) d.host_modes.push_back(m);
+            if (card.known && (card.modes & f.bit(m))) d.card_modes.push_back(m);
+        }
         if (!card.known && !card.why.empty()) notes.push_back({Severity::info, card.why});
         mode_shortfalls(e, f, f.best(proven), card, host, shortfalls, notes);
     } else if (!d.card) {

@@ -77,6 +77,8 @@ struct Diagnosis {
     std::optional<double> ceiling_mb_s;       // the smaller of the two
     std::optional<Mode> card_best_mode;       // best the card supports (nullopt unknown)
     std::optional<Mode> host_best_mode;       // best the host offers (nullopt unknown)
+    std::vector<Mode> card_modes;             // every mode the card offers, slowest first (empty: unknown)
+    std::vector<Mode> host_modes;             // every mode the host offers, slowest first (empty: unknown)
     Limit limit = Limit::unknown;             // the cause
     Mechanism mechanism = Mechanism::none;    // how it acts
     std::vector<std::string> decided_by;      // the evidence that decided the cause, one line each

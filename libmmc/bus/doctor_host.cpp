@@ -1,6 +1,7 @@
 // The host's side: the modes its caps or device tree offer, and who stops
 // it there - the controller, the board, or (undecided) one of the two.
 #include "bus/doctor_parts.h"
+#include "bus/mode_caps.h"
 
 #include <fmt/format.h>
 
@@ -12,33 +13,6 @@ namespace mmc::bus::doctor_parts {
 // running mode then proves).
 Host host_modes(const Evidence& e, const FamilyModes& f, const std::vector<std::string>& caps)
 {
-    struct Flag {
-        std::string_view cap, dt_flag;
-        Mode mode;
-    };
-    static constexpr std::array<Flag, 6> sd_flags{{
-        {"SD_HIGHSPEED", "cap-sd-highspeed", Mode::hs},
-        {"UHS_SDR12", "sd-uhs-sdr12", Mode::sdr12},
-        {"UHS_SDR25", "sd-uhs-sdr25", Mode::sdr25},
-        {"UHS_SDR50", "sd-uhs-sdr50", Mode::sdr50},
-        {"UHS_SDR104", "sd-uhs-sdr104", Mode::sdr104},
-        {"UHS_DDR50", "sd-uhs-ddr50", Mode::ddr50},
-    }};
-    // mmc-hs400-* also sets the HS200 cap of its voltage.
-    static constexpr std::array<Flag, 12> mmc_flags{{
-        {"MMC_HIGHSPEED", "cap-mmc-highspeed", Mode::hs26},
-        {"MMC_HIGHSPEED", "cap-mmc-highspeed", Mode::mmc_hs},
-        {"3_3V_DDR", "mmc-ddr-3_3v", Mode::ddr52},
-        {"1_8V_DDR", "mmc-ddr-1_8v", Mode::ddr52},
-        {"1_2V_DDR", "mmc-ddr-1_2v", Mode::ddr52},
-        {"HS200_1_8V_SDR", "mmc-hs200-1_8v", Mode::hs200},
-        {"HS200_1_2V_SDR", "mmc-hs200-1_2v", Mode::hs200},
-        {"", "mmc-hs400-1_8v", Mode::hs200},
-        {"", "mmc-hs400-1_2v", Mode::hs200},
-        {"HS400_1_8V", "mmc-hs400-1_8v", Mode::hs400},
-        {"HS400_1_2V", "mmc-hs400-1_2v", Mode::hs400},
-        {"HS400_ES", "mmc-hs400-enhanced-strobe", Mode::hs400es},
-    }};
     const bool is_mmc = f.family == regs::CardFamily::mmc;
     const auto& dt = e.dt;
     const bool use_caps = e.caps || e.caps2;
@@ -48,7 +22,7 @@ Host host_modes(const Evidence& e, const FamilyModes& f, const std::vector<std::
     h.side.known = true;
     h.side.owner = use_caps ? Limit::host : Limit::board;
     h.side.modes = f.bit(Mode::legacy);
-    for (const auto& flag : is_mmc ? std::span<const Flag>(mmc_flags) : std::span<const Flag>(sd_flags)) {
+    for (const auto& flag : mode_flags(f.family)) {
         const auto& name = use_caps ? flag.cap : flag.dt_flag;
         if (!name.empty() && (use_caps ? contains(caps, name) : dt->has(name))) h.side.modes |= f.bit(flag.mode);
     }

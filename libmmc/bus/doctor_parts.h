@@ -27,11 +27,7 @@ constexpr double negligible_gain = 1.02;
 // step (198 MHz for SDR104's 208, 187.5 for HS200's 200, 49.152 for 52).
 constexpr double divider_granularity = 0.9;
 
-// Each family's modes, worst first; among modes of equal ceiling, in the order
-// the kernel prefers them (it picks DDR50 over SDR50, UHS SDR25 over HS).
-using ModeList = std::array<Mode, 7>;
-constexpr ModeList sd_modes{Mode::legacy, Mode::sdr12, Mode::hs, Mode::sdr25, Mode::sdr50, Mode::ddr50, Mode::sdr104};
-constexpr ModeList mmc_modes{Mode::legacy, Mode::hs26, Mode::mmc_hs, Mode::ddr52, Mode::hs200, Mode::hs400, Mode::hs400es};
+// Each family's modes, worst first: bus/modes.h's sd_modes and mmc_modes.
 
 using ModeSet = uint32_t;
 constexpr ModeSet any_mode = (1u << 7) - 1;

@@ -106,4 +106,13 @@ std::optional<double> mode_ceiling_mb_s(Mode mode, std::optional<regs::CardFamil
     return s->clock_hz * s->width_bits * (s->ddr ? 2 : 1) / 8 / 1e6;
 }
 
+bool low_voltage_mode(Mode m)
+{
+    switch (m) {
+    case Mode::sdr12: case Mode::sdr25: case Mode::sdr50: case Mode::ddr50: case Mode::sdr104:
+    case Mode::hs200: case Mode::hs400: case Mode::hs400es: return true;
+    default: return false;
+    }
+}
+
 } // namespace mmc::bus

@@ -200,6 +200,8 @@ parses_input = {
     "dev/uevent_card.cpp": "uevent ACTION and SUBSYSTEM words, debugfs err_stats text",
     "tune/config_file.cpp": "mmc-tune --save files' JSON read back",
     "tune/settings.cpp": "mmc-tune emmc's option values (on|off, auto|off|manual, ...)",
+    "tune/bus_state.cpp": "mmc-tune bus's state file read back (its kind, power_control on|auto)",
+    "dev/host_debugfs.cpp": "sysfs power/control and runtime_status words",
     "health/nagios_range.cpp": "the Monitoring Plugins range syntax in -w/--critical",
 }
 compare = re.compile(r'(?:==|!=)\s*"|"\s*(?:==|!=)')

@@ -1,0 +1,117 @@
+#include "views/bus_pasted.h"
+
+#include "bus/ios.h"
+#include "bus/kernel_log.h"
+#include "cli/cli.h"
+#include "cli/input.h"
+#include "dev/bus_evidence.h"
+
+#include <charconv>
+#include <filesystem>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace mmc::out {
+
+namespace {
+
+// Input caps: far above any real dump, far below what hurts. An ios dump is a
+// few hundred bytes; a whole board's DTS is well under 1 MiB; a kernel log
+// buffer is at most a few MiB.
+constexpr std::size_t max_ios_bytes = 1 << 20;
+constexpr std::size_t max_dt_bytes = 8 << 20;
+constexpr std::size_t max_dmesg_bytes = 32 << 20;
+
+// The host's device-tree node from --dt: a node directory, or DTS text.
+bus::DeviceTree pasted_device_tree(const PastedBus& o)
+{
+    const std::string& path = *o.dt_file;
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        if (o.dt_node) throw std::runtime_error("--dt-node picks a node of DTS text; a directory is one node already");
+        return dev::read_device_tree_dir(path, path);
+    }
+    const std::string text = cli::read_input(path, max_dt_bytes, "device-tree source");
+    if (text.size() >= 4 && static_cast<unsigned char>(text[0]) == 0xd0 && static_cast<unsigned char>(text[1]) == 0x0d &&
+        static_cast<unsigned char>(text[2]) == 0xfe && static_cast<unsigned char>(text[3]) == 0xed)
+        throw std::runtime_error(fmt::format("{}: a binary device tree (.dtb); give its source: dtc -I dtb -O dts {}", path, path));
+    auto parsed = bus::parse_dts(text, o.dt_node.value_or(""));
+    if (!parsed.host) throw std::runtime_error(fmt::format("{}: {}", path, parsed.error));
+    parsed.host->source = path + " (DTS)";
+    return *parsed.host;
+}
+
+} // namespace
+
+uint32_t caps_option(const char* opt, const std::string& text)
+{
+    std::string s = text;
+    if (s.rfind("0x", 0) == 0 || s.rfind("0X", 0) == 0) s.erase(0, 2);
+    uint32_t v = 0;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v, 16);
+    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size())
+        throw cli::UsageError(fmt::format("{} {}: expected a 32-bit hex number such as 0x4000010f", opt, text.substr(0, 40)));
+    return v;
+}
+
+std::string kernel_option(const std::string& text)
+{
+    if (!bus::is_kernel_version(text))
+        throw cli::UsageError(fmt::format("--kernel {}: not a kernel version; expected one such as 5.10 or 6.1.0-57-amd64 (uname -r)",
+                                          text.substr(0, 40)));
+    return text;
+}
+
+std::vector<bus::Evidence> pasted_bus_evidence(const PastedBus& o)
+{
+    const std::string text = cli::read_input(o.ios_file, max_ios_bytes, "ios dump");
+    const auto snapshots = bus::parse_ios(text);
+    const std::string shown = o.ios_file == "-" ? "standard input" : o.ios_file;
+    if (snapshots.empty())
+        throw std::runtime_error(fmt::format("{}: no ios lines found (expected 'clock:', 'timing spec:' ...)", shown));
+    for (const auto& ios : snapshots)
+        if (!ios.errors.empty()) throw std::runtime_error(fmt::format("{}: {}", shown, ios.errors.front()));
+    std::optional<bus::DeviceTree> dt;
+    if (o.dt_file) dt = pasted_device_tree(o);
+    std::optional<std::string> log_text;
+    if (o.dmesg_file) log_text = cli::read_input(*o.dmesg_file, max_dmesg_bytes, "kernel log");
+    std::vector<bus::Evidence> out;
+    for (const auto& ios : snapshots) {
+        bus::Evidence e;
+        e.host = ios.host;
+        e.ios = ios;
+        e.caps = o.caps;
+        e.caps2 = o.caps2;
+        e.kernel_version = o.kernel;
+        e.dt = dt;
+        if (o.pci) {
+            e.dt_absent = true;
+            e.pci_id = *o.pci;
+            e.controller = "PCI controller" + (o.pci->empty() ? std::string() : " " + *o.pci);
+        }
+        if (log_text) {
+            // A log given for a pasted dump: lines naming this dump's host.
+            // A dump without a host name takes the log's one host; when the
+            // log names several, no line can be tied to the dump (another
+            // host's card line is not this dump's message).
+            std::vector<std::string> names{ios.host};
+            if (ios.host.empty()) {
+                const auto hosts = bus::hosts_in_log(*log_text);
+                names = hosts.size() <= 1 ? hosts : std::vector<std::string>{"(several hosts)"};
+            }
+            e.log = bus::parse_kernel_log(*log_text, names);
+            e.kernel_message = e.log->card_message;
+        }
+        e.sdio = o.sdio;
+        if (o.family || o.sdio)
+            e.card = o.family;
+        else if (ios.timing.rfind("mmc", 0) == 0)
+            e.card = regs::CardFamily::mmc;
+        else if (ios.timing.rfind("sd", 0) == 0)
+            e.card = regs::CardFamily::sd;
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+} // namespace mmc::out
