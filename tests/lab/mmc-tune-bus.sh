@@ -1,5 +1,5 @@
 #!/bin/sh
-# check: expect 420
+# check: expect 300
 # check: limit 1500
 # mmc-tune bus against the real kernel MMC stack: the SD lab (QEMU sdhci-pci
 # and its SD card, which offer legacy and HS only) booted twice, on
