@@ -70,7 +70,7 @@ struct Pattern {
 // Kernel wording (drivers/mmc/core, sdhci, dw_mmc-rockchip, vendor trees).
 // Order matters: the first match names the event. Mode switches and
 // step-downs are recognised before these (mode_switch_line, step_down_line).
-constexpr std::array<Pattern, 18> patterns{{
+constexpr std::array<Pattern, 20> patterns{{
     {"switching to 1.8v signalling voltage failed", LogEventKind::voltage_switch_failed},
     {"signal voltage switch failed", LogEventKind::voltage_switch_failed},
     {"voltage switch failed", LogEventKind::voltage_switch_failed},
@@ -91,6 +91,8 @@ constexpr std::array<Pattern, 18> patterns{{
     {"re-tuning failed", LogEventKind::tuning_failed},
     {"crc error", LogEventKind::crc_error},
     {"error -84", LogEventKind::crc_error},
+    {"timeout waiting for hardware interrupt", LogEventKind::timeout},
+    {"card never left busy", LogEventKind::timeout},
 }};
 
 bool mode_switch_line(const std::string& l)
@@ -105,7 +107,7 @@ bool step_down_line(const std::string& l)
 {
     for (const char* s : {"reducing clock", "reduce clock", "lower the clock", "lowering clock", "lower speed", "lower bus speed",
                           "downgrade", "fall back to high speed", "falling back to high speed", "fallback to hs",
-                          "retry with lower", "retrying with lower"})
+                          "retry with lower", "retrying with lower", "reducing overclock"})
         if (l.find(s) != std::string::npos) return true;
     return false;
 }
@@ -121,6 +123,7 @@ std::string_view log_event_name(LogEventKind kind)
     case LogEventKind::mode_switch_failed: return "mode switch failed";
     case LogEventKind::crc_error: return "CRC error";
     case LogEventKind::step_down: return "stepped down after errors";
+    case LogEventKind::timeout: return "timeout";
     }
     return "event";
 }

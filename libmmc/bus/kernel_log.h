@@ -19,7 +19,8 @@ enum class LogEventKind {
     card_unsupported,      // "card does not support ...", "problem reading switch capabilities"
     mode_switch_failed,    // "mmc0: mmc_select_hs400 failed, error -110"
     crc_error,             // "error -84" (EILSEQ), "CRC error"
-    step_down,             // the driver lowering the clock or mode after errors
+    step_down,             // the driver lowering the clock or mode after errors ("reducing overclock due to errors")
+    timeout,               // "Timeout waiting for hardware interrupt", "card never left busy"
 };
 
 struct LogEvent {

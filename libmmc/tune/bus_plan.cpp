@@ -73,7 +73,7 @@ BusPlan plan_bus(const BusPlanInput& in)
     if (e.log)
         for (const auto& ev : e.log->events)
             if (ev.kind == bus::LogEventKind::crc_error || ev.kind == bus::LogEventKind::tuning_failed ||
-                ev.kind == bus::LogEventKind::step_down)
+                ev.kind == bus::LogEventKind::step_down || ev.kind == bus::LogEventKind::timeout)
                 p.signal_errors.push_back(ev.text);
 
     if (!d.card || d.sdio) {
