@@ -17,6 +17,9 @@ std::optional<int> subcommand_index(int argc, char** argv, std::string_view tool
         {"version", no_argument, nullptr, 'V'},
         {nullptr, 0, nullptr, 0},
     };
+    // optind 0: glibc starts a scan afresh (its ordering "+" read again),
+    // whatever an earlier parse in this process left behind.
+    optind = 0;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, "+:hV", longopts, nullptr)) != -1) {
