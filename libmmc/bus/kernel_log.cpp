@@ -142,20 +142,45 @@ std::vector<std::string> hosts_in_log(std::string_view text)
     return out;
 }
 
-KernelLog parse_kernel_log(std::string_view text, const std::vector<std::string>& names)
+namespace {
+
+// Calls `tie(line, disk, host)` for each line that ties a disk to its host
+// ("mmcblk1: mmc1:aaaa SD32G 29.7 GiB").
+template <class Tie>
+void each_disk_host_line(std::string_view text, Tie&& tie)
 {
-    // First pass: which host each mmcblkN belongs to ("mmcblk1: mmc1:aaaa SD32G 29.7 GiB").
-    std::map<std::string, std::string> block_host;
     std::size_t pos = 0;
     while (pos < text.size()) {
         const auto nl = text.find('\n', pos);
-        const auto line = strip_timestamp(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
+        const auto raw = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
         pos = nl == std::string_view::npos ? text.size() : nl + 1;
+        const auto line = strip_timestamp(raw);
         const auto blk = block_named(line);
         if (blk.empty()) continue;
         const auto hosts = hosts_named(line.substr(blk.size()));
-        if (!hosts.empty() && line.find(hosts.front() + ":") != std::string_view::npos) block_host[blk] = hosts.front();
+        if (!hosts.empty() && line.find(hosts.front() + ":") != std::string_view::npos) tie(raw, blk, hosts.front());
     }
+}
+
+} // namespace
+
+std::string disk_host_lines(std::string_view text)
+{
+    std::string out;
+    each_disk_host_line(text, [&](std::string_view raw, const std::string&, const std::string&) {
+        out.append(raw);
+        out += '\n';
+    });
+    return out;
+}
+
+KernelLog parse_kernel_log(std::string_view text, const std::vector<std::string>& names)
+{
+    // First pass: which host each mmcblkN belongs to.
+    std::map<std::string, std::string> block_host;
+    each_disk_host_line(text, [&](std::string_view, const std::string& blk, const std::string& host) {
+        block_host[blk] = host;
+    });
 
     const auto names_this_host = [&](std::string_view line) {
         if (names.empty()) return true;
@@ -173,7 +198,7 @@ KernelLog parse_kernel_log(std::string_view text, const std::vector<std::string>
     };
 
     KernelLog out;
-    pos = 0;
+    std::size_t pos = 0;
     std::size_t line_no = 0;
     while (pos < text.size()) {
         const auto nl = text.find('\n', pos);

@@ -45,6 +45,12 @@ std::vector<std::string> hosts_in_log(std::string_view text);
 // log itself ties mmcblkN to ("mmcblk1: mmc1:aaaa SD32G").
 KernelLog parse_kernel_log(std::string_view text, const std::vector<std::string>& names);
 
+// The lines of `text` that tie a disk to its host ("mmcblk0: mmc0:4567 SD32G
+// 29.7 GiB"), one per line: a window of a log cut after the card was added
+// keeps them in front, so the disk's own lines ("mmcblk0: error -84
+// transferring data") still count for the host.
+std::string disk_host_lines(std::string_view text);
+
 std::string_view log_event_name(LogEventKind kind); // "tuning failed", ...
 
 } // namespace mmc::bus

@@ -1,5 +1,6 @@
 #include "tune/bus_live_host.h"
 
+#include "bus/kernel_log.h"
 #include "dev/system.h"
 #include "dev/uevent_card.h"
 
@@ -74,7 +75,11 @@ std::string LiveBusHost::log_since_mark()
     const std::string text = dev::read_kernel_log().value_or("");
     if (mark_line_.empty()) return text;
     const auto at = text.rfind(mark_line_);
-    return at == std::string::npos ? text : text.substr(at + mark_line_.size());
+    if (at == std::string::npos) return text;
+    // The line tying mmcblkN to this host was printed when the card was
+    // added, before the mark: without it the disk's own error lines
+    // ("mmcblk0: error -84 transferring data") would count for no host.
+    return bus::disk_host_lines(std::string_view(text).substr(0, at)) + text.substr(at + mark_line_.size());
 }
 
 uint64_t LiveBusHost::card_bytes() { return guarded([&] { return h_.card_bytes(); }); }

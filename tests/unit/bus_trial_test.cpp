@@ -6,6 +6,7 @@
 #include "bus_model_host.h"
 
 #include "bus/doctor.h"
+#include "bus/kernel_log.h"
 #include "tune/bus_plan.h"
 #include "tune/bus_state.h"
 #include "tune/bus_trial.h"
@@ -309,4 +310,23 @@ TEST(BusTrial, WithoutAggressivePmNothingIsReinitialised)
     h.set_caps((uhs_caps & ~mmc::bus::caps_bit("UHS_SDR104")) | mmc::bus::caps_bit("AGGRESSIVE_PM"));
     h.reinit(1, false);
     EXPECT_EQ(h.mode(), Mode::ddr50);
+}
+
+// The lab's finding (tests/lab/mmc-tune-bus.sh): the block driver's CRC line
+// names the disk, and the line tying the disk to the host was printed long
+// before a trial's mark. The live host keeps the tie lines in front of its
+// window, so the line counts for the host, and for no other.
+TEST(BusTrialLog, ADiskErrorLineCountsForItsHostThroughTheTieLinesKeptInFront)
+{
+    const std::string before = "[    1.20] mmcblk0: mmc0:4567 QEMU! 4.00 GiB\n"
+                               "[    1.30] mmcblk1: mmc1:0001 ABCDE 1.00 GiB\n"
+                               "[    2.00] EXT4-fs (vda): mounted\n";
+    const std::string window = "[   90.00] mmcblk0: error -84 transferring data, sector 2048, nr 8, cmd response 0x900, card status 0x900\n";
+    EXPECT_EQ(mmc::bus::disk_host_lines(before),
+              "[    1.20] mmcblk0: mmc0:4567 QEMU! 4.00 GiB\n[    1.30] mmcblk1: mmc1:0001 ABCDE 1.00 GiB\n");
+    EXPECT_TRUE(signal_error_lines(window, "mmc0").empty()) << "without the tie, the line is no host's";
+    const auto lines = signal_error_lines(mmc::bus::disk_host_lines(before) + window, "mmc0");
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_NE(lines[0].find("error -84"), std::string::npos);
+    EXPECT_TRUE(signal_error_lines(mmc::bus::disk_host_lines(before) + window, "mmc1").empty());
 }

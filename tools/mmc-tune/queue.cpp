@@ -15,6 +15,7 @@
 #include "cli/stop_signal.h"
 #include "dev/block_queue.h"
 #include "dev/disk_identity.h"
+#include "bench/target.h"
 #include "dev/resolver.h"
 #include "tune/queue_apply.h"
 #include "tune/queue_bench.h"
@@ -369,6 +370,9 @@ int run_queue(int argc, char** argv)
                                   tune::to_string(p.workload), p.left, cli::duration_text(p.elapsed_s),
                                   cli::duration_text(p.budget_s)));
     };
+    // Opened once before any setting changes: a device that cannot be read
+    // (no such node, no permission) fails here, with nothing changed.
+    cli::in_context(d.typed, [&] { return mmc::bench::Target::open_block(d.disk_path, false, true).size(); });
     {
         tune::QueueRestorer restorer(d.disk_syspath, report.start);
         try {
