@@ -1,5 +1,6 @@
 #!/bin/sh
 # check: expect 300
+# check: boards (two lab boots, 6.12 and 6.1, about 5 minutes: make check-boards and make check-all run it; make check stays short)
 # check: limit 1500
 # mmc-tune bus against the real kernel MMC stack: the SD lab (QEMU sdhci-pci
 # and its SD card, which offer legacy and HS only) booted twice, on
