@@ -9,7 +9,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <sstream>
+#include <system_error>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <thread>
@@ -268,6 +270,33 @@ int Child::wait_passing_on_stop(const std::atomic<bool>& stop)
 int run(const std::vector<std::string>& argv, const SpawnOptions& options)
 {
     return Child(argv, options).wait();
+}
+
+Captured run_captured(const std::vector<std::string>& argv)
+{
+    // A file, not a pipe: a chatty child never blocks on a full pipe we do
+    // not read while we wait for it.
+    char name[] = "/tmp/mmckit-output-XXXXXX";
+    const int fd = ::mkstemp(name);
+    if (fd < 0) throw std::system_error(errno, std::generic_category(), "a temporary file for a child's output");
+    ::close(fd);
+    SpawnOptions so;
+    so.in = Redirect::null();
+    so.out = Redirect::to_file(name);
+    so.err = Redirect::to_file(name);
+    Captured c;
+    try {
+        c.code = run(argv, so);
+    } catch (...) {
+        ::unlink(name);
+        throw;
+    }
+    std::ifstream in(name);
+    std::stringstream text;
+    text << in.rdbuf();
+    ::unlink(name);
+    c.output = text.str();
+    return c;
 }
 
 std::string last_lines(const std::string& output, std::size_t lines)

@@ -110,6 +110,15 @@ private:
 // Runs argv to completion (no forwarding, no limit); its exit code.
 int run(const std::vector<std::string>& argv, const SpawnOptions& options = {});
 
+// What a helper program (mkfs, dtc, ...) said: its exit code and its two
+// output streams together, in the order written. stdin is /dev/null.
+// Throws std::system_error when it cannot be started (ENOENT: not installed).
+struct Captured {
+    int code = 0;
+    std::string output;
+};
+Captured run_captured(const std::vector<std::string>& argv);
+
 // The last `lines` non-empty lines of what a child wrote, joined with "; ":
 // what it said, for an error message.
 std::string last_lines(const std::string& output, std::size_t lines = 1);

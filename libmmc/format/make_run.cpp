@@ -52,28 +52,15 @@ std::string joined(const std::vector<std::string>& argv)
 std::string run_program(const std::vector<std::string>& argv, MakeReport& report, bool must_succeed = true, int* code = nullptr)
 {
     report.commands.push_back(joined(argv));
-    char log_template[] = "/tmp/mmc-format-XXXXXX";
-    const int fd = ::mkstemp(log_template);
-    if (fd < 0) fail(fmt::format("cannot make a temporary file: {}", std::strerror(errno)));
-    ::close(fd);
-    cli::SpawnOptions so;
-    so.in = cli::Redirect::null();
-    so.out = cli::Redirect::to_file(log_template);
-    so.err = cli::Redirect::to_file(log_template);
-    int status = 0;
+    cli::Captured said;
     try {
-        status = cli::run(argv, so);
+        said = cli::run_captured(argv);
     } catch (const std::system_error& e) {
-        std::filesystem::remove(log_template);
         fail(fmt::format("{}: cannot run it ({}); install {}", argv[0], e.code().message(), package_of(argv[0])));
     }
-    std::ifstream in(log_template);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::filesystem::remove(log_template);
-    if (code) *code = status;
-    if (must_succeed && status != 0) fail(fmt::format("{} failed (exit {}): {}", argv[0], status, cli::last_lines(text.str(), 2)));
-    return text.str();
+    if (code) *code = said.code;
+    if (must_succeed && said.code != 0) fail(fmt::format("{} failed (exit {}): {}", argv[0], said.code, cli::last_lines(said.output, 2)));
+    return said.output;
 }
 
 void write_at(int fd, const void* data, std::size_t n, uint64_t offset)

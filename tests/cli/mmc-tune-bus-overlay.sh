@@ -46,6 +46,8 @@ $PY -c "import json,sys; print(next(p['text'] for p in json.load(open(sys.argv[1
 expect "the overlay targets the node by path (the dtb has no __symbols__)" "$tmp/tune.dtso" '&\{/mmc@fe320000\}|target-path *= *"/mmc@fe320000"'
 expect "the overlay adds sd-uhs-sdr104" "$tmp/tune.dtso" '^[[:space:]]*sd-uhs-sdr104;'
 expect "and says it is for that node only" "$tmp/plan.json" '"scope": "[^"]*mmc@fe320000'
+json_eq "a pasted node is not checked as a whole tree, and the report says so" \
+    "j['overlay_check'][0].startswith('not checked: a pasted node is no whole tree')" "True"
 
 # The overlay compiles, applies to the board's own dtb, and the node carries it.
 if dtc -@ -q -I dts -O dtb -o "$tmp/tune.dtbo" "$tmp/tune.dtso" 2>"$tmp/dtc.err"; then pass "dtc -@ compiles the overlay"

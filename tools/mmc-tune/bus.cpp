@@ -21,6 +21,7 @@
 #include "dev/register_sources.h"
 #include "dev/system.h"
 #include "tune/bus_live_host.h"
+#include "tune/bus_overlay_check.h"
 #include "tune/bus_persist.h"
 #include "tune/bus_plan.h"
 #include "tune/bus_state.h"
@@ -299,7 +300,7 @@ fs::path card_data(const Options& o, const dev::Card& card)
 
 // ---- the persistent form ----
 
-void add_persistent(tune::BusReport& r, const bus::Evidence& e)
+void add_persistent(tune::BusReport& r, const bus::Evidence& e, const Options& o, bool live)
 {
     const auto& p = r.plan;
     if (!p.family || !p.start_mode) return;
@@ -323,6 +324,18 @@ void add_persistent(tune::BusReport& r, const bus::Evidence& e)
                                        t.clock_hz ? " at " + cli::format_hz(static_cast<double>(*t.clock_hz)) : "");
     }
     r.persistent = tune::persistent_forms(e, t);
+    // The overlay checked against the running tree, as the boot loader will
+    // apply it; a pasted evidence has no whole tree to check it against.
+    const auto overlay = std::find_if(r.persistent.begin(), r.persistent.end(),
+                                      [](const tune::PersistentForm& f) { return f.kind == "dt-overlay"; });
+    if (overlay == r.persistent.end()) return;
+    const fs::path running = o.roots.sysfs / "firmware" / "devicetree" / "base";
+    if (!live)
+        r.overlay_check = {"not checked: a pasted node is no whole tree; on the board, mmc-tune bus checks it against the running one"};
+    else if (!fs::is_directory(running))
+        r.overlay_check = {fmt::format("not checked: no running device tree at {}", running.string())};
+    else
+        r.overlay_check = tune::check_overlay(overlay->text, running).lines;
 }
 
 void emit_file(const Options& o, const tune::BusReport& r)
@@ -429,7 +442,7 @@ int run_bus(int argc, char** argv)
     report.plan = tune::plan_bus(in);
 
     if (o.apply && !report.plan.live_trials) {
-        add_persistent(report, in.evidence);
+        add_persistent(report, in.evidence, o, in.live);
         emit_file(o, report);
         print(o, report);
         throw cli::Error(cli::ErrorKind::failure, fmt::format("{}: no trials: {}", report.device, report.plan.live_trials_reason));
@@ -437,7 +450,7 @@ int run_bus(int argc, char** argv)
     if (o.apply) {
         const bool any = std::any_of(report.plan.steps.begin(), report.plan.steps.end(), [](const tune::BusStep& s) { return s.trialled; });
         if (!any) {
-            add_persistent(report, in.evidence);
+            add_persistent(report, in.evidence, o, in.live);
             print(o, report);
             throw cli::Error(cli::ErrorKind::failure, fmt::format("{}: no mode to trial (see each step's reason)", report.device));
         }
@@ -460,7 +473,7 @@ int run_bus(int argc, char** argv)
         report.run = cli::in_context(report.device, [&] { return tune::run_trials(host, report.plan, to); });
         progress.clear();
     }
-    add_persistent(report, in.evidence);
+    add_persistent(report, in.evidence, o, in.live);
     emit_file(o, report);
     print(o, report);
     if (report.run) {
