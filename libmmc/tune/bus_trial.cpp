@@ -265,6 +265,10 @@ TrialRun run_trials(BusHost& host, const BusPlan& plan, const TrialOptions& o)
             engine.say(fmt::format("trial {}: {}: {}", index, step_name(step), t.clean ? "clean" : t.reason));
             if (t.clean) run.chosen = run.trials.size() - 1;
         }
+        // A stop that came during the last trial's last wait (its flag set
+        // while the card's power-off was already seen) still counts: the
+        // user asked to stop, so nothing is kept.
+        engine.check_stop();
     } catch (const Stopped&) {
         run.interrupted = true;
     } catch (const std::exception& e) {
