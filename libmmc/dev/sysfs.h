@@ -25,6 +25,9 @@ struct SysRoots {
         if (!udev_data.empty()) return udev_data;
         return is_live() ? fs::path("/run/udev/data") : sysfs / ".." / "run" / "udev" / "data";
     }
+    // The whole running device tree (/proc/device-tree is a link to it);
+    // absent on PCI and ACPI machines.
+    fs::path device_tree_dir() const { return sysfs / "firmware" / "devicetree" / "base"; }
 };
 
 // An attribute's contents without the trailing newline; nullopt when it is

@@ -329,7 +329,7 @@ void add_persistent(tune::BusReport& r, const bus::Evidence& e, const Options& o
     const auto overlay = std::find_if(r.persistent.begin(), r.persistent.end(),
                                       [](const tune::PersistentForm& f) { return f.kind == "dt-overlay"; });
     if (overlay == r.persistent.end()) return;
-    const fs::path running = o.roots.sysfs / "firmware" / "devicetree" / "base";
+    const fs::path running = o.roots.device_tree_dir();
     if (!live)
         r.overlay_check = {"not checked: a pasted node is no whole tree; on the board, mmc-tune bus checks it against the running one"};
     else if (!fs::is_directory(running))
