@@ -90,7 +90,7 @@ if [ -f "$res/fs" ]; then
     rc "mounted device refused" mounted 1
     expect "mounted: names the mount point" "$res/mounted.err" "in use: loop[0-9]+ is mounted on /mnt/fat"
 else
-    skip "mounted device refused: the lab's kernel has no vfat module (sdlab loads none); see tests/cli/mmc-bench.sh"
+    skip "mounted device refused: the guest could not make and mount a vfat (see its guest.log); see tests/cli/mmc-bench.sh"
 fi
 
 rc "--file on a mounted filesystem" file 0

@@ -1,4 +1,4 @@
-# Shared by the SD lab suites (tests/lab/mmc-{info,health,bus,erase,qualify,bench}.sh),
+# Shared by the SD lab suites (tests/lab/mmc-{info,health,bus,erase,qualify,format,bench}.sh),
 # sourced after tests/cli/lib.sh. Not a suite itself (not executable).
 #
 # One boot of the x86 SD lab (scripts/sdlab: sdhci-pci, a 4 GiB SDHC card at
@@ -18,7 +18,7 @@
 . tests/lab/boot-lib.sh
 
 SDLAB_ARGS="--size 4G --card2 1G --timeout 1800"
-SDLAB_GUESTS="info health bus erase qualify bench"
+SDLAB_GUESTS="info health bus erase qualify format bench"
 
 # sd_lab_skip_reason: why the lab cannot run on this machine (empty if it can).
 sd_lab_skip_reason() {
