@@ -3,10 +3,12 @@
 
 #include "cli/errors.h"
 #include "cli/process.h"
+#include "dev/partition_node.h"
 #include "format/boot_sector.h"
 #include "format/disk_file.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -249,7 +251,17 @@ MakeReport make_filesystem(const std::string& target, bool is_block_device, cons
         // The kernel reads the new table, so that mmcblk0p1 appears.
         const int fd = ::open(target.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd >= 0) {
-            if (::ioctl(fd, BLKRRPART) == 0) report.steps.push_back("the kernel re-read the partition table");
+            if (::ioctl(fd, BLKRRPART) == 0) {
+                // udev (or mdev) makes the partition's node after the ioctl
+                // returns, removing the old one first: a mount straight after
+                // mmc-format found none in the lab. Wait for it, a while.
+                const std::string node = dev::partition_node(target, 1);
+                const bool there = dev::wait_for_block_node(node, std::chrono::seconds(5));
+                report.steps.push_back(there ? fmt::format("the kernel re-read the partition table: {}", node)
+                                             : fmt::format("the kernel re-read the partition table; {} did not appear "
+                                                           "within 5 s (is udev running?)",
+                                                           node));
+            }
             ::close(fd);
         }
     }
