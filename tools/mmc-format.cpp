@@ -57,8 +57,10 @@ Options:
                        eMMC erase group or sysfs preferred_erase_size)
      --au measure      measure the AU first, as mmc-probe geometry does
                        (read-only: a few thousand small reads)
-     --fs-layout sd|linux  sd (default): the SD layout; linux: one ext4
-                       partition at the unit, stride and stripe width of one unit
+     --fs-layout sd|ext4|f2fs  sd (default): the SD layout; ext4 (or
+                       linux): one ext4 partition at the unit, stride and
+                       stripe width of one unit; f2fs: one f2fs partition at
+                       the unit, sections of one unit
      --volume-label TEXT  the file system's label (FAT: 11 characters)
      --erase-first     erase the whole card first, as mmc-erase does (verified)
  -y, --yes             do not ask for confirmation
@@ -128,8 +130,9 @@ Options parse_options(int argc, char** argv)
             if (layout_given) throw mmc::cli::UsageError(fmt::format("--fs-layout given twice ('{}' and '{}'); give one", *layout_given, optarg));
             layout_given = optarg;
             if (std::string(optarg) == "sd") o.layout = mmc::format::LayoutKind::sd;
-            else if (std::string(optarg) == "linux") o.layout = mmc::format::LayoutKind::linux_ext4;
-            else throw mmc::cli::UsageError(fmt::format("--fs-layout {}: expected sd or linux", optarg));
+            else if (std::string(optarg) == "ext4" || std::string(optarg) == "linux") o.layout = mmc::format::LayoutKind::linux_ext4;
+            else if (std::string(optarg) == "f2fs") o.layout = mmc::format::LayoutKind::linux_f2fs;
+            else throw mmc::cli::UsageError(fmt::format("--fs-layout {}: expected sd, ext4 (or linux) or f2fs", optarg));
             break;
         case volume_label:
             if (label_given) throw mmc::cli::UsageError("--volume-label given twice; give one");
@@ -294,7 +297,7 @@ int run_format(const Options& o)
     if (o.erase_first) text += "erase:       the whole card first, verified (mmc-erase's path)\n";
     if (o.dry_run) {
         if (o.json) {
-            print_json({{"device", o.device}, {"dry_run", true}, {"plan", mmc::format::layout_json(plan.layout)},
+            print_json({{"device", o.device}, {"dry_run", true}, {"plan", mmc::format::plan_json(plan)},
                         {"unit_bytes", plan.unit_bytes}, {"unit_source", plan.unit_source}});
         } else {
             fmt::print("{}Dry run: nothing was written.\n", text);
@@ -332,7 +335,7 @@ int run_format(const Options& o)
     if (o.json) {
         nlohmann::ordered_json j;
         j["device"] = o.device;
-        j["plan"] = mmc::format::layout_json(plan.layout);
+        j["plan"] = mmc::format::plan_json(plan);
         j["reserved_sectors_written"] = report.reserved_sectors;
         j["steps"] = report.steps;
         j["commands"] = report.commands;

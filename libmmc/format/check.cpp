@@ -7,6 +7,7 @@
 
 #include "cli/size.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace mmc::format {
@@ -149,6 +150,35 @@ struct Checker {
         }
     }
 
+    // An f2fs volume: its main area is where the cleaner allocates and frees
+    // whole sections, so its start and the section's size are what meet the
+    // card's unit (f2fs itself keeps the metadata before it in segment 0's
+    // zone: mkfs.f2fs aligns the main area to a zone from the partition's
+    // start).
+    void check_f2fs(const Partition& p, const F2fsVolume& v)
+    {
+        const auto part = p.number ? std::optional<unsigned>(p.number) : std::nullopt;
+        const uint64_t main_off = (p.start * sector_bytes + v.main_start_bytes()) % unit;
+        if (main_off == 0)
+            add(Severity::ok, "f2fs_main_start", part, fmt::format("the f2fs main area starts on a {} boundary", unit_name));
+        else
+            add(Severity::misaligned, "f2fs_main_start", part,
+                fmt::format("the f2fs main area starts {}: each {} segment and each section it writes as one "
+                            "straddles two {}s, so the card programs and garbage-collects two where one would do",
+                            offset_into(main_off, unit, unit_name), cli::format_bytes(v.segment_bytes), unit_name));
+        const uint64_t section = v.section_bytes();
+        if (section % unit == 0)
+            add(Severity::ok, "f2fs_section_size", part,
+                fmt::format("f2fs sections of {} hold whole {}s: its cleaner frees a {} at a time", cli::format_bytes(section),
+                            unit_name, unit_name));
+        else
+            add(Severity::differs, "f2fs_section_size", part,
+                fmt::format("f2fs sections of {} where the {} is {}: its cleaner frees part of one at a time, and the "
+                            "card copies the rest before it can erase it (mkfs.f2fs -s {} makes sections of one {})",
+                            cli::format_bytes(section), unit_name, cli::format_bytes(unit),
+                            std::max<uint64_t>(1, unit / v.segment_bytes), unit_name));
+    }
+
     // A table read from text (fdisk -l): where each partition starts is all
     // there is. A FAT12/16 start off the unit is the SD layout's own for
     // small cards (it floats the partition to align the data area), so it
@@ -158,7 +188,7 @@ struct Checker {
         add(Severity::note, "file_system", p.number,
             fmt::format("partition {} ({}): its file system is not in {}; only where it starts is checked", p.number,
                         partition_type_name(p.type), seen_from));
-        r.volumes.push_back({p, std::nullopt, fmt::format("not in {}", seen_from), std::nullopt});
+        r.volumes.push_back({p, std::nullopt, fmt::format("not in {}", seen_from), std::nullopt, std::nullopt});
         if (!unit) return;
         const bool fat = p.type == 0x01 || p.type == 0x04 || p.type == 0x06 || p.type == 0x0E || p.type == 0x0B ||
                          p.type == 0x0C || p.type == 0x07;
@@ -176,15 +206,21 @@ struct Checker {
 
     void check(const Partition& p)
     {
-        CheckedVolume cv{p, std::nullopt, {}, std::nullopt};
+        CheckedVolume cv{p, std::nullopt, {}, std::nullopt, std::nullopt};
         const auto s = read(p.start);
         try {
             if (!s) throw BootSectorError("its first sector is past the end");
             cv.volume = parse_boot_sector(*s);
         } catch (const BootSectorError& e) {
-            cv.error = e.what();
-            add(Severity::note, "file_system", p.number ? std::optional<unsigned>(p.number) : std::nullopt,
-                fmt::format("partition {} ({}): not checked inside: {}", p.number, partition_type_name(p.type), e.what()));
+            if (const auto super = read(p.start + f2fs_super_sector); super && is_f2fs_super(*super)) {
+                cv.f2fs = parse_f2fs_super(*super);
+                if (!cv.f2fs) cv.error = "an f2fs superblock with fields Linux does not mount";
+            } else {
+                cv.error = e.what();
+            }
+            if (!cv.f2fs)
+                add(Severity::note, "file_system", p.number ? std::optional<unsigned>(p.number) : std::nullopt,
+                    fmt::format("partition {} ({}): not checked inside: {}", p.number, partition_type_name(p.type), cv.error));
         }
         if (cv.volume && cv.volume->fs == FsType::fat32 && cv.volume->fsinfo_sector != 0 &&
             cv.volume->fsinfo_sector < cv.volume->reserved_sectors && cv.volume->bytes_per_sector == sector_bytes) {
@@ -194,8 +230,9 @@ struct Checker {
                     add(Severity::note, "fsinfo", p.number, fmt::format("the FSInfo sector ({}) has wrong signatures", cv.volume->fsinfo_sector));
             }
         }
-        if (unit) check_partition_start(p, cv.volume.has_value());
+        if (unit) check_partition_start(p, cv.volume.has_value() || cv.f2fs.has_value());
         if (cv.volume && unit) check_volume(p, *cv.volume);
+        if (cv.f2fs && unit) check_f2fs(p, *cv.f2fs);
         r.volumes.push_back(std::move(cv));
     }
 };

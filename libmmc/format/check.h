@@ -1,10 +1,11 @@
-// mmc-format --check: a card's or an image's partition table and each FAT
-// or exFAT volume's geometry held against the card's unit (its AU, erase
+// mmc-format --check: a card's or an image's partition table and each FAT,
+// exFAT or f2fs volume's geometry held against the card's unit (its AU, erase
 // group, preferred erase size, or a measured AU) and against the SD layout
 // for its capacity. Pure: it reads through a SectorReader, so a test or a
 // fuzzer hands it bytes.
 #pragma once
 #include "format/boot_sector.h"
+#include "format/f2fs_super.h"
 #include "format/partition_table.h"
 #include "format/sd_layout.h"
 #include <cstdint>
@@ -34,7 +35,7 @@ std::string_view to_string(Severity s);
 
 struct Finding {
     Severity severity = Severity::note;
-    std::string what;               // "partition_start", "fat_start", "data_start", "cluster_size", "reserved_sectors", "fat_size", "fsinfo", "file_system"
+    std::string what;               // "partition_start", "fat_start", "data_start", "cluster_size", "reserved_sectors", "fat_size", "fsinfo", "file_system", "f2fs_main_start", "f2fs_section_size"
     std::optional<unsigned> partition; // its number; none for the card as a whole
     std::string message;            // with its cost in words
 };
@@ -44,6 +45,7 @@ struct CheckedVolume {
     std::optional<Volume> volume;   // none: not FAT/exFAT (error says why)
     std::string error;
     std::optional<FsInfo> fsinfo;
+    std::optional<F2fsVolume> f2fs; // an f2fs volume (mmc-format --fs-layout f2fs writes one)
 };
 
 struct CheckResult {

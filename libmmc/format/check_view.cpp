@@ -3,6 +3,7 @@
 
 #include "cli/size.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace mmc::format {
@@ -36,6 +37,20 @@ nlohmann::ordered_json volume_json(const Volume& v)
     return j;
 }
 
+nlohmann::ordered_json f2fs_json(const F2fsVolume& v)
+{
+    nlohmann::ordered_json j;
+    j["file_system"] = "f2fs";
+    j["block_bytes"] = v.block_bytes;
+    j["segment_bytes"] = v.segment_bytes;
+    j["segments_per_section"] = v.segments_per_section;
+    j["sections_per_zone"] = v.sections_per_zone;
+    j["section_bytes"] = v.section_bytes();
+    j["block_count"] = v.block_count;
+    j["main_start_bytes"] = v.main_start_bytes();
+    return j;
+}
+
 } // namespace
 
 nlohmann::ordered_json layout_json(const SdLayout& l)
@@ -54,6 +69,25 @@ nlohmann::ordered_json layout_json(const SdLayout& l)
     j["data_start_sector"] = l.data_start;
     j["cluster_count"] = l.cluster_count;
     j["volume_sectors"] = l.volume_sectors;
+    return j;
+}
+
+nlohmann::ordered_json plan_json(const MakePlan& p)
+{
+    if (!is_linux_layout(p.kind)) return layout_json(p.layout);
+    nlohmann::ordered_json j;
+    j["file_system"] = std::string(layout_name(p.kind));
+    j["unit_bytes"] = p.unit_bytes;
+    j["partition_start_sector"] = p.layout.partition_start;
+    j["partition_sectors"] = p.layout.partition_sectors;
+    j["partition_type"] = p.layout.partition_type;
+    if (p.kind == LayoutKind::linux_ext4) {
+        j["block_bytes"] = 4096;
+        j["stride_blocks"] = std::max<uint64_t>(1, p.unit_bytes / 4096);
+    } else {
+        j["segments_per_section"] = f2fs_segments_per_section(p.unit_bytes);
+        j["section_bytes"] = f2fs_segments_per_section(p.unit_bytes) * f2fs_segment_bytes;
+    }
     return j;
 }
 
@@ -77,6 +111,10 @@ std::string check_text(const std::string& device, const CheckResult& r)
                                cli::format_bytes(v.cluster_bytes()), v.reserved_sectors, v.fat_count, v.fat_sectors,
                                v.data_start);
         }
+        if (cv.f2fs)
+            out += fmt::format(": f2fs, sections of {} ({} segments), main area at +{}",
+                               cli::format_bytes(cv.f2fs->section_bytes()), cv.f2fs->segments_per_section,
+                               cli::format_bytes(cv.f2fs->main_start_bytes()));
         out += "\n";
     }
     for (const Finding& f : r.findings)
@@ -105,7 +143,7 @@ nlohmann::ordered_json check_json(const std::string& device, const CheckResult& 
         p["type_name"] = partition_type_name(cv.partition.type);
         p["start_sector"] = cv.partition.start;
         p["sectors"] = cv.partition.sectors;
-        p["volume"] = cv.volume ? volume_json(*cv.volume) : nlohmann::ordered_json(nullptr);
+        p["volume"] = cv.volume ? volume_json(*cv.volume) : cv.f2fs ? f2fs_json(*cv.f2fs) : nlohmann::ordered_json(nullptr);
         if (!cv.error.empty()) p["volume_error"] = cv.error;
         if (cv.fsinfo) {
             p["fsinfo"] = {{"signatures_ok", cv.fsinfo->signatures_ok},

@@ -80,12 +80,20 @@ MakePlan make_plan(uint64_t card_sectors, const MakeOptions& o)
         }
     }
     p.layout = sd;
-    if (o.layout == LayoutKind::linux_ext4) {
+    if (is_linux_layout(o.layout)) {
         p.layout.partition_start = p.unit_bytes / sector_bytes;
         p.layout.partition_sectors = card_sectors - p.layout.partition_start;
         p.layout.partition_type = 0x83;
-        if (o.label.size() > 16) throw std::invalid_argument(fmt::format("volume label '{}': an ext4 label holds at most 16 bytes", o.label));
+        // ext4's s_volume_name is 16 bytes; mkfs.f2fs refuses a label over 512.
+        const std::size_t label_max = o.layout == LayoutKind::linux_ext4 ? 16 : 512;
+        if (o.label.size() > label_max)
+            throw std::invalid_argument(fmt::format("volume label '{}': an {} label holds at most {} bytes", o.label,
+                                                    layout_name(o.layout), label_max));
         p.label = o.label;
+        if (o.layout == LayoutKind::linux_f2fs && p.unit_bytes % f2fs_segment_bytes != 0 && p.unit_bytes > f2fs_segment_bytes)
+            p.notes.push_back(fmt::format("the unit ({}) is no whole number of f2fs's 2 MiB segments: sections of {} "
+                                          "segments cover it but end off its boundaries",
+                                          cli::format_bytes(p.unit_bytes), f2fs_segments_per_section(p.unit_bytes)));
     } else {
         p.label = o.label.empty() ? std::string() : sd.fs == FsType::exfat ? o.label : fat_label(o.label);
         if (sd.fs == FsType::exfat && o.label.size() > 11)
@@ -136,6 +144,33 @@ std::vector<std::string> mkfs_ext4_argv(const MakePlan& plan, const std::string&
     return argv;
 }
 
+uint64_t f2fs_segments_per_section(uint64_t unit_bytes)
+{
+    return std::max<uint64_t>(1, (unit_bytes + f2fs_segment_bytes - 1) / f2fs_segment_bytes);
+}
+
+std::vector<std::string> mkfs_f2fs_argv(const MakePlan& plan, const std::string& partition_device)
+{
+    // -s: segments per section, the unit the cleaner frees, made one card
+    // unit; -z 1: a zone of one section. mkfs.f2fs starts the main area on a
+    // zone boundary counted from the partition's start, which is on the unit.
+    std::vector<std::string> argv = {"mkfs.f2fs", "-f", "-q", "-s", std::to_string(f2fs_segments_per_section(plan.unit_bytes)),
+                                     "-z", "1"};
+    if (!plan.label.empty()) argv.insert(argv.end(), {"-l", plan.label});
+    argv.push_back(partition_device);
+    return argv;
+}
+
+std::string_view layout_name(LayoutKind k)
+{
+    switch (k) {
+    case LayoutKind::sd: return "sd";
+    case LayoutKind::linux_ext4: return "ext4";
+    case LayoutKind::linux_f2fs: return "f2fs";
+    }
+    return "?";
+}
+
 std::string plan_text(const std::string& device, const MakePlan& p)
 {
     const SdLayout& l = p.layout;
@@ -147,6 +182,10 @@ std::string plan_text(const std::string& device, const MakePlan& p)
     if (p.kind == LayoutKind::linux_ext4) {
         out += fmt::format("file system: ext4, 4 KiB blocks, stride = stripe width = {} blocks (one unit)\n",
                            std::max<uint64_t>(1, p.unit_bytes / 4096));
+    } else if (p.kind == LayoutKind::linux_f2fs) {
+        const uint64_t segments = f2fs_segments_per_section(p.unit_bytes);
+        out += fmt::format("file system: f2fs, sections of {} segments ({}, one unit), a zone of one section\n", segments,
+                           cli::format_bytes(segments * f2fs_segment_bytes));
     } else {
         out += fmt::format("file system: {}, {} clusters, {} reserved sectors, {} FAT{} of {} sectors, data at sector "
                            "{} of the partition ({} on the card)\n",

@@ -1,17 +1,23 @@
 // What mmc-format writes, decided before anything is: the SD layout (or
-// the Linux one: ext4 aligned to the unit) for the card's capacity and
+// a Linux one: ext4 or f2fs aligned to the unit) for the card's capacity and
 // unit, and the mkfs command lines that give it. Pure: a test reads the
 // commands; make_run.h runs them.
 #pragma once
+#include "format/f2fs_super.h"
 #include "format/sd_layout.h"
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mmc::format {
 
-enum class LayoutKind { sd, linux_ext4 };
+enum class LayoutKind { sd, linux_ext4, linux_f2fs };
+
+// "sd", "ext4", "f2fs": the --fs-layout word and the plan's file system.
+std::string_view layout_name(LayoutKind k);
+inline bool is_linux_layout(LayoutKind k) { return k != LayoutKind::sd; }
 
 struct MakeOptions {
     LayoutKind layout = LayoutKind::sd;
@@ -22,7 +28,7 @@ struct MakeOptions {
 };
 
 struct MakePlan {
-    SdLayout layout;                    // for linux_ext4: the partition start and unit alone matter
+    SdLayout layout;                    // for the Linux layouts: the partition start and unit alone matter
     LayoutKind kind = LayoutKind::sd;
     uint64_t unit_bytes = 0;            // what the layout aligns to (the larger of the SD unit and the card's)
     std::string unit_source;
@@ -41,8 +47,12 @@ MakePlan make_plan(uint64_t card_sectors, const MakeOptions& options);
 std::vector<std::string> mkfs_fat_argv(const MakePlan& plan, const std::string& target, uint32_t reserved);
 // mkfs.exfat's, for the partition as its own device (a loop device over it).
 std::vector<std::string> mkfs_exfat_argv(const MakePlan& plan, const std::string& partition_device);
-// mkfs.ext4's (--fs-layout linux), for the partition as its own device.
+// mkfs.ext4's (--fs-layout ext4), for the partition as its own device.
 std::vector<std::string> mkfs_ext4_argv(const MakePlan& plan, const std::string& partition_device);
+// f2fs's segments are 2 MiB; a section of this many holds one unit (at least one).
+uint64_t f2fs_segments_per_section(uint64_t unit_bytes);
+// mkfs.f2fs's (--fs-layout f2fs), for the partition as its own device.
+std::vector<std::string> mkfs_f2fs_argv(const MakePlan& plan, const std::string& partition_device);
 
 // The plan in words (mmc-format -n).
 std::string plan_text(const std::string& device, const MakePlan& plan);

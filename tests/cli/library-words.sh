@@ -119,8 +119,8 @@ allowed_flags = {
     "simserve/host_device.cpp": {"--foreground", "--exit-with-parent", "--unix", "--pidfile", "--connections",
                                  "--direct-io", "--find", "--show", "--detach"},
     "probe/flashbench_text.cpp": {"--blocksize"},
-    # losetup's and mkfs.fat's own options, on the command lines mmc-format runs
-    "format/make_run.cpp": {"--find", "--show", "--offset", "--sizelimit", "--read-only", "--detach"},
+    # losetup's, mkfs.fat's and fsck.f2fs's own options, on the command lines mmc-format runs
+    "format/make_run.cpp": {"--find", "--show", "--offset", "--sizelimit", "--read-only", "--detach", "--dry-run"},
     "format/make_plan.cpp": {"--offset"},
 }
 flag = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")

@@ -16,7 +16,7 @@ data=tests/data/format
 
 run 2 $fmt && expect "no device: usage error" "$err" "no DEVICE given"
 run 2 $fmt --au measure --au 4M x.img && expect "--au twice is a conflict" "$err" "--au given twice"
-run 2 $fmt --fs-layout ntfs x.img && expect "--fs-layout takes sd or linux" "$err" "--fs-layout ntfs: expected sd or linux"
+run 2 $fmt --fs-layout ntfs x.img && expect "--fs-layout takes sd, ext4 (linux) or f2fs" "$err" "--fs-layout ntfs: expected sd, ext4 \(or linux\) or f2fs"
 run 2 $fmt --check --yes x.img && expect "--check writes nothing: --yes contradicts it" "$err" "--yes with --check"
 run 2 $fmt --check --volume-label A x.img && expect "--check with --volume-label" "$err" "--volume-label with --check"
 run 0 $fmt --version && expect "--version" "$out" "mmc-format from mmckit [0-9]"
@@ -179,6 +179,23 @@ if [ -b "${dev}p1" ] && mount -t vfat "${dev}p1" "$work/mnt" 2>/dev/null; then
     umount "$work/mnt"; mounts=""
 else
     skip "vfat mount: this kernel ($(uname -r)) has no vfat (not in /proc/filesystems, no module), or the loop driver scans no partitions: not mounted here (tests/lab/mmc-format.sh mounts FAT16, FAT32 and exFAT in the lab)"
+fi
+
+# --fs-layout f2fs: f2fs at the unit, sections of one unit (8 MiB: 4 segments).
+if command -v mkfs.f2fs >/dev/null && command -v fsck.f2fs >/dev/null; then
+    run 0 $fmt -n -J --any-device --au 8M --fs-layout f2fs "$dev" &&
+        json_eq "f2fs plan: its own figures, not the SD layout's" \
+            "j['plan']['file_system'], j['plan']['partition_start_sector'], j['plan']['segments_per_section'], j['plan']['section_bytes']" \
+            "f2fs 16384 4 8388608"
+    run 0 $fmt -J --any-device --yes --au 8M --fs-layout f2fs --volume-label SDF2FS "$dev" &&
+        json_eq "f2fs: made with -s 4 -z 1, fsck.f2fs clean, checks aligned" \
+            "any(c.startswith('mkfs.f2fs -f -q -s 4 -z 1 -l SDF2FS ') for c in j['commands']), j['fsck'], j['verdict']" "True clean aligned"
+    json_eq "f2fs: --check read its superblock: sections of 8 MiB, the main area on the AU" \
+        "[(p['volume']['file_system'], p['volume']['section_bytes'], (p['start_sector'] * 512 + p['volume']['main_start_bytes']) % (8 << 20)) for p in j['check']['partition_table']['partitions']]" \
+        "[('f2fs', 8388608, 0)]"
+    run 0 $fmt --check --au 16M "$dev" && expect "f2fs against a 16 MiB AU: sections of half an AU, and the remedy" "$out" "sections of 8 MiB where the AU is 16 MiB.*mkfs.f2fs -s 8"
+else
+    skip "f2fs layout: f2fs-tools not installed (make deps)"; skip "made"; skip "checked"; skip "16 MiB AU"
 fi
 
 # --fs-layout linux: ext4 at the unit, stride and stripe width of one unit.
