@@ -1,8 +1,9 @@
 #!/bin/sh
 # mmc-format through the lab's real kernel MMC stack, one boot of the shared
 # SD lab: FAT32 on the 4 GiB SDHC card (with a label), FAT16 on the 1 GiB
-# SDSC card, exFAT on a 64 GiB sparse loop device; each new file system is
-# mounted by the lab's kernel (vfat, exfat), written, mounted again and read
+# SDSC card, exFAT on a 64 GiB sparse loop device, f2fs on the SDHC card
+# (--fs-layout f2fs); each new file system is mounted by the lab's kernel
+# (vfat, exfat, f2fs), written, mounted again and read
 # back, fsck -n finds it clean after the kernel's write, and --check calls
 # it aligned. A card with a mounted partition is refused and keeps its file.
 # (This machine's kernel has no vfat; tests/cli/mmc-format.sh covers the
@@ -29,6 +30,7 @@ read_back() {
 
 expect "the lab's kernel has vfat and exfat" "$res/filesystems" "vfat"
 expect "... and exfat" "$res/filesystems" "exfat"
+expect "... and f2fs" "$res/filesystems" "f2fs"
 
 rc "plan (-n) of the 4 GiB card" plan 0
 check "plan: FAT32, 32 KiB clusters, by the SD layout's band" plan.json \
@@ -50,6 +52,14 @@ rc "a card with a mounted partition is refused" mounted 1
 expect "refusal names the mount" "$res/mounted.err" "in use"
 [ "$(cat "$res/mounted-after.txt")" = "mmc-format lab fat32" ] && pass "the refused card keeps its file" ||
     fail "the refused card lost its file: $(cat "$res/mounted-after.txt")"
+
+rc "f2fs on the SDHC card (--fs-layout f2fs)" f2fs 0
+check "f2fs: at the 4 MiB AU, sections of 2 segments (one AU), fsck.f2fs clean, aligned" f2fs.json \
+    "j['plan']['file_system'], j['plan']['partition_start_sector'], j['plan']['segments_per_section'], j['fsck'], j['check']['verdict']" \
+    "f2fs 8192 2 clean aligned"
+read_back f2fs
+rc "f2fs: fsck.f2fs exits 0 after the kernel wrote" f2fs-fsck 0
+if grep -q "\[Fail\]" "$res/f2fs-fsck.out"; then fail "f2fs: fsck.f2fs failed a check after the kernel wrote"; else pass "f2fs: fsck.f2fs passes every check"; fi
 
 rc "FAT16 on the SDSC card" fat16 0
 check "FAT16: by the 1 GiB band, fsck clean, aligned" fat16.json \

@@ -1,11 +1,12 @@
 # Runs inside the lab (mmcblk0: 4 GiB SDHC, mmcblk1: 1 GiB SDSC). Formats
-# both cards with mmc-format (FAT32 and FAT16 by their capacity) and a 64 GiB
-# sparse loop device (exFAT), then has the lab's own kernel mount each new
+# both cards with mmc-format (FAT32 and FAT16 by their capacity, then f2fs
+# on the first with --fs-layout f2fs) and a 64 GiB sparse loop device
+# (exFAT), then has the lab's own kernel mount each new
 # file system, write a file, mount it again and read the file back; fsck
 # and --check run on the result, and a mounted card is refused. The
-# dosfstools, exfatprogs and util-linux losetup programs mmc-format runs
+# dosfstools, exfatprogs, f2fs-tools and util-linux losetup programs mmc-format runs
 # come from the host (scripts/sdlab's peers), ahead of busybox's; the
-# kernel's vfat and exfat are loaded by the lab's /init.
+# kernel's vfat, exfat and f2fs are loaded by the lab's /init.
 # (busybox's sh runs its own applets before PATH: util-linux's losetup and
 # blkid are called by their path here.)
 o=${o:-$SDLAB_OUT}
@@ -15,13 +16,15 @@ mkdir -p /mnt/fmt
 
 # mounted_read_back NAME TYPE DEV: mount, write, unmount, mount again, read back.
 mounted_read_back() {
+    rc=1
     if mount -t $2 $3 /mnt/fmt 2> $o/$1-mount.err; then
         echo "mmc-format lab $1" > /mnt/fmt/test.txt && sync
         umount /mnt/fmt
         mount -t $2 -o ro $3 /mnt/fmt 2>> $o/$1-mount.err && cat /mnt/fmt/test.txt > $o/$1-readback.txt
+        rc=$?
         umount /mnt/fmt
     fi
-    echo $? > $o/$1-mount.rc
+    echo $rc > $o/$1-mount.rc
 }
 
 # The plan, nothing written.
@@ -40,6 +43,11 @@ mount -t vfat /dev/mmcblk0p1 /mnt/fmt
 mmc-format --yes /dev/mmcblk0 > /dev/null 2> $o/mounted.err; echo $? > $o/mounted.rc
 cat /mnt/fmt/test.txt > $o/mounted-after.txt 2>&1
 umount /mnt/fmt
+
+# f2fs on the SDHC card (--fs-layout f2fs): sections of one AU.
+mmc-format --yes --fs-layout f2fs -J /dev/mmcblk0 > $o/f2fs.json 2> $o/f2fs.err; echo $? > $o/f2fs.rc
+mounted_read_back f2fs f2fs /dev/mmcblk0p1
+fsck.f2fs --dry-run -f /dev/mmcblk0p1 > $o/f2fs-fsck.out 2>&1; echo $? > $o/f2fs-fsck.rc
 
 # FAT16 on the 1 GiB SDSC card (byte-addressed).
 mmc-format --yes -J mmcblk1 > $o/fat16.json 2> $o/fat16.err; echo $? > $o/fat16.rc
