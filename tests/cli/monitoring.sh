@@ -120,7 +120,10 @@ if command -v prometheus-node-exporter >/dev/null; then
         --collector.textfile.directory="$textdir" >"$work/exporter.log" 2>&1 &
     exporter_pid=$!
     deadline=$(($(date +%s) + 20))
-    until curl -sf "http://127.0.0.1:$port/metrics" >"$work/metrics" 2>/dev/null; do
+    # Python's urllib, not curl: make deps installs no curl (a fresh Debian 12
+    # minbase has none, and this check failed there).
+    until $PY -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
+        "http://127.0.0.1:$port/metrics" >"$work/metrics" 2>/dev/null; do
         if [ "$(date +%s)" -ge "$deadline" ] || ! kill -0 "$exporter_pid" 2>/dev/null; then break; fi
         sleep 0.1
     done
