@@ -178,7 +178,7 @@ if [ -b "${dev}p1" ] && mount -t vfat "${dev}p1" "$work/mnt" 2>/dev/null; then
     [ "$(cat "$work/mnt/test.txt")" = "mmc-format test" ] && pass "vfat: mounted, wrote and read back a file" || fail "vfat: the file did not read back"
     umount "$work/mnt"; mounts=""
 else
-    skip "vfat mount: this kernel ($(uname -r)) has no vfat (not in /proc/filesystems, no module), or the loop driver scans no partitions: not mounted here (tests/lab/mmc-format.sh mounts FAT16, FAT32 and exFAT in the lab)"
+    skip "vfat mount: this kernel ($(uname -r)) has no vfat (not in /proc/filesystems, no module), or the loop driver scans no partitions: not mounted here (tests/lab/mmc-format.sh mounts FAT16, FAT32, exFAT and f2fs in the lab)"
 fi
 
 # --fs-layout f2fs: f2fs at the unit, sections of one unit (8 MiB: 4 segments).
