@@ -129,9 +129,7 @@ Options parse_options(int argc, char** argv)
         case fs_layout:
             if (layout_given) throw mmc::cli::UsageError(fmt::format("--fs-layout given twice ('{}' and '{}'); give one", *layout_given, optarg));
             layout_given = optarg;
-            if (std::string(optarg) == "sd") o.layout = mmc::format::LayoutKind::sd;
-            else if (std::string(optarg) == "ext4" || std::string(optarg) == "linux") o.layout = mmc::format::LayoutKind::linux_ext4;
-            else if (std::string(optarg) == "f2fs") o.layout = mmc::format::LayoutKind::linux_f2fs;
+            if (const auto kind = mmc::format::layout_from_name(optarg)) o.layout = *kind;
             else throw mmc::cli::UsageError(fmt::format("--fs-layout {}: expected sd, ext4 (or linux) or f2fs", optarg));
             break;
         case volume_label:

@@ -7,7 +7,6 @@
 
 #include "cli/size.h"
 
-#include <algorithm>
 #include <fmt/format.h>
 
 namespace mmc::format {
@@ -176,7 +175,7 @@ struct Checker {
                 fmt::format("f2fs sections of {} where the {} is {}: its cleaner frees part of one at a time, and the "
                             "card copies the rest before it can erase it (mkfs.f2fs -s {} makes sections of one {})",
                             cli::format_bytes(section), unit_name, cli::format_bytes(unit),
-                            std::max<uint64_t>(1, unit / v.segment_bytes), unit_name));
+                            f2fs_segments_per_section(unit), unit_name));
     }
 
     // A table read from text (fdisk -l): where each partition starts is all

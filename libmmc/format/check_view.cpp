@@ -3,7 +3,6 @@
 
 #include "cli/size.h"
 
-#include <algorithm>
 #include <fmt/format.h>
 
 namespace mmc::format {
@@ -83,10 +82,11 @@ nlohmann::ordered_json plan_json(const MakePlan& p)
     j["partition_type"] = p.layout.partition_type;
     if (p.kind == LayoutKind::linux_ext4) {
         j["block_bytes"] = 4096;
-        j["stride_blocks"] = std::max<uint64_t>(1, p.unit_bytes / 4096);
+        j["stride_blocks"] = ext4_stride_blocks(p.unit_bytes);
     } else {
-        j["segments_per_section"] = f2fs_segments_per_section(p.unit_bytes);
-        j["section_bytes"] = f2fs_segments_per_section(p.unit_bytes) * f2fs_segment_bytes;
+        const uint64_t segments = f2fs_segments_per_section(p.unit_bytes);
+        j["segments_per_section"] = segments;
+        j["section_bytes"] = segments * f2fs_segment_bytes;
     }
     return j;
 }

@@ -15,6 +15,12 @@ namespace mmc::format {
 inline constexpr uint64_t f2fs_super_sector = 2;
 // A segment: 512 blocks of 4 KiB, fixed for every volume Linux mounts.
 inline constexpr uint64_t f2fs_segment_bytes = uint64_t{2} << 20;
+// The segments a section needs to hold a card unit of unit_bytes (at least
+// one): what mmc-format gives mkfs.f2fs -s, and the remedy --check names.
+inline uint64_t f2fs_segments_per_section(uint64_t unit_bytes)
+{
+    return unit_bytes <= f2fs_segment_bytes ? 1 : (unit_bytes + f2fs_segment_bytes - 1) / f2fs_segment_bytes;
+}
 
 struct F2fsVolume {
     uint64_t block_bytes = 0;        // 4096: the only size Linux mounts

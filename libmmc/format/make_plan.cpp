@@ -136,7 +136,7 @@ std::vector<std::string> mkfs_ext4_argv(const MakePlan& plan, const std::string&
 {
     // stride and stripe-width in 4 KiB blocks: the allocator places block
     // groups' metadata and large files' extents on AU boundaries.
-    const uint64_t blocks = std::max<uint64_t>(1, plan.unit_bytes / 4096);
+    const uint64_t blocks = ext4_stride_blocks(plan.unit_bytes);
     std::vector<std::string> argv = {"mkfs.ext4", "-F", "-q", "-b", "4096",
                                      "-E", fmt::format("stride={},stripe_width={}", blocks, blocks)};
     if (!plan.label.empty()) argv.insert(argv.end(), {"-L", plan.label});
@@ -144,10 +144,7 @@ std::vector<std::string> mkfs_ext4_argv(const MakePlan& plan, const std::string&
     return argv;
 }
 
-uint64_t f2fs_segments_per_section(uint64_t unit_bytes)
-{
-    return std::max<uint64_t>(1, (unit_bytes + f2fs_segment_bytes - 1) / f2fs_segment_bytes);
-}
+uint64_t ext4_stride_blocks(uint64_t unit_bytes) { return std::max<uint64_t>(1, unit_bytes / 4096); }
 
 std::vector<std::string> mkfs_f2fs_argv(const MakePlan& plan, const std::string& partition_device)
 {
@@ -171,6 +168,14 @@ std::string_view layout_name(LayoutKind k)
     return "?";
 }
 
+std::optional<LayoutKind> layout_from_name(std::string_view word)
+{
+    if (word == "linux") return LayoutKind::linux_ext4;
+    for (const LayoutKind k : {LayoutKind::sd, LayoutKind::linux_ext4, LayoutKind::linux_f2fs})
+        if (word == layout_name(k)) return k;
+    return std::nullopt;
+}
+
 std::string plan_text(const std::string& device, const MakePlan& p)
 {
     const SdLayout& l = p.layout;
@@ -181,7 +186,7 @@ std::string plan_text(const std::string& device, const MakePlan& p)
                        l.partition_start, l.card_sectors - 1, cli::format_bytes(l.partition_start * sector_bytes));
     if (p.kind == LayoutKind::linux_ext4) {
         out += fmt::format("file system: ext4, 4 KiB blocks, stride = stripe width = {} blocks (one unit)\n",
-                           std::max<uint64_t>(1, p.unit_bytes / 4096));
+                           ext4_stride_blocks(p.unit_bytes));
     } else if (p.kind == LayoutKind::linux_f2fs) {
         const uint64_t segments = f2fs_segments_per_section(p.unit_bytes);
         out += fmt::format("file system: f2fs, sections of {} segments ({}, one unit), a zone of one section\n", segments,

@@ -17,6 +17,9 @@ enum class LayoutKind { sd, linux_ext4, linux_f2fs };
 
 // "sd", "ext4", "f2fs": the --fs-layout word and the plan's file system.
 std::string_view layout_name(LayoutKind k);
+// The layout a --fs-layout word names ("linux", its first name, is ext4);
+// none for another word.
+std::optional<LayoutKind> layout_from_name(std::string_view word);
 inline bool is_linux_layout(LayoutKind k) { return k != LayoutKind::sd; }
 
 struct MakeOptions {
@@ -49,8 +52,8 @@ std::vector<std::string> mkfs_fat_argv(const MakePlan& plan, const std::string& 
 std::vector<std::string> mkfs_exfat_argv(const MakePlan& plan, const std::string& partition_device);
 // mkfs.ext4's (--fs-layout ext4), for the partition as its own device.
 std::vector<std::string> mkfs_ext4_argv(const MakePlan& plan, const std::string& partition_device);
-// f2fs's segments are 2 MiB; a section of this many holds one unit (at least one).
-uint64_t f2fs_segments_per_section(uint64_t unit_bytes);
+// ext4's stride and stripe width in 4 KiB blocks: one unit (at least one block).
+uint64_t ext4_stride_blocks(uint64_t unit_bytes);
 // mkfs.f2fs's (--fs-layout f2fs), for the partition as its own device.
 std::vector<std::string> mkfs_f2fs_argv(const MakePlan& plan, const std::string& partition_device);
 

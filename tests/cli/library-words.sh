@@ -202,6 +202,7 @@ parses_input = {
     "report/sql_sqlite.cpp": "SQLite's journal_mode answer",
     "probe/flashbench_text.cpp": "pasted flashbench output",
     "format/fdisk_text.cpp": "pasted fdisk -l output",
+    "format/make_plan.cpp": "the --fs-layout option (layout_from_name)",
     "probe/geometry_view.cpp": "the path - (standard input)",
     "views/uevent_journal.cpp": "uevent ACTION and DISK_RO words",
     "dev/uevent_card.cpp": "uevent ACTION and SUBSYSTEM words, debugfs err_stats text",

@@ -127,6 +127,26 @@ TEST(FormatF2fs, SectionsSmallerThanTheAuDifferAndSayTheRemedy)
     EXPECT_EQ(find(r, "f2fs_main_start")->severity, Severity::misaligned);
 }
 
+TEST(FormatF2fs, TheRemedyIsThePlansSectionSize)
+{
+    // A 3 MiB unit is 1.5 segments: --check's remedy names the -s that
+    // mmc-format itself would give (2 segments cover the unit), not 1.
+    const Card card(16384, made_by_mkfs_f2fs());
+    const auto r = check_layout(card.reader(), card.total, Unit{3u << 20, "--au"});
+    const Finding* f = find(r, "f2fs_section_size");
+    ASSERT_TRUE(f);
+    EXPECT_NE(f->message.find("mkfs.f2fs -s 2 "), std::string::npos) << f->message;
+}
+
+TEST(FormatF2fs, LayoutWordsRoundTrip)
+{
+    for (const LayoutKind k : {LayoutKind::sd, LayoutKind::linux_ext4, LayoutKind::linux_f2fs})
+        EXPECT_EQ(layout_from_name(layout_name(k)), k);
+    EXPECT_EQ(layout_from_name("linux"), LayoutKind::linux_ext4);
+    EXPECT_FALSE(layout_from_name("btrfs"));
+    EXPECT_FALSE(layout_from_name(""));
+}
+
 TEST(FormatF2fs, FieldsLinuxWouldNotMountAreNoGeometry)
 {
     const Sector good = made_by_mkfs_f2fs();
