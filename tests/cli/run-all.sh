@@ -54,7 +54,26 @@ done
 chmod +x "$tmp/q/cli/"*.sh "$tmp/q/lab/"*.sh
 run 0 env CHECK_TESTS_DIR="$tmp/q" CHECK_UNIT="$tmp/q/unit_tests" "$top/tests/run-all" &&
     expect "the lanes run three suites at once; a lab family's suites one after the other" "$out" "^check: 6 passed, 0 failed, 0 skipped"
-expect "  and the run says how many lanes" "$out" "^check: 6 suites in 4 lanes"
+expect "  and the run says how many lanes" "$out" "^check: 6 suites in 4 lanes, at most [0-9]+ busy at once"
+expect "  the suite that starts a lab family has the time of its family's boot too" "$out" "^-- started $tmp/q/lab/fam-a.sh \(limit 1800 s\)$"
+expect "  the next of its family its own" "$out" "^-- started $tmp/q/lab/fam-b.sh \(limit 900 s\)$"
+
+# Busy suites ("# check: busy", a lab family) run at most CHECK_BUSY at
+# once, while the other lanes take the suites that wait: three busy suites
+# each fail if they see three of theirs running, and a quiet suite passes only
+# when it sees two of them at once (so the slots are used, not one at a time).
+mkdir -p "$tmp/b/cli" "$tmp/b/lab"
+cp "$tmp/t/unit_tests" "$tmp/b/unit_tests"
+for n in 1 2 3; do
+    printf '#!/bin/sh\n# check: busy\ntouch "%s/run.%s"\nc=$(ls "%s" | grep -c "^run\\.")\nsleep 1.5\nrm "%s/run.%s"\n[ "$c" -le 2 ] || { echo "  FAIL $c busy at once"; echo "b%s: 0 passed, 1 failed"; exit 1; }\necho "b%s: 1 passed, 0 failed, 0 skipped"\n' \
+        "$tmp/b" "$n" "$tmp/b" "$tmp/b" "$n" "$n" "$n" >"$tmp/b/cli/busy$n.sh"
+done
+printf '#!/bin/sh\ni=0\nwhile [ $i -lt 100 ]; do [ "$(ls "%s" | grep -c "^run\\.")" -ge 2 ] && { echo "q: 1 passed, 0 failed, 0 skipped"; exit 0; }; sleep 0.05; i=$((i + 1)); done\necho "  FAIL never two busy at once"; echo "q: 0 passed, 1 failed"; exit 1\n' \
+    "$tmp/b" >"$tmp/b/cli/quiet.sh"
+chmod +x "$tmp/b/cli/"*.sh
+run 0 env CHECK_BUSY=2 CHECK_TESTS_DIR="$tmp/b" CHECK_UNIT="$tmp/b/unit_tests" "$top/tests/run-all" &&
+    expect "busy suites run two at once, never three, beside a quiet one" "$out" "^check: 5 passed, 0 failed, 0 skipped"
+expect "  and the run says how many may be busy" "$out" "^check: 5 suites in 4 lanes, at most 2 busy at once"
 
 run 2 make -s -C "$top" check CHECK_SUITES="$tmp/segv.sh" &&
     expect "make check is red when a suite segfaults" "$out" "segv.sh: no summary line, exit 139"
