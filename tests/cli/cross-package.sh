@@ -1,6 +1,7 @@
 #!/bin/bash
 # check: expect 600
 # check: busy (two cross builds and their packages: make -j2)
+# check: limit 1500 (a cold build of both trees and their packages: 670 s on two idle cores, 2026-12-07)
 # check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
 # The boards' packages (make deb-arm64, make deb-armhf): cross-built .debs
 # whose architecture, version, Depends and contents dpkg-deb confirms, whose

@@ -18,7 +18,7 @@ command -v qemu-system-x86_64 >/dev/null || { skip "lab: qemu-system-x86_64 not 
 command -v nbdkit >/dev/null || { skip "lab: nbdkit not installed (make deps)"; finish; exit; }
 res=$(mktemp -d)
 trap 'rm -rf "$res" "$out" "$err"' EXIT
-card="--preset class10-2015 --size 1G --state clean --page-read 48ms --page-program 48ms"
+card="--preset class10-2015 --capacity 1G --state clean --page-read 48ms --page-program 48ms"
 # shellcheck disable=SC2086
 build/bin/mmc-sim $card --describe -J >"$res/card.json" || { fail "mmc-sim --describe"; finish; exit 1; }
 
@@ -82,6 +82,14 @@ scripts/sdlab --sim "--capacity 1G --page 16k --au 4M --command 1ms --page-read 
 cp "$res/geo/geo.json" "$out"
 json_eq "mmc-probe geometry in the guest: 16 KiB page, 4 MiB AU, high confidence" \
     "$(cat "$res/geo/geo.rc"), j['page_size'], j['au_size'], j['confidence']" "0 16384 4194304 high"
+# A reading of real time in a guest: when it is wrong, its evidence and rows
+# up to the AU are what says why (a load burst, the probe's rule).
+$PY -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+if (j.get("page_size"), j.get("au_size"), j.get("confidence")) == (16384, 4194304, "high"): sys.exit(0)
+for e in j.get("evidence", []): print("    | " + e)
+for r in j.get("ladder", {}).get("rows", []):
+    if r["align"] <= 8 << 20: print("    | row %(align)d: pre %(pre_ns).0f on %(on_ns).0f post %(post_ns).0f diff %(diff_ns).0f ns" % r)' "$out"
 
 # A limbo fake (1 GiB announced, 256 MiB real) behind the lab's SD host:
 # mmc-probe capacity names it through the kernel stack, exit 10.

@@ -47,12 +47,17 @@ reinit() {
     echo 3000 >$card/power/autosuspend_delay_ms
 }
 # sampler FILE: appends "UPTIME TIMING CLOCK ACTUAL" each time ios changes,
-# every 50 ms (a sampling period, not a synchronisation) until FILE.stop exists.
+# every 50 ms (a sampling period, not a synchronisation) until FILE.stop
+# exists, and once more then: the last line is the state after the tool
+# ended (a sample taken mid re-init and the stop inside one period would
+# otherwise end the file at 400 kHz).
 sampler() {
     last=""
-    while [ ! -e $1.stop ]; do
+    while :; do
+        stopping=no; [ -e $1.stop ] && stopping=yes
         s=$(ios_state)
         [ "$s" = "$last" ] || { read -r up _ </proc/uptime; echo "$up $s" >>$1; last=$s; }
+        [ $stopping = no ] || break
         sleep 0.05
     done
 }
