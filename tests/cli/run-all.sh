@@ -20,11 +20,17 @@ suite unit_tests 'echo "[==========] Running 5 tests from 1 test suite."; kill -
 
 # The boards' suites ("# check: boards") are left out of make check, and the
 # run says so by name; --boards runs only them, --all both.
-mkdir -p "$tmp/t/cli" "$tmp/t/lab"
+# test_tree NAME: a throwaway tests directory $tmp/NAME (cli/, lab/ and a
+# unit binary that passes one test) for CHECK_TESTS_DIR and CHECK_UNIT.
+test_tree() {
+    mkdir -p "$tmp/$1/cli" "$tmp/$1/lab"
+    printf '#!/bin/sh\necho "[  PASSED  ] 1 test."\n' >"$tmp/$1/unit_tests"
+    chmod +x "$tmp/$1/unit_tests"
+}
+test_tree t
 printf '#!/bin/sh\necho "host: 1 passed, 0 failed, 0 skipped"\n' >"$tmp/t/cli/host.sh"
 printf '#!/bin/sh\n# check: boards\necho "board: 1 passed, 0 failed, 0 skipped"\n' >"$tmp/t/lab/board.sh"
-printf '#!/bin/sh\necho "[  PASSED  ] 1 test."\n' >"$tmp/t/unit_tests"
-chmod +x "$tmp/t/cli/host.sh" "$tmp/t/lab/board.sh" "$tmp/t/unit_tests"
+chmod +x "$tmp/t/cli/host.sh" "$tmp/t/lab/board.sh"
 run 0 env CHECK_TESTS_DIR="$tmp/t" CHECK_UNIT="$tmp/t/unit_tests" "$top/tests/run-all" &&
     expect "make check leaves the boards' suites out" "$out" "^check: 2 passed, 0 failed, 0 skipped"
 expect "  and names them" "$out" "^check: 1 suites not in this run \(make check-boards, or make check-all for both\): board.sh$"
@@ -40,8 +46,7 @@ if grep -q "not in this run" "$out"; then fail "  --all says something was left 
 # the other two to have started all pass only when they run at once. Two
 # suites of one lab family (they source one NAME-lib.sh) never run at once:
 # mkdir is atomic, so the second of two at once would fail.
-mkdir -p "$tmp/q/cli" "$tmp/q/lab"
-cp "$tmp/t/unit_tests" "$tmp/q/unit_tests"
+test_tree q
 for n in 1 2 3; do
     printf '#!/bin/sh\ntouch "%s/started.%s"; i=0\nwhile [ $i -lt 200 ]; do [ -e "%s/started.1" ] && [ -e "%s/started.2" ] && [ -e "%s/started.3" ] && { echo "w%s: 1 passed, 0 failed, 0 skipped"; exit 0; }; sleep 0.1; i=$((i + 1)); done\necho "  FAIL not all three started"; echo "w%s: 0 passed, 1 failed, 0 skipped"; exit 1\n' \
         "$tmp/q" "$n" "$tmp/q" "$tmp/q" "$tmp/q" "$n" "$n" >"$tmp/q/cli/wait$n.sh"
@@ -62,8 +67,7 @@ expect "  the next of its family its own" "$out" "^-- started $tmp/q/lab/fam-b.s
 # once, while the other lanes take the suites that wait: three busy suites
 # each fail if they see three of theirs running, and a quiet suite passes only
 # when it sees two of them at once (so the slots are used, not one at a time).
-mkdir -p "$tmp/b/cli" "$tmp/b/lab"
-cp "$tmp/t/unit_tests" "$tmp/b/unit_tests"
+test_tree b
 for n in 1 2 3; do
     printf '#!/bin/sh\n# check: busy\ntouch "%s/run.%s"\nc=$(ls "%s" | grep -c "^run\\.")\nsleep 1.5\nrm "%s/run.%s"\n[ "$c" -le 2 ] || { echo "  FAIL $c busy at once"; echo "b%s: 0 passed, 1 failed"; exit 1; }\necho "b%s: 1 passed, 0 failed, 0 skipped"\n' \
         "$tmp/b" "$n" "$tmp/b" "$tmp/b" "$n" "$n" "$n" >"$tmp/b/cli/busy$n.sh"
