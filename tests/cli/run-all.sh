@@ -40,6 +40,9 @@ expect "  and names what it left out" "$out" "^check: 1 suites not in this run \
 run 0 env CHECK_TESTS_DIR="$tmp/t" CHECK_UNIT="$tmp/t/unit_tests" "$top/tests/run-all" --all &&
     expect "--all runs every suite" "$out" "^check: 3 passed, 0 failed, 0 skipped"
 if grep -q "not in this run" "$out"; then fail "  --all says something was left out"; else pass "  and leaves nothing out"; fi
+# The busy slots default to the CPUs the runner may use, not the machine's.
+run 0 taskset -c 0 env CHECK_TESTS_DIR="$tmp/t" CHECK_UNIT="$tmp/t/unit_tests" "$top/tests/run-all" &&
+    expect "on one CPU (taskset), one busy group at a time" "$out" "^check: 2 suites in 4 lanes, at most 1 busy at once"
 
 # Three lanes take suites from one queue (the unit binary is one of the
 # six): three suites that each wait for
