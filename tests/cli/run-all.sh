@@ -44,9 +44,9 @@ if grep -q "not in this run" "$out"; then fail "  --all says something was left 
 run 0 taskset -c 0 env CHECK_TESTS_DIR="$tmp/t" CHECK_UNIT="$tmp/t/unit_tests" "$top/tests/run-all" &&
     expect "on one CPU (taskset), one busy group at a time" "$out" "^check: 2 suites in 4 lanes, at most 1 busy at once"
 
-# Three lanes take suites from one queue (the unit binary is one of the
-# six): three suites that each wait for
-# the other two to have started all pass only when they run at once. Two
+# The lanes take suites from one queue (the unit binary is one of the
+# six): three suites that each wait for the other two to have started all
+# pass only when they run at once. Two
 # suites of one lab family (they source one NAME-lib.sh) never run at once:
 # mkdir is atomic, so the second of two at once would fail.
 test_tree q
