@@ -187,8 +187,15 @@ wpid=$!
 while kill -0 "$wpid" 2>/dev/null; do echo change >/sys/class/mem/null/uevent; sleep 0.2; done
 wait "$wpid"
 echo "$?" >"$work/watch.rc"
-journalctl --sync 2>/dev/null
-journalctl --no-pager -o json SYSLOG_IDENTIFIER=mmc-watch MMC_DEVPATH=/devices/virtual/mem/null >"$work/records.json"
+# journald stores what it received in its own time (--sync asks, but a busy
+# machine once answered the query before the record was in): ask up to 5 s.
+i=0
+while :; do
+    journalctl --sync 2>/dev/null
+    journalctl --no-pager -o json SYSLOG_IDENTIFIER=mmc-watch MMC_DEVPATH=/devices/virtual/mem/null >"$work/records.json"
+    [ -s "$work/records.json" ] || [ $i -ge 50 ] && break
+    sleep 0.1; i=$((i + 1))
+done
 kill "$jpid"; wait "$jpid"
 SH
     timeout 60 unshare -m --propagation private sh "$work/journal.sh" "$PWD/$watch" "$work"
