@@ -173,15 +173,15 @@ bool is_regular_file(const std::string& path)
     return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-// The card's unit from its registers (SSR AU_SIZE, the eMMC erase group,
-// sysfs preferred_erase_size), as mmc-erase finds it.
+// The card's unit from its registers (SSR AU_SIZE, the eMMC erase group in
+// use by regs' one rule, sysfs preferred_erase_size).
 mmc::format::Unit card_unit(const mmc::dev::Device& d)
 {
     if (!d.card) return {};
     const auto t = mmc::erase::erase_target(d, mmc::dev::SysRoots{}, true);
     if (t.caps.au_bytes) return {t.caps.au_bytes, "SSR AU_SIZE"};
-    if (t.caps.hc_erase_group_bytes) return {t.caps.hc_erase_group_bytes, "EXT_CSD HC_ERASE_GRP_SIZE erase group"};
-    if (t.caps.csd_erase_group_bytes > 512) return {t.caps.csd_erase_group_bytes, "CSD erase group"};
+    if (const auto group = mmc::regs::erase_group_in_use(mmc::erase::erase_group_registers(t.caps)); group && group->bytes > 512)
+        return {group->bytes, std::string(group->source) + " erase group"};
     if (t.caps.preferred_erase_bytes) return {t.caps.preferred_erase_bytes, "sysfs preferred_erase_size"};
     return {};
 }

@@ -36,7 +36,7 @@ struct Identity {
 struct CardFacts {
     std::optional<regs::CardFamily> family;   // nullopt: SDIO or unknown
     std::optional<uint64_t> au_bytes;         // SD: SSR AU_SIZE
-    std::optional<uint64_t> erase_group_bytes; // MMC: EXT_CSD HC_ERASE_GRP_SIZE, else the CSD's
+    std::optional<uint64_t> erase_group_bytes; // MMC: the group in use (regs::erase_group_in_use)
     std::optional<uint8_t> erased_byte;       // SD SCR DATA_STAT_AFTER_ERASE / EXT_CSD ERASED_MEM_CONT
     std::string ssr_source;                   // "ioctl", "sysfs", "" when none usable
 };

@@ -145,6 +145,11 @@ Selection select_method(Method requested, const Capabilities& c, bool whole_devi
     return {Method::zeroout, "auto: the block layer offers no discard"};
 }
 
+regs::EraseGroupRegisters erase_group_registers(const Capabilities& c)
+{
+    return {c.hc_erase_group_bytes, c.hc_erase_group_def, c.csd_erase_group_bytes};
+}
+
 EraseUnit erase_unit(Method m, const Capabilities& c)
 {
     const uint64_t lb = std::max<uint64_t>(c.logical_block, 512);
@@ -161,9 +166,8 @@ EraseUnit erase_unit(Method m, const Capabilities& c)
         if (c.preferred_erase_bytes >= lb) return {c.preferred_erase_bytes, "sysfs preferred_erase_size"};
         return {lb, "logical block size"};
     }
-    if (c.hc_erase_group_bytes && (c.hc_erase_group_def || !c.csd_erase_group_bytes))
-        return {c.hc_erase_group_bytes, "EXT_CSD HC_ERASE_GRP_SIZE"};
-    if (c.csd_erase_group_bytes >= lb) return {c.csd_erase_group_bytes, "CSD ERASE_GRP_SIZE/ERASE_GRP_MULT"};
+    if (const auto group = regs::erase_group_in_use(erase_group_registers(c)); group && group->bytes >= lb)
+        return {group->bytes, std::string(group->source)};
     return {lb, "logical block size"};
 }
 
@@ -203,10 +207,8 @@ uint32_t busy_timeout_ms(const Capabilities& c, uint32_t a, const Extent& disk)
         return clamp_ms(seconds * 1000.0);
     }
     // eMMC, as Linux's mmc_mmc_erase_timeout.
-    const uint64_t group = c.hc_erase_group_def && c.hc_erase_group_bytes ? c.hc_erase_group_bytes
-                           : c.csd_erase_group_bytes                     ? c.csd_erase_group_bytes
-                           : c.hc_erase_group_bytes                      ? c.hc_erase_group_bytes
-                                                                         : 512;
+    const auto in_use = regs::erase_group_in_use(erase_group_registers(c));
+    const uint64_t group = in_use ? in_use->bytes : 512;
     const double trim_ms = 300.0 * c.trim_mult;
     double per_group;
     if (a == arg::emmc_discard || (a == arg::trim && c.ext_csd_rev >= 6))

@@ -8,6 +8,7 @@
 
 #include "dev/mmc_ioctl.h"
 #include "erase/plan.h"
+#include "regs/card_facts.h"
 #include "regs/register.h"
 
 #include <cstdint>
@@ -103,6 +104,9 @@ struct EraseUnit {
     std::string source;
 };
 EraseUnit erase_unit(Method m, const Capabilities& caps);
+
+// An MMC's erase-group registers, as regs::erase_group_in_use reads them.
+regs::EraseGroupRegisters erase_group_registers(const Capabilities& caps);
 
 // The largest chunk a method may be given at once: queue/discard_max_bytes
 // for discard and the raw methods (the kernel computes it from the host's

@@ -55,10 +55,20 @@ std::optional<uint64_t> hc_erase_group_bytes(const CardRegisters& regs)
     return *units * 512 * 1024;
 }
 
+std::optional<EraseGroup> erase_group_in_use(const EraseGroupRegisters& r)
+{
+    constexpr std::string_view hc = "EXT_CSD HC_ERASE_GRP_SIZE", csd = "CSD ERASE_GRP_SIZE/ERASE_GRP_MULT";
+    if (r.hc_bytes && (r.hc_in_use || !r.csd_bytes)) return EraseGroup{r.hc_bytes, hc};
+    if (r.csd_bytes) return EraseGroup{r.csd_bytes, csd};
+    return std::nullopt;
+}
+
 std::optional<uint64_t> erase_group_bytes(const CardRegisters& regs)
 {
-    if (const auto hc = hc_erase_group_bytes(regs)) return hc;
-    return csd_erase_group_bytes(regs);
+    const auto def = field_value(regs.get(RegKind::ext_csd), "erase_group_def");
+    const auto group = erase_group_in_use({hc_erase_group_bytes(regs).value_or(0), def && (*def & 1),
+                                           csd_erase_group_bytes(regs).value_or(0)});
+    return group ? std::optional<uint64_t>(group->bytes) : std::nullopt;
 }
 
 std::optional<uint64_t> capacity_bytes(const CardRegisters& regs)

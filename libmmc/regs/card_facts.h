@@ -37,8 +37,25 @@ std::optional<uint8_t> erased_byte(const CardRegisters& regs);
 std::optional<uint64_t> csd_erase_group_bytes(const CardRegisters& regs);
 // MMC: EXT_CSD HC_ERASE_GRP_SIZE x 512 KiB (JESD84-B51 7.4.72); nullopt when 0.
 std::optional<uint64_t> hc_erase_group_bytes(const CardRegisters& regs);
-// MMC: the erase group in use: the high-capacity one when EXT_CSD gives it
-// (Linux sets ERASE_GROUP_DEF on every eMMC that has one), else the CSD's.
+// The three register facts that decide an MMC's erase group.
+struct EraseGroupRegisters {
+    uint64_t hc_bytes = 0;  // EXT_CSD HC_ERASE_GRP_SIZE x 512 KiB (0: not given)
+    bool hc_in_use = false; // EXT_CSD ERASE_GROUP_DEF [175] bit 0
+    uint64_t csd_bytes = 0; // CSD (ERASE_GRP_SIZE + 1) x (ERASE_GRP_MULT + 1) x write block (0: no CSD)
+};
+struct EraseGroup {
+    uint64_t bytes = 0;
+    std::string_view source; // the register field the size came from
+};
+// MMC: the erase group the card erases in, by Linux's rule
+// (drivers/mmc/core/mmc.c, mmc_set_erase_size): the high-capacity group when
+// ERASE_GROUP_DEF is set, else the CSD's. Linux sets ERASE_GROUP_DEF only
+// when the partitioning is completed or the host declares
+// MMC_CAP2_HC_ERASE_SZ, so an eMMC with an HC group may still erase by the
+// CSD's. With no CSD group known, the HC group is the only one there is.
+// The one rule every caller uses (identify, erase, format).
+std::optional<EraseGroup> erase_group_in_use(const EraseGroupRegisters& r);
+// MMC: erase_group_in_use over the decoded CSD and EXT_CSD.
 std::optional<uint64_t> erase_group_bytes(const CardRegisters& regs);
 
 // The user area's size from the registers: EXT_CSD SEC_COUNT, else the

@@ -250,6 +250,12 @@ TEST(EraseMethods, EraseUnits)
     const auto e = emmc({});
     EXPECT_EQ(erase_unit(Method::erase, e).bytes, 512 * KiB);
     EXPECT_EQ(erase_unit(Method::trim, e).source, "EXT_CSD HC_ERASE_GRP_SIZE");
+    // ERASE_GROUP_DEF off: the card erases by its CSD's group (regs' one rule).
+    auto def_off = e;
+    def_off.hc_erase_group_def = false;
+    def_off.csd_erase_group_bytes = 256 * KiB;
+    EXPECT_EQ(erase_unit(Method::erase, def_off).bytes, 256 * KiB);
+    EXPECT_EQ(erase_unit(Method::erase, def_off).source, "CSD ERASE_GRP_SIZE/ERASE_GRP_MULT");
 }
 
 TEST(EraseMethods, ChunkBounds)

@@ -47,8 +47,10 @@ TEST(Identify, EmmcEraseGroupAndErasedByteFromExtCsd)
     EXPECT_EQ(id.identity.type, "MMC");
     EXPECT_EQ(id.identity.product, "M8G1GC");
     EXPECT_EQ(id.facts.family, mmc::regs::CardFamily::mmc);
-    // EXT_CSD from debugfs: HC_ERASE_GRP_SIZE 8 x 512 KiB = 4 MiB.
-    EXPECT_EQ(id.facts.erase_group_bytes, std::optional<uint64_t>(4u << 20));
+    // EXT_CSD from debugfs gives HC_ERASE_GRP_SIZE 8 (4 MiB), but its
+    // ERASE_GROUP_DEF is 0: the kernel left the high-capacity groups off, so
+    // the card erases by its CSD's group, (31 + 1) x (15 + 1) x 512 = 256 KiB.
+    EXPECT_EQ(id.facts.erase_group_bytes, std::optional<uint64_t>(256u << 10));
     ASSERT_TRUE(id.facts.erased_byte);
 }
 

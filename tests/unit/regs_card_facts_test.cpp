@@ -36,6 +36,7 @@ RawRegister ssr(uint64_t au_code)
 
 struct ExtCsd {
     uint8_t hc_erase_grp_size = 0;
+    uint8_t erase_group_def = 0;
     uint8_t erased_mem_cont = 0;
     uint32_t sectors = 61071360;
 };
@@ -45,6 +46,7 @@ RawRegister ext_csd(const ExtCsd& e)
     std::vector<uint8_t> b(512, 0);
     b[192] = 8; // EXT_CSD_REV: eMMC 5.1
     b[224] = e.hc_erase_grp_size;
+    b[175] = e.erase_group_def;
     b[181] = e.erased_mem_cont;
     for (int i = 0; i < 4; ++i) b[212 + static_cast<std::size_t>(i)] = static_cast<uint8_t>(e.sectors >> (8 * i));
     return {RegKind::ext_csd, b, "ioctl"};
@@ -88,13 +90,21 @@ TEST(RegsCardFacts, SdCard)
     EXPECT_FALSE(erased_byte(bare));
 }
 
-TEST(RegsCardFacts, EmmcErasesByTheHighCapacityGroupWhenEXT_CSDGivesOne)
+TEST(RegsCardFacts, EmmcErasesByTheHighCapacityGroupWhenERASE_GROUP_DEFIsSet)
 {
-    const auto card = decode_card(CardFamily::mmc,
-                                  {raw(RegKind::csd, samsung_csd), ext_csd({.hc_erase_grp_size = 8, .erased_mem_cont = 1})});
+    const auto card = decode_card(CardFamily::mmc, {raw(RegKind::csd, samsung_csd),
+                                                    ext_csd({.hc_erase_grp_size = 8, .erase_group_def = 1, .erased_mem_cont = 1})});
     EXPECT_EQ(csd_erase_group_bytes(card), 32u * 32u * 512u);
     EXPECT_EQ(hc_erase_group_bytes(card), 4 * MiB);
     EXPECT_EQ(erase_group_bytes(card), 4 * MiB);
+
+    // ERASE_GROUP_DEF off (Linux left it so: no completed partitioning, no
+    // MMC_CAP2_HC_ERASE_SZ): the card erases by the CSD's group, even though
+    // EXT_CSD gives a high-capacity one.
+    const auto def_off = decode_card(CardFamily::mmc,
+                                     {raw(RegKind::csd, samsung_csd), ext_csd({.hc_erase_grp_size = 8, .erased_mem_cont = 1})});
+    EXPECT_EQ(hc_erase_group_bytes(def_off), 4 * MiB);
+    EXPECT_EQ(erase_group_bytes(def_off), 512 * KiB);
     EXPECT_EQ(erased_byte(card), uint8_t{0xff});
     EXPECT_EQ(capacity_bytes(card), uint64_t{61071360} * 512);
     EXPECT_FALSE(au_bytes(card));
@@ -121,4 +131,33 @@ TEST(RegsCardFacts, NoRegisters)
     EXPECT_FALSE(erased_byte(none));
     EXPECT_FALSE(erase_group_bytes(none));
     EXPECT_FALSE(capacity_bytes(none));
+}
+
+// The one erase-group rule, over every combination of its three registers.
+TEST(RegsCardFacts, EraseGroupInUseForEveryRegisterCombination)
+{
+    constexpr uint64_t hc = 4 * MiB, csd = 512 * KiB;
+    struct Case {
+        EraseGroupRegisters in;
+        std::optional<uint64_t> bytes;
+        std::string_view source;
+    };
+    const Case cases[] = {
+        {{hc, true, csd}, hc, "EXT_CSD HC_ERASE_GRP_SIZE"},
+        {{hc, false, csd}, csd, "CSD ERASE_GRP_SIZE/ERASE_GRP_MULT"},
+        {{hc, true, 0}, hc, "EXT_CSD HC_ERASE_GRP_SIZE"},
+        {{hc, false, 0}, hc, "EXT_CSD HC_ERASE_GRP_SIZE"}, // no CSD group known: the only group there is
+        {{0, true, csd}, csd, "CSD ERASE_GRP_SIZE/ERASE_GRP_MULT"}, // DEF set but no HC size: the CSD's
+        {{0, false, csd}, csd, "CSD ERASE_GRP_SIZE/ERASE_GRP_MULT"},
+        {{0, true, 0}, std::nullopt, {}},
+        {{0, false, 0}, std::nullopt, {}},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(testing::Message() << "hc " << c.in.hc_bytes << " def " << c.in.hc_in_use << " csd " << c.in.csd_bytes);
+        const auto group = erase_group_in_use(c.in);
+        ASSERT_EQ(group.has_value(), c.bytes.has_value());
+        if (!group) continue;
+        EXPECT_EQ(group->bytes, *c.bytes);
+        EXPECT_EQ(group->source, c.source);
+    }
 }
