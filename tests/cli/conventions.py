@@ -13,7 +13,7 @@ tools/checkusage.sh is the model), checked from each tool's own getopt table:
   "One command-line language" table says, one meaning per option and one
   spelling per meaning (language.py); a planted offender proves the check
   catches each kind;
-- every tool has each file and list README.md's "Adding a tool" names (man
+- every tool has each file and list HACKING.md's "Adding a tool" names (man
   page, bash completion, zsh's #compdef line, a row in "The tools", the
   package's Description, a tool-level test), and that section names them;
   a planted tool with none proves each is looked for.
@@ -150,7 +150,7 @@ for name in sorted(d for d in os.listdir(tools_dir) if os.path.isdir(os.path.joi
     for key in re.findall(r'k == "([a-z-]+)"', text):
         check(f"{name}: {key}= in its man page", f"{key}=" in man)
 
-# Every file and list a tool needs (README.md's "Adding a tool"), for every
+# Every file and list a tool needs (HACKING.md's "Adding a tool"), for every
 # tool; a planted tool that has none of them proves each is looked for.
 readme = open(os.path.join(top, "README.md"), encoding="utf-8").read()
 
@@ -161,7 +161,7 @@ def section(text, title):
 
 
 def missing_pieces(tool, tree, readme, zsh, control):
-    """What tool lacks of what README.md's "Adding a tool" lists, in the tree
+    """What tool lacks of what HACKING.md's "Adding a tool" lists, in the tree
     at tree, with these texts of README.md, zsh/_mmckit and debian/control."""
     problems = [f"no {path}" for path in (f"man/{tool}.1", f"bash-completion/{tool}")
                 if not os.path.exists(os.path.join(tree, path))]
@@ -183,7 +183,7 @@ zsh_text = open(os.path.join(top, "zsh", "_mmckit"), encoding="utf-8").read()
 control_text = open(os.path.join(top, "debian", "control"), encoding="utf-8").read()
 for tool in tools:
     problems = missing_pieces(tool, top, readme, zsh_text, control_text)
-    check(f"{tool}: has every file and list of README's \"Adding a tool\"", not problems, "; ".join(problems))
+    check(f"{tool}: has every file and list of HACKING.md's \"Adding a tool\"", not problems, "; ".join(problems))
 planted_missing = missing_pieces("mmc-fake", top, readme, zsh_text, control_text)
 for piece, said in [("man page", "no man/mmc-fake.1"), ("bash completion", "no bash-completion/mmc-fake"),
                     ("place in zsh/_mmckit", "not on zsh/_mmckit's #compdef line"),
@@ -192,10 +192,11 @@ for piece, said in [("man page", "no man/mmc-fake.1"), ("bash completion", "no b
                     ("tool-level test", "no tests/cli/mmc-fake.sh")]:
     check(f"planted: a tool without a {piece} fails", any(p.startswith(said) for p in planted_missing),
           "; ".join(planted_missing))
-adding = section(readme, "Adding a tool")
+hacking = open(os.path.join(top, "HACKING.md"), encoding="utf-8").read()
+adding = section(hacking, "Adding a tool")
 for piece in ["tools/NAME.cpp", "tools/NAME/", "man/NAME.1", "bash-completion/NAME", "bash-completion/_mmckit",
               "zsh/_mmckit", '"The tools"', '"One command-line language"', "debian/control", "tests/cli/NAME.sh"]:
-    check(f"README's \"Adding a tool\" names {piece}", piece in adding)
+    check(f"HACKING.md's \"Adding a tool\" names {piece}", piece in adding)
 
 for letter, names in sorted(letters.items()):
     check(f"-{letter} means one thing in every tool", len(names) == 1,
