@@ -14,6 +14,7 @@
 #include "health/collect.h"
 #include "health/nagios.h"
 #include "health/raw_file.h"
+#include "views/health_metrics.h"
 #include "views/health_view.h"
 #include "regs/hex.h"
 #include "version.h"
