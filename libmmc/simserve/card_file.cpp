@@ -32,7 +32,8 @@ sim::Params load_card_file(const fs::path& file, const sim::Params& base)
     try {
         text = cli::read_file_capped(file, cli::json_input_cap, "card file");
     } catch (const cli::InputError& e) {
-        throw std::invalid_argument(e.what()); // "PATH: why"
+        const std::string why = std::string(e.what()).substr(file.string().size() + 2); // "PATH: why"
+        throw std::invalid_argument(fmt::format("{}: cannot read card file: {}", file.string(), why));
     }
     nlohmann::json doc;
     try {
