@@ -1,5 +1,6 @@
 // libFuzzer harness over mmc-report --import: the text is imported into an
-// SQLite store in memory as a file named on the command line (first byte
+// SQLite store (a file in a temporary directory: the store asks for WAL,
+// which a database in memory cannot have) as a file named on the command line (first byte
 // odd) or found in a directory (even), then read back as a report from the
 // store reads it. What the store keeps, a report must read: a stored
 // bundle that the report would skip aborts the run.
@@ -12,12 +13,31 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <unistd.h>
+
+namespace {
+
+// The store's directory, removed when the fuzzer exits.
+struct TempDir {
+    TempDir()
+    {
+        char pattern[] = "/tmp/mmc-import-fuzz.XXXXXX";
+        if (!mkdtemp(pattern)) std::abort();
+        path = pattern;
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+    std::string path;
+};
+
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     if (size == 0) return 0;
-    static mmc::report::Store store(mmc::report::open_sqlite(":memory:"));
+    static TempDir dir;
+    static mmc::report::Store store(mmc::report::open_sqlite(dir.path + "/results.sqlite"));
     const bool named = data[0] & 1;
     const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
     mmc::report::ImportSummary summary;
