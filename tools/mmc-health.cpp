@@ -14,6 +14,7 @@
 #include "health/collect.h"
 #include "health/nagios.h"
 #include "health/raw_file.h"
+#include "views/health_metrics.h"
 #include "views/health_view.h"
 #include "regs/hex.h"
 #include "version.h"
@@ -61,7 +62,8 @@ Options:
      --from FILE         decode a raw file written by --save-raw
      --save-raw FILE     keep the raw registers and blocks with the CID
      --prometheus FILE   write metrics for node_exporter's textfile
-                         collector (replaced atomically)
+                         collector (replaced atomically); with no card it
+                         says mmc_health_cards 0 and exits 0
  -J, --json              print JSON (see mmc-health(1))
      --nagios            answer as a Nagios/Icinga check: one status line
                          with performance data, exit 0 OK, 1 WARNING,
@@ -88,6 +90,46 @@ Examples:
  {0} --layout two_step --decode cmd56=@block.hex
 )",
                tool, mmc::health::layout_names());
+}
+
+// As check_mmc_health, the help says what the check's own letters mean
+// (-c is --critical there) and leaves out what a check does not do.
+void plugin_usage(std::FILE* to)
+{
+    fmt::print(to, R"(Usage:
+ {0} [-w RANGE] [-c RANGE] [options] [DEVICE...]
+ {0} [-w RANGE] [-c RANGE] [options] --from FILE
+
+A Nagios/Icinga/Checkmk check of SD and eMMC card wear (mmc-health --nagios):
+one status line with performance data; the state is the exit status.
+
+Options:
+ -w, --warning RANGE     WARNING when the life used (percent) is outside
+                         RANGE (10, 10:, ~:10, 10:20, @10:20)
+ -c, --critical RANGE    CRITICAL likewise
+ -d, --decode KIND=HEX   check a register image or vendor block (as
+                         mmc-health --decode)
+     --family sd|mmc     card family for --decode (no short option here)
+     --layout NAME       read this CMD56 layout even though the CID does not
+                         name it; NAME is one of
+                         {1}
+     --from FILE         check a raw file written by mmc-health --save-raw
+     --save-raw FILE     also keep the raw registers and blocks
+     --prometheus FILE   also write the metrics for node_exporter
+     --no-ioctl          read sysfs and debugfs only, send no card commands
+     --sysfs-root DIR    read sysfs from DIR (default /sys)
+     --debugfs-root DIR  read debugfs from DIR (default /sys/kernel/debug)
+ -h, --help              display this help
+ -V, --version           display version
+
+Exit status: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (also a failure or a
+usage error, with the reason on the status line). See mmc-health(1), NAGIOS.
+
+Examples:
+ {0} -w 80 -c 95
+ {0} -w 80 -c 95 /dev/mmcblk0
+)",
+               plugin_name, mmc::health::layout_names());
 }
 
 struct Options {
@@ -144,7 +186,9 @@ Options parse_options(int argc, char** argv)
         case 'R': o.save_raw = optarg; break;
         case 'P': o.prometheus = optarg; break;
         case 'J': o.json = true; break;
-        case 'h': usage(stdout); std::exit(mmc::cli::ok);
+        case 'h':
+            plugin ? plugin_usage(stdout) : usage(stdout);
+            std::exit(mmc::cli::ok);
         case 'V': mmc::cli::print_version_and_exit(tool);
         default:
             if (!sources.take(c, optarg)) mmc::cli::throw_getopt_error(c, argv);
@@ -262,7 +306,12 @@ int run(int argc, char** argv)
         if (o.devices.empty()) {
             for (auto& c : mmc::dev::list_cards(o.roots))
                 if (c.type != mmc::dev::CardType::sdio) cards.push_back(std::move(c));
-            if (cards.empty()) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, "no MMC/SD card found");
+            // For the metrics, a host without a card is an answer, not a
+            // failure: the file says mmc_health_cards 0 and the removed
+            // card's series go with the old file. A check still says
+            // UNKNOWN, and a run for a person exits 1.
+            if (cards.empty() && (!o.prometheus || o.nagios))
+                throw mmc::cli::Error(mmc::cli::ErrorKind::failure, "no MMC/SD card found");
         }
         for (const auto& name : o.devices) {
             auto target = mmc::dev::resolve(name, o.roots); // its messages name the device as typed
@@ -286,6 +335,7 @@ int run(int argc, char** argv)
     if (o.save_raw)
         mmc::cli::write_output_file(*o.save_raw, mmc::health::raw_file_text(raws, tool, mmc::version));
     if (o.prometheus) mmc::cli::write_output_file(*o.prometheus, mmc::out::health_prometheus(cards));
+    if (cards.empty()) mmc::cli::error(tool, fmt::format("no MMC/SD card found; {} says mmc_health_cards 0", *o.prometheus));
 
     mmc::health::Verdict worst = mmc::health::Verdict::healthy;
     for (const auto& c : cards)
@@ -303,7 +353,7 @@ int run(int argc, char** argv)
         nlohmann::ordered_json doc;
         doc["tool"] = tool;
         doc["version"] = mmc::version;
-        doc["verdict"] = to_string(worst);
+        doc["verdict"] = cards.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(to_string(worst));
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
         for (const auto& c : cards) list.push_back(mmc::out::health_json(c));
         doc["cards"] = list;

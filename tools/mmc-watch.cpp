@@ -3,6 +3,7 @@
 // libmmc/dev/uevent, the line formats in libmmc/views/uevent_view.
 #include "cli/cli.h"
 #include "cli/duration.h"
+#include "cli/input.h"
 #include "cli/json_out.h"
 #include "cli/process.h"
 #include "dev/journal.h"
@@ -192,7 +193,9 @@ std::string health_line(const mmc::dev::Uevent& e, bool json, std::chrono::syste
         return fmt::format("{} health  {}: {}", mmc::out::uevent_timestamp(now, false), device, first);
     }
     try {
-        j["health"] = nlohmann::ordered_json::parse(text);
+        j["health"] = mmc::cli::parse_json_capped(text);
+    } catch (const mmc::cli::InputError& e) {
+        return failed(fmt::format("mmc-health's output: {}", e.what()));
     } catch (const nlohmann::json::exception&) {
         return failed("mmc-health's output is not JSON");
     }

@@ -1,6 +1,7 @@
 #include "qualify/child_step.h"
 
 #include "cli/cli.h"
+#include "cli/input.h"
 #include "cli/process.h"
 
 #include <cerrno>
@@ -92,13 +93,18 @@ StepSpec child_step(std::string name, std::string tool, ArgsFn args, Needs needs
         const auto child = run_child(*program, args(c.settings), c.stop);
         r.exit_status = child.exit_status;
         if (!child.out.empty()) {
-            try {
-                r.doc = json::parse(child.out);
-            } catch (const json::parse_error&) {
+            auto refuse = [&](const std::string& why) {
                 if (r.exit_status == cli::ok) {
                     r.exit_status = cli::failure;
-                    r.message = fmt::format("{}: its output is not JSON", tool);
+                    r.message = fmt::format("{}: its output {}", tool, why);
                 }
+            };
+            try {
+                r.doc = cli::parse_json_capped(child.out);
+            } catch (const json::parse_error&) {
+                refuse("is not JSON");
+            } catch (const cli::InputError& e) {
+                refuse(fmt::format("is refused: {}", e.what()));
             }
         }
         if (r.exit_status != cli::ok && r.message.empty()) r.message = cli::last_lines(child.err).substr(0, 300);

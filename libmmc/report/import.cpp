@@ -1,5 +1,7 @@
 #include "report/import.h"
 
+#include "cli/input.h"
+
 #include <algorithm>
 
 namespace mmc::report {
@@ -25,21 +27,29 @@ ImportSummary import_paths(Store& store, const std::vector<std::string>& paths)
             summary.items.push_back({f.path, Outcome::rejected, "", why});
             continue;
         }
-        if (!f.named) {
-            // The tools' raw outputs beside a bundle are not bundles: skipped,
-            // as the report skips them. Text that is not JSON is not skipped.
-            try {
-                if (!looks_like_bundle(json::parse(text))) {
-                    summary.ignored.push_back(f.path);
-                    continue;
-                }
-            } catch (const json::parse_error&) {
-            }
-        }
-        const IngestResult r = store.ingest(f.path, text);
-        summary.items.push_back({f.path, r.outcome, r.content_hash, r.reason});
+        import_text(store, f.path, text, f.named, summary);
     }
     return summary;
+}
+
+void import_text(Store& store, const std::string& path, const std::string& text, bool named, ImportSummary& summary)
+{
+    if (!named) {
+        // The tools' raw outputs beside a bundle are not bundles: skipped,
+        // as the report skips them. Text that is not JSON, or that the
+        // report would refuse (too deep), is not skipped: the store
+        // rejects it by name.
+        try {
+            if (!looks_like_bundle(cli::parse_json_capped(text))) {
+                summary.ignored.push_back(path);
+                return;
+            }
+        } catch (const json::parse_error&) {
+        } catch (const cli::InputError&) {
+        }
+    }
+    const IngestResult r = store.ingest(path, text);
+    summary.items.push_back({path, r.outcome, r.content_hash, r.reason});
 }
 
 } // namespace mmc::report

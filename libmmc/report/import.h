@@ -29,4 +29,8 @@ struct ImportSummary {
 
 ImportSummary import_paths(Store& store, const std::vector<std::string>& paths);
 
+// One file's text, as import_paths takes it: named on the command line, or
+// found in a directory (where JSON that is not a bundle is ignored).
+void import_text(Store& store, const std::string& path, const std::string& text, bool named, ImportSummary& summary);
+
 } // namespace mmc::report

@@ -1,5 +1,7 @@
 #include "report/record.h"
 
+#include "cli/input.h"
+
 #include <fmt/format.h>
 #include <openssl/evp.h>
 
@@ -107,14 +109,17 @@ std::string content_hash(const nlohmann::json& doc) { return sha256_hex(doc.dump
 
 BundleRecord make_record(const std::string& text_in, const std::string& source_path, const std::string& ingested)
 {
+    // Parsed as a report reads it (capped depth, numbers a double holds):
+    // what a report would skip is refused here, not stored.
     json doc;
-    nlohmann::json canonical; // std::map objects: keys sorted
     try {
-        doc = json::parse(text_in);
-        canonical = nlohmann::json::parse(text_in);
+        doc = cli::parse_json_capped(text_in);
     } catch (const json::parse_error& e) {
         throw Rejected(fmt::format("not JSON ({})", e.what()));
+    } catch (const cli::InputError& e) {
+        throw Rejected(e.what());
     }
+    const nlohmann::json canonical(doc); // std::map objects: keys sorted
     Bundle b;
     try {
         b = from_json(doc);

@@ -1,5 +1,6 @@
 #include "report/store.h"
 
+#include "cli/input.h"
 #include "report/record.h"
 #include "report/schema.h"
 
@@ -87,9 +88,11 @@ IngestResult Store::ingest(const std::string& path, const std::string& text)
         record = make_record(text, path, now);
     } catch (const Rejected& e) {
         result.reason = e.what();
+        // JSON that cannot be parsed as a report parses it has no content hash.
         try {
-            result.content_hash = content_hash(nlohmann::json::parse(text));
+            result.content_hash = content_hash(nlohmann::json(cli::parse_json_capped(text)));
         } catch (const nlohmann::json::exception&) {
+        } catch (const cli::InputError&) {
         }
         record_rejection(path, result.reason, result.content_hash);
         return result;

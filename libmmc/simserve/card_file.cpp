@@ -1,12 +1,12 @@
 #include "simserve/card_file.h"
 
+#include "cli/input.h"
 #include "cli/size.h"
 #include "sim/figures.h"
 #include "version.h"
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <fstream>
 #include <set>
 #include <stdexcept>
 #include <unistd.h>
@@ -28,13 +28,20 @@ const std::vector<std::string_view>& card_option_names()
 
 sim::Params load_card_file(const fs::path& file, const sim::Params& base)
 {
-    std::ifstream in(file);
-    if (!in) throw std::invalid_argument(fmt::format("{}: cannot read card file", file.string()));
+    std::string text;
+    try {
+        text = cli::read_file_capped(file, cli::json_input_cap, "card file");
+    } catch (const cli::InputError& e) {
+        const std::string why = std::string(e.what()).substr(file.string().size() + 2); // "PATH: why"
+        throw std::invalid_argument(fmt::format("{}: cannot read card file: {}", file.string(), why));
+    }
     nlohmann::json doc;
     try {
-        doc = nlohmann::json::parse(in);
+        doc = cli::parse_json_capped(text);
     } catch (const nlohmann::json::exception& e) {
         throw std::invalid_argument(fmt::format("{}: not JSON: {}", file.string(), e.what()));
+    } catch (const cli::InputError& e) {
+        throw std::invalid_argument(fmt::format("{}: {}", file.string(), e.what()));
     }
     // A describe document carries the card under "card"; a preset is the card itself.
     if (doc.is_object() && doc.contains("tool") && doc.contains("card")) doc = doc["card"];

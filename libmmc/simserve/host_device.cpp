@@ -1,5 +1,6 @@
 #include "simserve/host_device.h"
 
+#include "cli/input.h"
 #include "cli/stop_signal.h"
 #include "dev/block_queue.h"
 
@@ -203,11 +204,14 @@ nlohmann::json HostDevice::stop()
         nbdkit_.reset();
     }
     nlohmann::json counters = nullptr;
-    if (std::ifstream in(live_stats()); in) {
+    std::error_code missing;
+    if (fs::exists(live_stats(), missing)) {
         try {
-            counters = nlohmann::json::parse(in);
+            counters = cli::parse_json_capped(cli::read_file_capped(live_stats(), cli::json_input_cap, "counters file"));
         } catch (const nlohmann::json::exception&) {
             warnings_.push_back("the plugin's counters file is not JSON");
+        } catch (const cli::InputError& e) {
+            warnings_.push_back(fmt::format("the plugin's counters file: {}", e.what()));
         }
     }
     std::error_code ec;

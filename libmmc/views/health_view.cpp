@@ -3,7 +3,6 @@
 #include "views/register_json.h"
 
 #include <fmt/format.h>
-#include <map>
 
 namespace mmc::out {
 
@@ -84,18 +83,6 @@ void wear_lines(std::string& out, const Reading& r)
         out += fmt::format("      {:<26} {}\n", f.label,
                            f.text.find_first_not_of(" \t") == std::string::npos ? "none (blank in the block)" : f.text);
     for (const auto& n : r.notes) out += fmt::format("    note: {}\n", n);
-}
-
-std::string escape_label(std::string_view v)
-{
-    std::string s;
-    for (char c : v) {
-        if (c == '\\') s += "\\\\";
-        else if (c == '"') s += "\\\"";
-        else if (c == '\n') s += "\\n";
-        else s += c;
-    }
-    return s;
 }
 
 } // namespace
@@ -180,68 +167,6 @@ Json health_json(const CardHealth& card)
     j["writability"] = {{"writable", or_null(report.writability.writable)}, {"reasons", reasons}};
     j["notes"] = report.notes;
     return j;
-}
-
-std::string health_prometheus(const std::vector<CardHealth>& cards)
-{
-    struct Family {
-        std::string help;
-        std::vector<std::string> samples;
-    };
-    std::map<std::string, Family> families; // sorted by name: stable output
-    auto sample = [&](const std::string& metric, const std::string& help, const std::string& labels, double value) {
-        auto& f = families[metric];
-        f.help = help;
-        f.samples.push_back(fmt::format("{}{{{}}} {}", metric, labels, value));
-    };
-    for (const auto& c : cards) {
-        const std::string card = fmt::format("card=\"{}\",device=\"{}\"", escape_label(c.name), escape_label(c.device));
-        for (Verdict v : {Verdict::healthy, Verdict::worn, Verdict::end_of_life, Verdict::read_only, Verdict::unknown})
-            sample("mmc_health_verdict", "1 for the card's verdict (healthy, worn, end_of_life, read_only, unknown), 0 for the others",
-                   fmt::format("{},verdict=\"{}\"", card, to_string(v)), c.report.judgement.verdict == v ? 1 : 0);
-        if (c.report.writability.writable)
-            sample("mmc_health_writable", "1 when the card's user area can be written now, 0 when not", card,
-                   *c.report.writability.writable ? 1 : 0);
-        for (const auto& r : c.report.readings) {
-            const std::string l = fmt::format("{},source=\"{}\"", card, escape_label(r.source));
-            const auto& w = r.wear;
-            if (w.life_used_percent)
-                sample("mmc_health_life_used_percent", "Share of the rated endurance used, percent (upper bound of the source's step)", l,
-                       *w.life_used_percent);
-            if (w.pre_eol)
-                sample("mmc_health_pre_eol", "EXT_CSD PRE_EOL_INFO: 1 normal, 2 warning, 3 urgent", l,
-                       static_cast<int>(*w.pre_eol) + 1);
-            if (w.spare_blocks_percent)
-                sample("mmc_health_spare_blocks_percent", "Share of spare blocks still available, percent", l, *w.spare_blocks_percent);
-            if (w.bad_blocks.factory)
-                sample("mmc_health_bad_blocks", "Bad blocks by kind (factory, runtime)", l + ",kind=\"factory\"",
-                       static_cast<double>(*w.bad_blocks.factory));
-            if (w.bad_blocks.runtime)
-                sample("mmc_health_bad_blocks", "Bad blocks by kind (factory, runtime)", l + ",kind=\"runtime\"",
-                       static_cast<double>(*w.bad_blocks.runtime));
-            const auto& e = w.erase_count;
-            const std::string eh = "Block erase counts (min, avg, max, total)";
-            if (e.min) sample("mmc_health_block_erases", eh, l + ",stat=\"min\"", static_cast<double>(*e.min));
-            if (e.avg) sample("mmc_health_block_erases", eh, l + ",stat=\"avg\"", *e.avg);
-            if (e.max) sample("mmc_health_block_erases", eh, l + ",stat=\"max\"", static_cast<double>(*e.max));
-            if (e.total) sample("mmc_health_block_erases", eh, l + ",stat=\"total\"", static_cast<double>(*e.total));
-            if (w.rated_erase_cycles)
-                sample("mmc_health_rated_erase_cycles", "Erase cycles the flash is rated for", l, static_cast<double>(*w.rated_erase_cycles));
-            if (w.power_cycles)
-                sample("mmc_health_power_cycles", "Power cycles the card counted", l, static_cast<double>(*w.power_cycles));
-            if (w.abnormal_power_losses)
-                sample("mmc_health_abnormal_power_losses", "Sudden power losses the card counted", l,
-                       static_cast<double>(*w.abnormal_power_losses));
-            if (w.bytes_written)
-                sample("mmc_health_written_bytes", "Bytes written as the card counts them", l, static_cast<double>(*w.bytes_written));
-        }
-    }
-    std::string out;
-    for (const auto& [name, f] : families) {
-        out += fmt::format("# HELP {} {}\n# TYPE {} gauge\n", name, f.help, name);
-        for (const auto& s : f.samples) out += s + "\n";
-    }
-    return out;
 }
 
 } // namespace mmc::out

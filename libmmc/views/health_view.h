@@ -1,7 +1,6 @@
 // Views of mmc-health: text (the verdict on each card's first line), JSON
-// (the contract in man/mmc-health.1) and the Prometheus text format that
-// node_exporter's textfile collector reads. Words live here, decisions in
-// health/.
+// (the contract in man/mmc-health.1); the metrics are in health_metrics.h.
+// Words live here, decisions in health/.
 #pragma once
 
 #include "health/assess.h"
@@ -23,7 +22,5 @@ struct CardHealth {
 std::string health_text(const CardHealth& card, bool color);
 nlohmann::ordered_json health_json(const CardHealth& card);
 nlohmann::ordered_json wear_json(const health::Reading& reading);
-// Every card's metrics, one HELP and TYPE per metric family.
-std::string health_prometheus(const std::vector<CardHealth>& cards);
 
 } // namespace mmc::out

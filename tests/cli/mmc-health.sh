@@ -118,7 +118,19 @@ PY
 run 4 $health -J --from "$work/two.json" && json_eq "two cards: the worst decides" "j['verdict'], len(j['cards'])" "end_of_life 2"
 
 # Prometheus: written atomically, checked by promtool.
-run 4 $health --from "$work/two.json" --prometheus "$work/mmc.prom" && expect "the metrics file has the verdict" "$work/mmc.prom" 'mmc_health_verdict\{card="mmc1:0001",device="",verdict="end_of_life"\} 1'
+run 4 $health --from "$work/two.json" --prometheus "$work/mmc.prom" && expect "the metrics file has the verdict" "$work/mmc.prom" 'mmc_health_verdict\{card="mmc1:0001",verdict="end_of_life"\} 1'
+if grep -q '=""' "$work/mmc.prom"; then fail "--from: an empty label: $(grep -m1 '=""' "$work/mmc.prom")"; else pass "--from: no empty device label"; fi
+# No card: a failure for a person (exit 1); for the metrics an answer, the
+# file rewritten to say mmc_health_cards 0 without the old card's series
+# (exit 0); for a check UNKNOWN.
+mkdir -p "$work/nocard/sys"
+run 1 $health --sysfs-root "$work/nocard/sys" && expect "no card: a failure for a person" "$err" "no MMC/SD card found$"
+cp "$work/mmc.prom" "$work/nocard.prom"
+run 0 $health --sysfs-root "$work/nocard/sys" --prometheus "$work/nocard.prom" &&
+    expect "no card with --prometheus: exit 0, and it says why" "$err" "no MMC/SD card found; .*nocard.prom says mmc_health_cards 0"
+[ "$(grep -v '^#' "$work/nocard.prom")" = "mmc_health_cards 0" ] && pass "no card: the file says mmc_health_cards 0, the old series gone" ||
+    fail "no card: the file holds $(grep -vc '^#' "$work/nocard.prom") series: $(grep -v '^#' "$work/nocard.prom" | head -c 200)"
+run 3 $health --nagios --sysfs-root "$work/nocard/sys" && expect "no card with --nagios: UNKNOWN" "$out" "^MMC_HEALTH UNKNOWN - no MMC/SD card found"
 if [ -n "$(find "$work" -name '*.tmp*' -o -name '.mmc.prom*')" ]; then fail "a temporary file was left"; else pass "no temporary file left beside the metrics"; fi
 if command -v promtool >/dev/null; then
     if promtool check metrics <"$work/mmc.prom" >"$work/promtool.out" 2>&1; then pass "promtool check metrics: clean"

@@ -90,6 +90,23 @@ run 0 $rep --make-bundle --out "$tmp/b2" --info "$tmp/info-twice.json" && expect
 $PY -c "import sys; n=100000; open(sys.argv[1],'w').write('{\"format\":\"mmckit-bundle\",\"registers\":{\"a\":'+'['*n+']'*n+'}}')" "$tmp/deep.json"
 run 1 $rep -J "$tmp/deep.json" && expect "deeply nested bundle: refused, no crash" "$err" "deep.json: JSON nested deeper than 64 levels; skipped"
 run 0 $rep --make-bundle --out "$tmp/b" --info "$tmp/deep.json" && expect "deeply nested --info: a failed step, no crash" "$err" "deep.json: JSON nested deeper than 64 levels"
+# The store refuses at import what its reports would skip, by name: a bundle
+# nested past the cap (100000 deep crashed the import while hashing it; 100
+# deep was stored, then skipped by every report), from a named file and
+# from a directory scan, and a number no double holds.
+$PY -c "import sys; n=100; open(sys.argv[1],'w').write('{\"format\":\"mmckit-bundle\",\"card\":{\"label\":\"Deep\"},\"registers\":{\"a\":'+'['*n+']'*n+'}}')" "$tmp/deep100.json"
+mkdir "$tmp/scan" && cp "$tmp/deep.json" "$tmp/deep100.json" "$tmp/scan/"
+bundle "$tmp/huge.json" Huge 'b["results"]["seq_read_mb_s"] = "__1e400__"'
+for f in deep.json deep100.json huge.json; do
+    run 1 $rep --db "$tmp/store.sqlite" --import "$tmp/$f" || continue
+    case $f in huge.json) why="a number no double can hold" ;; *) why="JSON nested deeper than 64 levels" ;; esac
+    expect "--import $f: rejected by name, no crash" "$err" "^mmc-report: $tmp/$f: rejected: $why"
+done
+run 1 $rep --db "$tmp/store.sqlite" --import "$tmp/scan" && expect "--import DIR: the deep bundles rejected by name, no crash" "$err" "scan/deep100.json: rejected: JSON nested deeper than 64 levels" &&
+    expect "--import DIR: the deepest too" "$err" "scan/deep.json: rejected: JSON nested deeper than 64 levels"
+run 1 $rep --db "$tmp/store.sqlite" && expect "the store holds none of them: no report skips one" "$err" "no bundles in SQLite database"
+$PY -c "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM rejections').fetchone()[0])" "$tmp/store.sqlite" >"$out"
+[ "$(cat "$out")" = 5 ] && pass "each refusal is recorded in the store (5)" || fail "rejections recorded: $(cat "$out")"
 
 # Every input read is capped: /dev/zero must fail at once, not grow memory.
 run 1 $rep /dev/zero && expect "a bundle larger than the cap is refused" "$err" "/dev/zero: more than 64 MiB; no bundle is that large"

@@ -1,10 +1,11 @@
 #!/bin/sh
 # check: expect 15
 # Fleet monitoring (issue 41): the alert rules by promtool (check and unit
-# tests) against the metric names mmc-health really writes; the systemd
-# units by systemd-analyze verify; the timer's command run as the unit runs
-# it, with the sandbox this machine can apply; its textfile scraped by a
-# real prometheus-node-exporter on a loopback port; --nagios's line and exit
+# tests) against the metric names mmc-health really writes, and its metrics
+# by promtool's lint; the systemd units by systemd-analyze verify; the
+# timer's command run as the unit runs it, with the sandbox this machine can
+# apply; its textfile scraped by a real prometheus-node-exporter on a
+# loopback port, before and after the card is removed from the sysfs tree; --nagios's line and exit
 # status for each verdict; mmc-watch --journal's records read back from a
 # systemd-journald started for the test in a private mount namespace.
 cd "$(dirname "$0")/../.." || exit 1
@@ -40,9 +41,22 @@ fi
 run 5 $health --from $data/sd-switch-on.json --prometheus "$work/ro.prom"
 missing=""
 for m in $(grep -o 'mmc_health_[a-z_]*' monitoring/mmckit.rules.yml | sort -u); do
-    grep -q "^$m{" "$work/ro.prom" || missing="$missing $m"
+    grep -qE "^$m[{ ]" "$work/ro.prom" || missing="$missing $m"
 done
 [ -z "$missing" ] && pass "every mmc_health_* name in the rules is one mmc-health writes" || fail "the rules use names mmc-health never writes:$missing"
+# Every fixture's metrics pass promtool's lint (a counter is named _total,
+# HELP on each family), and none has an empty label (--from has no device).
+if command -v promtool >/dev/null; then
+    lint=""
+    for f in $data/*.json; do
+        $health --from "$f" --prometheus "$work/lint.prom" >/dev/null 2>&1
+        [ -s "$work/lint.prom" ] || { lint="$lint $(basename "$f"):unwritten"; continue; }
+        promtool check metrics <"$work/lint.prom" >"$out" 2>&1 && [ ! -s "$out" ] || lint="$lint $(basename "$f"):$(head -c 200 "$out")"
+        ! grep -q '=""' "$work/lint.prom" || lint="$lint $(basename "$f"):empty-label"
+        rm -f "$work/lint.prom"
+    done
+    [ -z "$lint" ] && pass "promtool check metrics: clean for every fixture, no empty label" || fail "promtool check metrics:$lint"
+fi
 
 # --- systemd units ------------------------------------------------------
 # systemd-analyze verify needs no running systemd; --root holds the units,
@@ -96,16 +110,23 @@ case $cmd in
 esac
 caps=$(unit_value mmckit-health.service CapabilityBoundingSet | tr 'A-Z' 'a-z' | sed 's/cap_/+/g')
 # shellcheck disable=SC2086
-unshare -m -n --propagation private sh -c '
-    mount --bind "$1" "$1" && mount -o remount,bind,ro / && shift &&
-    exec setpriv --no-new-privs --bounding-set=-all,'"$caps"' --inh-caps=-all "$@"' \
-    sh "$textdir" $cmd --sysfs-root "$PWD/tests/data/sysfs/emmc-cm4/sys" >"$out" 2>"$err"
-rc=$?
-success=" 0 $(unit_value mmckit-health.service SuccessExitStatus) "
-case $success in
-*" $rc "*) pass "the sandboxed command succeeds in the unit's terms (exit $rc)" ;;
-*) fail "the sandboxed command: exit $rc"; sed 's/^/    stderr: /' "$err" | head -5 ;;
-esac
+# The card's sysfs tree is a copy, so that the card can be removed from it.
+tree=$work/sysfs
+cp -a tests/data/sysfs/emmc-cm4/sys "$tree"
+run_unit() { # NAME: the unit's command over $tree, its status in the unit's terms
+    # shellcheck disable=SC2086
+    unshare -m -n --propagation private sh -c '
+        mount --bind "$1" "$1" && mount -o remount,bind,ro / && shift &&
+        exec setpriv --no-new-privs --bounding-set=-all,'"$caps"' --inh-caps=-all "$@"' \
+        sh "$textdir" $cmd --sysfs-root "$tree" >"$out" 2>"$err"
+    rc=$?
+    success=" 0 $(unit_value mmckit-health.service SuccessExitStatus) "
+    case $success in
+    *" $rc "*) pass "$1: the sandboxed command succeeds in the unit's terms (exit $rc)" ;;
+    *) fail "$1: the sandboxed command: exit $rc"; sed 's/^/    stderr: /' "$err" | head -5 ;;
+    esac
+}
+run_unit "a card"
 expect "it wrote the card's verdict" "$textdir/mmckit.prom" '^mmc_health_verdict\{card="mmc1:0001",device="/dev/mmcblk1",verdict="healthy"\} 1$'
 # The sandbox holds: outside the writable directory, nothing is written.
 unshare -m -n --propagation private sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro / && shift && exec "$@"' \
@@ -119,20 +140,36 @@ if command -v prometheus-node-exporter >/dev/null; then
     prometheus-node-exporter --web.listen-address="127.0.0.1:$port" --collector.disable-defaults --collector.textfile \
         --collector.textfile.directory="$textdir" >"$work/exporter.log" 2>&1 &
     exporter_pid=$!
-    deadline=$(($(date +%s) + 20))
-    # Python's urllib, not curl: make deps installs no curl (a fresh Debian 12
-    # minbase has none, and this check failed there).
-    until $PY -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
-        "http://127.0.0.1:$port/metrics" >"$work/metrics" 2>/dev/null; do
-        if [ "$(date +%s)" -ge "$deadline" ] || ! kill -0 "$exporter_pid" 2>/dev/null; then break; fi
-        sleep 0.1
-    done
+    scrape() { # FILE: node_exporter's page, waiting up to 20 s for it to answer
+        deadline=$(($(date +%s) + 20))
+        # Python's urllib, not curl: make deps installs no curl (a fresh Debian 12
+        # minbase has none, and this check failed there).
+        until $PY -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
+            "http://127.0.0.1:$port/metrics" >"$1" 2>/dev/null; do
+            if [ "$(date +%s)" -ge "$deadline" ] || ! kill -0 "$exporter_pid" 2>/dev/null; then break; fi
+            sleep 0.1
+        done
+    }
+    scrape "$work/metrics"
+    expect "before the removal node_exporter serves mmc_health_cards 1" "$work/metrics" '^mmc_health_cards 1$'
     expect "node_exporter serves the card's verdict" "$work/metrics" '^mmc_health_verdict\{card="mmc1:0001",device="/dev/mmcblk1",verdict="healthy"\} 1$'
     expect "node_exporter read the file cleanly" "$work/metrics" '^node_textfile_scrape_error 0$'
     file_label=$(sed -n 's/^node_textfile_mtime_seconds{file="\([^"]*mmckit.prom\)"}.*/\1/p' "$work/metrics")
     if [ -n "$file_label" ] && $PY -c 'import re,sys; sys.exit(0 if re.fullmatch(r"(.*/)?mmckit\.prom", sys.argv[1]) else 1)' "$file_label"; then
         pass "MmcHealthStale's file matcher fits node_exporter's label ($file_label)"
     else fail "node_textfile_mtime_seconds for mmckit.prom: '$file_label'"; fi
+    # The card is removed: the next run rewrites the file to say so, and the
+    # card's series are gone from the next scrape.
+    rm -rf "$tree/bus/mmc/devices/mmc1:0001" "$tree/kernel/debug/mmc1/mmc1:0001" "$tree"/class/block/mmcblk1* "$tree/block/mmcblk1"
+    find "$tree/devices" -depth -name 'mmc1:0001' -exec rm -rf {} +
+    run_unit "the card removed"
+    expect "with the card removed, mmc-health says so on stderr" "$err" "no MMC/SD card found; .*mmckit.prom says mmc_health_cards 0"
+    scrape "$work/metrics-after"
+    expect "after the removal node_exporter serves mmc_health_cards 0" "$work/metrics-after" '^mmc_health_cards 0$'
+    expect "after the removal node_exporter read the file cleanly" "$work/metrics-after" '^node_textfile_scrape_error 0$'
+    if grep -q 'mmc1:0001' "$work/metrics-after"; then fail "the removed card's series are still served: $(grep -c 'mmc1:0001' "$work/metrics-after")"
+    elif grep -q '^mmc_health_verdict{card="mmc1:0001"' "$work/metrics"; then pass "the removed card's series are gone (they were served before)"
+    else fail "the card's series were not served before the removal"; fi
     kill "$exporter_pid"; wait "$exporter_pid" 2>/dev/null; exporter_pid=""
 else
     skip "prometheus-node-exporter is not installed (make deps)"
@@ -153,6 +190,12 @@ run 2 $health --nagios -w 50 --critical 80 --from $data/sandisk-worn.json && exp
 # --critical; a range it cannot read, or a failure, is UNKNOWN (3), never 1 or 2.
 ln -s "$PWD/$health" "$work/check_mmc_health"
 run 2 "$work/check_mmc_health" -w 50 -c 80 --from $data/sandisk-worn.json && expect "check_mmc_health -c is --critical" "$out" "life_used=85%;50;80;0"
+# Its help describes the check's own letters: -c is --critical, --family has none.
+if run 0 "$work/check_mmc_health" --help; then
+    expect "check_mmc_health --help: -c is --critical" "$out" '^ -c, --critical RANGE'
+    if grep -qE -- '-c, --family|-J' "$out"; then fail "check_mmc_health --help documents mmc-health's own -c or -J"
+    else pass "check_mmc_health --help: no -c, --family, no -J"; fi
+fi
 run 3 "$work/check_mmc_health" -w 20:10 --from $data/sandisk-worn.json && expect "a bad range is UNKNOWN" "$out" "^MMC_HEALTH UNKNOWN - '20:10': the start 20 is above the end 10$"
 run 3 $health --nagios --from /nonexistent.json && expect "a failure is UNKNOWN" "$out" "^MMC_HEALTH UNKNOWN - /nonexistent.json"
 run 3 $health --nagios -J --from $data/emmc-cm4.json && expect "--nagios with --json is UNKNOWN (a usage error)" "$out" "^MMC_HEALTH UNKNOWN - --nagios and --json"

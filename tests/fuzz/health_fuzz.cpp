@@ -5,6 +5,7 @@
 #include "health/assess.h"
 #include "health/raw_file.h"
 #include "health/sources.h"
+#include "views/health_metrics.h"
 #include "views/health_view.h"
 
 #include <cstddef>

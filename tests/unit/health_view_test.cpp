@@ -1,6 +1,7 @@
 // mmc-health's views: the verdict on the first line, the JSON contract's
 // keys, and metrics in the Prometheus text format.
 #include "health_blocks.h"
+#include "views/health_metrics.h"
 #include "views/health_view.h"
 
 using namespace mmc::health;
@@ -74,4 +75,48 @@ TEST(HealthView, PrometheusTextFormat)
     std::size_t helps = 0;
     for (std::size_t at = 0; (at = two.find("# HELP mmc_health_verdict ", at)) != std::string::npos; ++at) ++helps;
     EXPECT_EQ(helps, 1u);
+}
+
+TEST(HealthView, PrometheusNamesFollowTheConventions)
+{
+    auto card = worn_card();
+    card.device.clear(); // --from: no device, no empty label
+    auto& w = card.report.readings[0].wear;
+    w.pre_eol = PreEol::warning;
+    w.power_cycles = 12;
+    w.abnormal_power_losses = 3;
+    w.bytes_written = 4096;
+    w.erase_count.total = 5000;
+    w.erase_count.max = 40;
+    w.rated_erase_cycles = 0; // a source that does not know its rating
+    const auto text = mmc::out::health_prometheus({card});
+    EXPECT_EQ(text.find("=\"\""), std::string::npos) << text;
+    EXPECT_NE(text.find("\nmmc_health_cards 1\n"), std::string::npos) << text;
+    const std::string l = "{card=\"mmc0:aaaa\",source=\"ext_csd\"";
+    EXPECT_NE(text.find("mmc_health_life_used_ratio" + l + "} 0.9\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("mmc_health_pre_eol_state" + l + ",state=\"warning\"} 1\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("mmc_health_pre_eol_state" + l + ",state=\"normal\"} 0\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("mmc_health_pre_eol_state" + l + ",state=\"urgent\"} 0\n"), std::string::npos) << text;
+    for (const char* counter : {"mmc_health_power_cycles_total", "mmc_health_abnormal_power_losses_total",
+                                "mmc_health_written_bytes_total", "mmc_health_block_erases_total"})
+        EXPECT_NE(text.find(std::string("# TYPE ") + counter + " counter\n"), std::string::npos) << counter;
+    EXPECT_NE(text.find("mmc_health_block_erases_total" + l + "} 5000\n"), std::string::npos) << text;
+    EXPECT_EQ(text.find("rated_erase_cycles"), std::string::npos) << text;
+    // The previous release's names, one more release, said to be deprecated.
+    for (const char* old : {"mmc_health_life_used_percent", "mmc_health_pre_eol", "mmc_health_power_cycles",
+                            "mmc_health_abnormal_power_losses", "mmc_health_written_bytes"})
+        EXPECT_NE(text.find(std::string("# HELP ") + old + " Deprecated"), std::string::npos) << old;
+    EXPECT_NE(text.find("mmc_health_life_used_percent" + l + "} 90\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("mmc_health_pre_eol" + l + "} 2\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("mmc_health_block_erases" + l + ",stat=\"total\"} 5000\n"), std::string::npos) << text;
+    w.rated_erase_cycles = 3000;
+    EXPECT_NE(mmc::out::health_prometheus({card}).find("mmc_health_rated_erase_cycles" + l + "} 3000\n"), std::string::npos);
+}
+
+TEST(HealthView, PrometheusWithoutACardSaysSo)
+{
+    EXPECT_EQ(mmc::out::health_prometheus({}),
+              "# HELP mmc_health_cards Cards mmc-health read in this run (0: none, and no card series)\n"
+              "# TYPE mmc_health_cards gauge\n"
+              "mmc_health_cards 0\n");
 }

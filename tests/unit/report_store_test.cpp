@@ -147,6 +147,38 @@ TEST(ReportStore, RejectedBundlesAreRecordedWithTheirReason)
               "not an mmckit bundle (mmc-bench output; mmc-report makes a bundle from it)");
 }
 
+// What a report would skip is refused at the door: a bundle nested past
+// the report's cap (deep enough to overflow the stack of anything recursive)
+// and a number no double holds.
+TEST(ReportStore, WhatAReportWouldSkipIsRejected)
+{
+    TempDb t;
+    auto store = open_store(t.path());
+    auto nested = [](int depth) {
+        return R"({"format": "mmckit-bundle", "card": {"label": "Deep"}, "tools": {"a": )" + std::string(depth, '[') +
+               std::string(depth, ']') + "}}";
+    };
+    for (int depth : {100, 200000}) {
+        const auto r = store->ingest("deep.json", nested(depth));
+        EXPECT_EQ(r.outcome, Outcome::rejected) << depth;
+        EXPECT_EQ(r.reason, "JSON nested deeper than 64 levels") << depth;
+        EXPECT_TRUE(r.content_hash.empty());
+    }
+    EXPECT_EQ(store->ingest("shallow.json", nested(50)).outcome, Outcome::stored);
+    const auto huge = store->ingest("huge.json", R"({"format": "mmckit-bundle", "results": {"seq_read_mb_s": 1e400}})");
+    EXPECT_EQ(huge.outcome, Outcome::rejected);
+    EXPECT_NE(huge.reason.find("a number no double can hold"), std::string::npos) << huge.reason;
+    EXPECT_EQ(store->count("bundles"), 1);
+    EXPECT_EQ(store->count("rejections"), 3);
+    // Found in a directory, a too deep file is not taken for a tool's
+    // output and ignored: it is rejected by name too.
+    ImportSummary s;
+    import_text(*store, "dir/deep.json", nested(100000), false, s);
+    ASSERT_EQ(s.items.size(), 1u);
+    EXPECT_EQ(s.items[0].outcome, Outcome::rejected);
+    EXPECT_TRUE(s.ignored.empty());
+}
+
 TEST(ReportStore, MeasuredBundleColumns)
 {
     // A bundle as mmc-qualify makes it: the tools' documents inside.
