@@ -133,7 +133,7 @@ std::vector<ConfigRow> current_configuration(std::span<const uint8_t> b)
     r.add(Group::power_off_notification, std::nullopt, F::power_off_notification,
           fmt::format("{} (the kernel's to set)", r.v(F::power_off_notification)), std::string("the kernel sets it"),
           Undo::reversible);
-    r.add(Group::sanitize, Setting::sanitize, F::sanitize_start, "an action, not a state", sanitize_unsupported(b), Undo::one_time);
+    r.add(Group::sanitize, Setting::sanitize, F::sanitize_start, "an action, not a state", sanitize_unsupported(b), Undo::action);
     return std::move(r.rows);
 }
 
