@@ -301,6 +301,8 @@ std::string describe_device(const Device& d)
         return fmt::format("{}: {} card{} on {}", d.name, to_string(d.card->type), d.card->product.empty() ? "" : " " + d.card->product,
                            d.card->host.name);
     }
+    // not_mmc names the device itself ("loop0 is a loop device"): once is enough.
+    if (d.not_mmc.rfind(d.name + " ", 0) == 0) return d.not_mmc;
     return fmt::format("{}: {}", d.name, d.not_mmc);
 }
 

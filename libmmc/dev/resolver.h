@@ -107,7 +107,7 @@ Device resolve_device(std::string_view typed, Purpose purpose, const ResolveOpti
 // The device in words, wherever a tool names it: a reader's slot as
 // describe_usb says it ("sdb: SD card in a USB 2.0 reader (Genesys Logic
 // GL827L, usb-storage)"), a card as "mmcblk0: SD card SD16G on mmc0", anything
-// else as "loop0: loop0 is a loop device".
+// else by why it is not a card ("loop0 is a loop device").
 std::string describe_device(const Device& device);
 
 // The block device a device number names, as its sysfs directory (symlinks

@@ -20,7 +20,7 @@ struct RowBuilder {
     {
         const auto place = regs::field_place(f);
         rows.push_back({g, std::move(setting), f, std::string(place.jedec), place.lo, regs::ext_csd_value(b, f), std::move(value),
-                        !why_not.has_value(), why_not.value_or(""), undo, after_power_cycle});
+                        !why_not.has_value(), why_not.value_or(""), undo, after_power_cycle, {}});
     }
     uint64_t v(ExtCsdField f) const { return regs::ext_csd_value(b, f); }
 };
@@ -95,6 +95,7 @@ std::vector<ConfigRow> current_configuration(std::span<const uint8_t> b)
     const uint64_t bkops = r.v(F::bkops_en);
     r.add(Group::background_operations, Setting::bkops, F::bkops_en,
           fmt::format("auto {}, manual {}", on_off(bkops & 2), on_off(bkops & 1)), bkops_auto_unsupported(b), Undo::reversible);
+    r.rows.back().one_time_value = std::string(to_string(Bkops::manual));
 
     const uint64_t config = r.v(F::partition_config);
     const auto boot_why = boot_config_unsupported(b);
@@ -110,6 +111,7 @@ std::vector<ConfigRow> current_configuration(std::span<const uint8_t> b)
 
     r.add(Group::write_protection, Setting::boot_wp, F::boot_wp, boot_wp_text(r.v(F::boot_wp), r.v(F::boot_wp_status)),
           boot_wp_power_on_unsupported(b), Undo::power_cycle);
+    r.rows.back().one_time_value = std::string(to_string(BootWp::permanent));
 
     const auto part_why = partitioning_unsupported(b);
     const bool sectors = regs::sector_addressed(b);
@@ -133,7 +135,7 @@ std::vector<ConfigRow> current_configuration(std::span<const uint8_t> b)
     r.add(Group::power_off_notification, std::nullopt, F::power_off_notification,
           fmt::format("{} (the kernel's to set)", r.v(F::power_off_notification)), std::string("the kernel sets it"),
           Undo::reversible);
-    r.add(Group::sanitize, Setting::sanitize, F::sanitize_start, "an action, not a state", sanitize_unsupported(b), Undo::one_time);
+    r.add(Group::sanitize, Setting::sanitize, F::sanitize_start, "an action, not a state", sanitize_unsupported(b), Undo::action);
     return std::move(r.rows);
 }
 

@@ -31,6 +31,10 @@ struct ConfigRow {
     std::string not_writable;    // why not, when not
     Undo undo = Undo::reversible;
     bool after_power_cycle = false;
+    // The value of its option that is one-time where the others are not
+    // ("manual" of BKOPS_EN, "permanent" of BOOT_WP): the plan labels that
+    // change one-time and asks --permanent for it.
+    std::string one_time_value;
 };
 
 std::vector<ConfigRow> current_configuration(std::span<const uint8_t> ext_csd);

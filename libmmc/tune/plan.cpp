@@ -14,8 +14,18 @@ using regs::ExtCsdField;
 
 uint64_t read_field(std::span<const uint8_t> b, ExtCsdField f) { return regs::ext_csd_value(b, f); }
 
-void refuse(Plan& p, SettingName setting, std::string reason) { p.refusals.push_back({std::move(setting), std::move(reason)}); }
+void refuse(Plan& p, SettingName setting, std::string reason) { p.refuse({std::move(setting), std::move(reason)}); }
 
+
+// The partition setting a request names first, for a refusal of the
+// partitioning as a whole (r.partitions() holds).
+SettingName first_partition_setting(const Request& r)
+{
+    if (r.enhanced_area) return Setting::enhanced_area;
+    for (std::size_t i = 0; i < r.gp.size(); ++i)
+        if (r.gp[i]) return SettingName(Setting::gp, std::nullopt, static_cast<int>(i) + 1);
+    return Setting::write_reliability;
+}
 
 void plan_cache(std::span<const uint8_t> b, const Request& r, Plan& p)
 {
@@ -173,10 +183,12 @@ void plan_sanitize(std::span<const uint8_t> b, const Request& r, Plan& p)
     if (auto why = sanitize_unsupported(b)) return refuse(p, Setting::sanitize, *why);
     Request others = r;
     others.sanitize = false;
-    others.permanent = false;
     if (!others.empty())
         return refuse(p, Setting::sanitize, "sanitize is run on its own: give the other settings in another run");
-    auto c = change_of(Setting::sanitize, ExtCsdField::sanitize_start, 0, 1, Undo::one_time,
+    if (r.permanent)
+        return refuse(p, Setting::sanitize, "sanitize is run on its own, without " + mention(Setting::permanent) +
+                                                ": it is an action, not a one-time setting, and is confirmed as one");
+    auto c = change_of(Setting::sanitize, ExtCsdField::sanitize_start, 0, 1, Undo::action,
                        fmt::format("every block the device holds unmapped is purged: whatever was erased, trimmed or "
                                    "discarded (deleted files included) becomes unrecoverable; mapped data stays; the device "
                                    "is busy until it finishes (allowed {} s)",
@@ -210,6 +222,7 @@ std::string_view to_string(Undo u)
     case Undo::reversible: return "reversible";
     case Undo::power_cycle: return "until power cycle";
     case Undo::one_time: return "one-time";
+    case Undo::action: return "irreversible action";
     }
     return "?";
 }
@@ -261,17 +274,29 @@ Plan make_plan(std::span<const uint8_t> b, const Request& r)
     plan_partitions(b, r, p);
 
     std::vector<SettingName> needs_permanent;
+    bool completion = false;
     for (const auto& c : p.changes) {
         p.one_time = p.one_time || c.undo == Undo::one_time;
         p.power_cycle = p.power_cycle || c.after_power_cycle;
         // The partitioning as a whole: the completion the partition
         // settings bring, refused with them.
-        if (c.undo == Undo::one_time && !r.permanent && c.setting.setting != Setting::partitioning &&
-            std::find(needs_permanent.begin(), needs_permanent.end(), c.setting) == needs_permanent.end())
+        if (c.undo == Undo::one_time && c.setting.setting == Setting::partitioning) completion = true;
+        else if (c.undo == Undo::one_time && !r.permanent &&
+                 std::find(needs_permanent.begin(), needs_permanent.end(), c.setting) == needs_permanent.end())
             needs_permanent.push_back(c.setting);
     }
+    // A completion alone (the sizes asked for are written already, pending)
+    // is one-time too: refused with the first partition setting asked for.
+    const auto partition_setting = [](const SettingName& s) {
+        return s.setting == Setting::enhanced_area || s.setting == Setting::gp || s.setting == Setting::write_reliability;
+    };
+    if (completion && !r.permanent && std::none_of(needs_permanent.begin(), needs_permanent.end(), partition_setting))
+        needs_permanent.push_back(first_partition_setting(r));
     for (const auto& s : needs_permanent)
         refuse(p, s, "this cannot be undone on this device: give " + mention(Setting::permanent) + " as well to mean it");
+    // A refused plan writes nothing, so it lists no writes, including those
+    // of the settings planned after a refusal.
+    if (!p.refusals.empty()) p.writes.clear();
     return p;
 }
 

@@ -17,11 +17,17 @@
 
 namespace mmc::tune {
 
-// How a change can be undone.
+// How a change can be undone. One-time: a field the device lets be set
+// only once (RST_n_FUNCTION, BKOPS_EN's MANUAL_EN, BOOT_WP's B_PERM_WP_EN,
+// the partition settings and PARTITION_SETTING_COMPLETED), planned only
+// with the request's --permanent. An action (sanitize) changes no setting:
+// what it destroys is gone, so it is given alone and confirmed, and
+// --permanent, which qualifies settings, is not its to take.
 enum class Undo {
     reversible,       // set it back any time
     power_cycle,      // stays until the device is power-cycled (power-on boot write protection)
     one_time,         // never: "this cannot be undone on this device"
+    action,           // an irreversible action, not a setting (sanitize)
 };
 std::string_view to_string(Undo u);
 
@@ -65,6 +71,13 @@ struct Plan {
     uint64_t user_area_after = 0;    // estimate, when partitioning; else = before
 
     bool applicable() const { return refusals.empty() && !writes.empty(); }
+    // A refused plan writes nothing, so it lists no writes; its changes
+    // stay, to show what was asked.
+    void refuse(Refusal r)
+    {
+        refusals.push_back(std::move(r));
+        writes.clear();
+    }
 };
 
 // The device's declared CMD6 busy times (GENERIC_CMD6_TIME [248],

@@ -43,18 +43,23 @@ Change partition_change(SettingName setting, ExtCsdField field, uint64_t old_val
     return c;
 }
 
-// True when partitioning is completed and is exactly what is asked (a
-// configuration saved from a device of the same model, applied again).
-bool already_so(std::span<const uint8_t> b, const Request& r)
+// True when every partition setting asked for is what the device does now,
+// so that completing the partitioning would change nothing. Sizes count
+// only once completed (written but not completed, they are pending: the
+// device has no such partition yet). WR_REL_SET is in force as it reads:
+// the device ships with its own value (most with 0x1f, every area
+// reliable), and completion only freezes it.
+bool in_force(std::span<const uint8_t> b, const Request& r)
 {
-    if (!(part_field(b, ExtCsdField::partition_setting_completed) & 1)) return false;
+    const bool completed = part_field(b, ExtCsdField::partition_setting_completed) & 1;
     const uint64_t unit = regs::wp_group_bytes(b);
     if (r.enhanced_area) {
         const uint64_t start = part_field(b, ExtCsdField::enh_start_addr) * (regs::sector_addressed(b) ? 512 : 1);
-        if (part_field(b, ExtCsdField::enh_size_mult) * unit != r.enhanced_area->size || start != r.enhanced_area->offset) return false;
+        if (!completed || part_field(b, ExtCsdField::enh_size_mult) * unit != r.enhanced_area->size || start != r.enhanced_area->offset)
+            return false;
     }
     for (std::size_t i = 0; i < 4; ++i)
-        if (r.gp[i] && part_field(b, gp_fields[i]) * unit != *r.gp[i]) return false;
+        if (r.gp[i] && (!completed || part_field(b, gp_fields[i]) * unit != *r.gp[i])) return false;
     for (const RelPart part : r.write_reliability)
         if (!(part_field(b, ExtCsdField::wr_rel_set) >> static_cast<int>(part) & 1)) return false;
     return true;
@@ -65,9 +70,15 @@ bool already_so(std::span<const uint8_t> b, const Request& r)
 void plan_partitions(std::span<const uint8_t> b, const Request& r, Plan& p)
 {
     if (!r.partitions()) return;
-    if (already_so(b, r)) return p.notes.push_back("the partition settings asked for are the device's completed partitioning already");
+    if (in_force(b, r)) {
+        if (part_field(b, ExtCsdField::partition_setting_completed) & 1)
+            return p.notes.push_back("the partition settings asked for are the device's completed partitioning already");
+        return p.notes.push_back(fmt::format("{}: WR_REL_SET [167] 0x{:02x} already makes those writes reliable: nothing to "
+                                             "write or complete",
+                                             mention(Setting::write_reliability), part_field(b, ExtCsdField::wr_rel_set)));
+    }
     const std::size_t refused_before = p.refusals.size();
-    auto refuse = [&](SettingName setting, std::string reason) { p.refusals.push_back({std::move(setting), std::move(reason)}); };
+    auto refuse = [&](SettingName setting, std::string reason) { p.refuse({std::move(setting), std::move(reason)}); };
     bool any_gp = false;
     for (const auto& g : r.gp) any_gp = any_gp || g.has_value();
     if (r.enhanced_area)
@@ -143,10 +154,14 @@ void plan_partitions(std::span<const uint8_t> b, const Request& r, Plan& p)
                                   bytes_words(enhanced), bytes_words(max_enh), part_field(b, ExtCsdField::max_enh_size_mult)));
     const double ratio = max_enh ? static_cast<double>(capacity) / static_cast<double>(max_enh) : 1.0;
     const uint64_t enh_cost = static_cast<uint64_t>(static_cast<double>(enh_new * unit) * (ratio > 1 ? ratio - 1 : 0));
-    if (gp_total + enh_cost >= capacity)
+    if (gp_total + enh_cost >= capacity) {
+        // Only what is asked for or already written is named.
+        std::string what;
+        if (gp_total) what = fmt::format("{} of GP partitions", bytes_words(gp_total));
+        if (enh_new) what += fmt::format("{}an enhanced area costing about {}", what.empty() ? "" : ", ", bytes_words(enh_cost));
         return refuse(any_gp ? Setting::gp : Setting::enhanced_area,
-                      fmt::format("the partitions ({} of GP partitions, an enhanced area costing about {}) leave no user area of the {}",
-                                  bytes_words(gp_total), bytes_words(enh_cost), bytes_words(capacity)));
+                      fmt::format("the partitions ({}) leave no user area of the {}", what, bytes_words(capacity)));
+    }
     p.user_area_after = capacity - gp_total - enh_cost;
     const std::string after = fmt::format("after the power cycle the user area is about {} (now {})", bytes_words(p.user_area_after),
                                           bytes_words(capacity));
@@ -155,7 +170,9 @@ void plan_partitions(std::span<const uint8_t> b, const Request& r, Plan& p)
     // The sizes are counted in high-capacity groups only with ERASE_GROUP_DEF
     // set; it is volatile (the kernel sets it at every initialisation too).
     if (!(part_field(b, ExtCsdField::erase_group_def) & 1)) {
-        Change c = partition_change(Setting::partitioning, ExtCsdField::erase_group_def, 0, 1, "the partition sizes are counted in high-capacity groups");
+        Change c = partition_change(Setting::partitioning, ExtCsdField::erase_group_def, 0, 1,
+                                    "the partition sizes are counted in high-capacity groups (until the next power cycle; "
+                                    "the kernel sets it at every initialisation too)");
         c.undo = Undo::reversible;
         c.after_power_cycle = false;
         c.compare_mask = 1;

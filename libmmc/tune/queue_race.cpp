@@ -89,58 +89,100 @@ double geometric_mean(const std::vector<double>& xs)
     return std::exp(log_sum / static_cast<double>(xs.size()));
 }
 
-std::string interval_text(const Figure& f) { return fmt::format("{:.1f} to {:.1f}", f.low, f.high); }
+// The knob a decision is about: its name, its value in a setting as words,
+// and whether two settings differ only in it.
+struct Knob {
+    std::string_view name;
+    std::string (*value)(const QueueSetting&);
+    bool (*same_otherwise)(const QueueSetting&, const QueueSetting&);
+};
 
-// The advice from where the race stopped: a change only when the start lost
-// and the winner gains enough.
+std::string scheduler_value(const QueueSetting& s) { return s.scheduler.empty() ? "no scheduler" : s.scheduler; }
+std::string read_ahead_value(const QueueSetting& s) { return cli::format_bytes(s.read_ahead_kb * 1024); }
+const Knob scheduler_knob{"scheduler", scheduler_value,
+                          [](const QueueSetting& a, const QueueSetting& b) { return a.read_ahead_kb == b.read_ahead_kb; }};
+const Knob read_ahead_knob{"read-ahead", read_ahead_value,
+                           [](const QueueSetting& a, const QueueSetting& b) { return a.scheduler == b.scheduler; }};
+
+// The knob decided between `current` (the value in force, the other knob
+// as already decided) and the candidates that differ from it in this knob
+// only; `advised` is set to the winner when there is a change.
+KnobDecision decide_knob(const RaceResult& r, const RaceOptions& o, const Knob& knob, std::size_t current, std::size_t& advised)
+{
+    const auto& cs = r.contenders;
+    KnobDecision d;
+    const std::string kept = fmt::format("kept, the current setting ({})", knob.value(cs[current].setting));
+    std::vector<std::size_t> others;
+    for (std::size_t i = 0; i < cs.size(); ++i)
+        if (i != current && knob.same_otherwise(cs[i].setting, cs[current].setting)) others.push_back(i);
+    if (others.empty()) {
+        d.in_force_fastest = true; // nothing else to beat
+        d.reason = kept + ": no other was measured";
+        return d;
+    }
+    const auto best = *std::max_element(others.begin(), others.end(),
+                                        [&](std::size_t a, std::size_t b) { return cs[a].score().mean < cs[b].score().mean; });
+    const Figure w = cs[best].score(), c = cs[current].score();
+    const bool beats_all = std::all_of(others.begin(), others.end(), [&](std::size_t i) { return cs[i].score().high < c.low; });
+    if (beats_all) {
+        d.in_force_fastest = true;
+        d.reason = kept + ": measurably the fastest";
+        return d;
+    }
+    if (!(w.low > c.high)) {
+        d.reason = fmt::format("{}: {} measured within its noise (score {} against {})", kept, knob.value(cs[best].setting),
+                               interval_text(w), interval_text(c));
+        return d;
+    }
+    const double gain_pct = c.mean > 0 ? (w.mean / c.mean - 1) * 100 : 0;
+    if (gain_pct < o.min_gain_pct) {
+        d.reason = fmt::format("{}: {} is faster by only {:.1f}% (under the {}% a change needs)", kept, knob.value(cs[best].setting),
+                               gain_pct, o.min_gain_pct);
+        return d;
+    }
+    d.change = true;
+    advised = best;
+    d.reason = fmt::format("{}: {:.1f}% faster than the current setting ({}), score {} against {}", knob.value(cs[best].setting),
+                           gain_pct, knob.value(cs[current].setting), interval_text(w), interval_text(c));
+    return d;
+}
+
+// The advice from where the race stopped: each knob changed only on its own
+// evidence, the read-ahead first (it is what small buffered reads feel),
+// then the scheduler at the read-ahead chosen.
 void decide(RaceResult& r, const RaceOptions& o)
 {
     const auto& cs = r.contenders;
-    std::vector<std::size_t> left;
-    for (std::size_t i = 0; i < cs.size(); ++i)
-        if (!cs[i].out_after_round) left.push_back(i);
-    const auto best = *std::max_element(left.begin(), left.end(),
-                                        [&](std::size_t a, std::size_t b) { return cs[a].score().mean < cs[b].score().mean; });
     r.chosen = 0;
     r.verdict = RaceVerdict::no_difference;
-    const std::string start = to_string(cs[0].setting);
     if (r.rounds < o.min_rounds) {
-        r.reason = fmt::format("no measurable difference: keep the default ({}): {} after {} round{}, fewer than the {} an "
-                               "interval needs",
-                               start, r.end == RaceEnd::interrupted ? "interrupted" : "the budget ran out", r.rounds,
-                               r.rounds == 1 ? "" : "s", o.min_rounds);
-        return;
+        const std::string why = fmt::format("{} after {} round{}, fewer than the {} an interval needs",
+                                            r.end == RaceEnd::interrupted ? "interrupted" : "the budget ran out", r.rounds,
+                                            r.rounds == 1 ? "" : "s", o.min_rounds);
+        r.read_ahead.reason = fmt::format("kept, the current setting ({}): {}", read_ahead_value(cs[0].setting), why);
+        r.scheduler.reason = fmt::format("kept, the current setting ({}): {}", scheduler_value(cs[0].setting), why);
+    } else {
+        std::size_t advised = 0;
+        r.read_ahead = decide_knob(r, o, read_ahead_knob, 0, advised);
+        const QueueSetting at{cs[0].setting.scheduler, cs[advised].setting.read_ahead_kb};
+        std::size_t current = 0;
+        for (std::size_t i = 0; i < cs.size(); ++i)
+            if (cs[i].setting == at) current = i;
+        advised = current;
+        r.scheduler = decide_knob(r, o, scheduler_knob, current, advised);
+        r.chosen = advised;
+        const bool change = r.read_ahead.change || r.scheduler.change;
+        const bool fastest = (r.read_ahead.change || r.read_ahead.in_force_fastest) &&
+                             (r.scheduler.change || r.scheduler.in_force_fastest);
+        if (change || fastest) r.verdict = RaceVerdict::better;
     }
-    if (!cs[0].out_after_round) {
-        if (left.size() == 1) {
-            r.verdict = RaceVerdict::better;
-            r.reason = fmt::format("the setting in force ({}) is measurably the fastest: keep it", start);
-        } else {
-            r.reason = fmt::format("no measurable difference: keep the default ({}); {} setting{} measured within the noise "
-                                   "of it{}",
-                                   start, left.size() - 1, left.size() == 2 ? "" : "s",
-                                   r.end == RaceEnd::equal ? "" : fmt::format(" when the race stopped ({})", to_string(r.end)));
-        }
-        return;
-    }
-    const Figure w = cs[best].score(), s = cs[0].score();
-    const double gain_pct = s.mean > 0 ? (w.mean / s.mean - 1) * 100 : 0;
-    if (gain_pct < o.min_gain_pct) {
-        r.reason = fmt::format("no measurable difference worth a change: {} is faster than the default ({}) by only {:.1f}% "
-                               "(under {}%): keep the default",
-                               to_string(cs[best].setting), start, gain_pct, o.min_gain_pct);
-        return;
-    }
-    r.chosen = best;
-    r.verdict = RaceVerdict::better;
-    r.reason = fmt::format("{}: {:.1f}% faster than the setting in force ({}), intervals {} against {}{}", to_string(cs[best].setting),
-                           gain_pct, start, interval_text(w), interval_text(s),
-                           left.size() > 1 ? fmt::format("; {} other setting{} measured within its noise", left.size() - 1,
-                                                         left.size() == 2 ? "" : "s")
-                                           : "");
+    r.reason = fmt::format("read-ahead {}; scheduler {}{}", r.read_ahead.reason, r.scheduler.reason,
+                           r.end == RaceEnd::equal || r.end == RaceEnd::one_left ? "" : fmt::format(" (the race stopped: {})", to_string(r.end)));
 }
 
 } // namespace
+
+std::string interval_text(const Figure& f) { return fmt::format("{:.1f} to {:.1f}", f.low, f.high); }
 
 Figure Contender::score() const { return figure_of(scores); }
 Figure Contender::figure(std::size_t workload) const { return figure_of(runs.at(workload)); }

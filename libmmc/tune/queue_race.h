@@ -5,13 +5,19 @@
 // on whichever ran last), and after each round a candidate whose interval
 // lies wholly below the best one's is out. The race ends when one is left,
 // when those left are equal within a small margin, or when the time budget
-// would be overrun by another round. A change is advised only when the
-// setting in force lost (its interval lies below the winner's) and the gain
-// is worth a rule; otherwise "no measurable difference: keep the default".
+// would be overrun by another round.
+//
+// The two knobs are then decided apart, each on its own evidence: the
+// read-ahead among the candidates with the scheduler in force, then the
+// scheduler among those with the read-ahead so chosen. A knob is changed
+// only when its value in force is beaten outside the noise (the intervals
+// apart) by at least the margin a rule is worth; otherwise it is kept, and
+// called the current setting, which is what it is.
 //
 // Pure over a MeasurementSource and its clock: the unit tests race a
-// modelled device (means and noise, seeded) on a virtual clock, exactly;
-// tune/queue_bench.h is the source that measures a real device.
+// modelled device (means and noise, seeded) or scripted samples on a
+// virtual clock, exactly; tune/queue_bench.h is the source that measures a
+// real device.
 #pragma once
 
 #include <atomic>
@@ -88,6 +94,8 @@ struct Figure {
     double mean = 0, low = 0, high = 0; // the 95% interval of the mean
     int runs = 0;
 };
+// "12.5 to 18.0": an interval as words, its signs unambiguous.
+std::string interval_text(const Figure& f);
 
 struct Contender {
     QueueSetting setting;
@@ -98,8 +106,17 @@ struct Contender {
     Figure figure(std::size_t workload) const;
 };
 
+// better: a change is advised, or what is in force measurably beats every
+// alternative; no_difference: nothing measured beats it outside the noise.
 enum class RaceVerdict { better, no_difference };
 std::string_view to_string(RaceVerdict v); // "better", "no measurable difference"
+
+// One knob's decision (the scheduler, or the read-ahead).
+struct KnobDecision {
+    bool change = false;
+    bool in_force_fastest = false; // kept: what is in force measurably beats every other value
+    std::string reason;            // "kept, the current setting (none): mq-deadline measured within its noise"
+};
 enum class RaceEnd { one_left, equal, budget, max_rounds, interrupted };
 std::string_view to_string(RaceEnd e); // "one left", "equal", "budget", "max rounds", "interrupted"
 
@@ -108,7 +125,8 @@ struct RaceResult {
     std::vector<Contender> contenders; // as given: [0] is the start setting
     std::size_t chosen = 0;            // the advice (0: keep the start)
     RaceVerdict verdict = RaceVerdict::no_difference;
-    std::string reason;
+    KnobDecision read_ahead, scheduler;
+    std::string reason;                // both decisions in one sentence
     RaceEnd end = RaceEnd::budget;
     int rounds = 0;
     double elapsed_s = 0;

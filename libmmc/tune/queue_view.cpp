@@ -23,7 +23,7 @@ ojson changes_json(const QueueApplied& a)
 std::string figure_text(const Figure& f)
 {
     if (f.runs == 0) return "-";
-    return fmt::format("{:.1f} ({:.1f}-{:.1f})", f.mean, f.low, f.high);
+    return fmt::format("{:.1f} ({})", f.mean, interval_text(f));
 }
 
 } // namespace
@@ -62,6 +62,8 @@ ojson queue_json(const QueueReport& r)
                   {"verdict", to_string(race.verdict)},
                   {"reason", race.reason},
                   {"change", race.chosen != 0},
+                  {"read_ahead_decision", {{"change", race.read_ahead.change}, {"reason", race.read_ahead.reason}}},
+                  {"scheduler_decision", {{"change", race.scheduler.change}, {"reason", race.scheduler.reason}}},
                   {"rounds", race.rounds},
                   {"ended", to_string(race.end)},
                   {"elapsed_s", r2(race.elapsed_s)},
@@ -86,7 +88,7 @@ ojson queue_json(const QueueReport& r)
         persistent.push_back({{"kind", "udev-rule"}, {"text", r.persistent->text}, {"scope", r.persistent->scope},
                               {"file", r.persistent->file}});
     j["persistent"] = persistent;
-    if (r.persistent && !r.persistent->why_not.empty()) j["persistent_not_written"] = r.persistent->why_not;
+    if (r.persistent && !r.persistent->why_not.empty()) j["persistent_not_written"] = {{"reason", r.persistent->why_not}};
     j["queued_engine"] = r.queued_engine;
     j["restored"] = r.restored;
     j["applied"] = r.applied ? changes_json(*r.applied) : ojson(nullptr);
@@ -129,11 +131,17 @@ std::string queue_text(const QueueReport& r)
             table.rows.push_back(row);
         }
         t += cli::render_table(table, 1, 30);
-        t += fmt::format("Result: {}: {}\n", to_string(race.verdict), race.reason);
+        const auto& chosen = race.contenders[race.chosen].setting;
+        t += race.chosen != 0 ? fmt::format("Result: {} (was {})\n", to_string(chosen), to_string(r.start))
+                              : fmt::format("Result: keep the current setting ({})\n", to_string(r.start));
+        t += fmt::format("  read-ahead: {}\n  scheduler: {}\n", race.read_ahead.reason, race.scheduler.reason);
+        if (race.end != RaceEnd::equal && race.end != RaceEnd::one_left)
+            t += fmt::format("  (the race stopped: {})\n", to_string(race.end));
     }
     if (r.discard) {
         const auto& d = *r.discard;
-        t += fmt::format("Discard: {}: {}\n", to_string(d.advice), d.reason);
+        t += fmt::format("Discard: {}: {}\n", d.advice == DiscardAdvice::online_discard ? "online discard (the discard mount option)" : to_string(d.advice),
+                         d.reason);
     } else if (r.race) {
         t += "Discard: not measured (it needs a scratch region whose data may go)\n";
     }

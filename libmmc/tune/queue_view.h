@@ -24,7 +24,7 @@ struct QueuePersistent {
 
 struct QueueReport {
     std::string device;                 // the disk's node
-    std::string described;              // "loop0: loop0 is a loop device"
+    std::string described;              // "loop0 is a loop device"
     QueueSetting start;
     std::vector<std::string> offered;   // the schedulers the kernel offers
     double budget_s = 0, sample_s = 0;

@@ -37,8 +37,9 @@ std::string configuration_text(const std::vector<ConfigRow>& rows, const Setting
             group = r.group;
             out += fmt::format("{}{}:\n", out.empty() ? "" : "\n", to_string(r.group));
         }
-        table.rows.push_back({field_words(r.name, r.index), r.value, r.setting ? names(*r.setting) : "-", r.writable ? "yes" : "no",
-                              undo_words(r.undo, r.after_power_cycle)});
+        std::string undo = undo_words(r.undo, r.after_power_cycle);
+        if (!r.one_time_value.empty()) undo += fmt::format("; {}: one-time", r.one_time_value);
+        table.rows.push_back({field_words(r.name, r.index), r.value, r.setting ? names(*r.setting) : "-", r.writable ? "yes" : "no", undo});
     }
     flush();
     std::string why;
@@ -62,6 +63,7 @@ nlohmann::ordered_json configuration_json(const std::vector<ConfigRow>& rows, co
         j["writable"] = r.writable;
         if (!r.writable) j["not_writable"] = r.not_writable;
         j["undo"] = to_string(r.undo);
+        if (!r.one_time_value.empty()) j["one_time_value"] = r.one_time_value;
         j["reversible"] = r.undo == Undo::reversible;
         j["after_power_cycle"] = r.after_power_cycle;
         out.push_back(j);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# check: expect 44
+# check: expect 75
 # mmc-tune queue: option errors and hostile input first (no device); then,
 # as root, a loop device (not a card: --any-device; -n changes nothing); then
 # a simulated card (mmc-sim: nbdkit, nbdfuse, loop) whose every command costs
@@ -8,7 +8,9 @@
 # the tool finds it, puts the start back, its udev rule matches the card's
 # loop device in `udevadm test` and not another loop device; --apply refuses
 # without a yes, applies with one, --undo takes it back; two schedulers the
-# card cannot tell apart give "no measurable difference"; a SIGINT once the
+# card cannot tell apart give "no measurable difference" (and --emit nothing
+# to emit); raced with read-aheads that differ, the read-ahead changes and
+# the scheduler in force is kept; a SIGINT once the
 # measurement has changed the read-ahead puts the start back (exit 130).
 # Real time: only what noise cannot change is asserted (the race's exact
 # logic is tests/unit/tune_queue_race_test.cpp's, on a virtual clock).
@@ -87,9 +89,13 @@ race --scheduler "$s0" --read-ahead 512k --time 20s --apply --yes -J >$W/apply.j
 cat $q/read_ahead_kb >$W/ra_applied; ls $W/rules >$W/rules_applied 2>&1
 "$T" queue --any-device --undo -J "$dev" >$W/undo.json 2>$W/undo.err; echo $? >$W/undo.rc
 cat $q/read_ahead_kb >$W/ra_undone; ls -A $W/rules >$W/rules_undone 2>&1
-# Two schedulers a card that serves one command at a time cannot tell apart.
+# Two schedulers a card that serves one command at a time cannot tell apart;
+# nothing to emit.
 echo 512 >$q/read_ahead_kb
-race --scheduler none,mq-deadline --read-ahead 512k --time 20s -J >$W/same.json 2>$W/same.err; echo $? >$W/same.rc
+race --scheduler none,mq-deadline --read-ahead 512k --time 20s -J --emit $W/same.rules >$W/same.json 2>$W/same.err; echo $? >$W/same.rc
+# Both knobs at once: read-aheads that differ, schedulers that cannot.
+echo 16 >$q/read_ahead_kb
+race --scheduler none,mq-deadline --read-ahead 512k --time 30s -J >$W/knobs.json 2>$W/knobs.err; echo $? >$W/knobs.rc
 # Writes and a discard in a scratch region (the data there is the card's to lose).
 race --scheduler none,mq-deadline --read-ahead 512k --time 8s --destructive --offset 64M --size 64M --yes -J \
     >$W/destructive.json 2>$W/destructive.err; echo $? >$W/destructive.rc
@@ -137,9 +143,19 @@ EOF
     json_eq "--undo: its changes" "[c['what'] for c in j['undone']['changes']]" "['udev rule', 'queue/read_ahead_kb']"
     cp "$work/same.json" "$out"
     [ "$(cat "$work/same.rc")" = 0 ] || { fail "same: exit $(cat "$work/same.rc")"; sed 's/^/    | /' "$work/same.err" | head -5; }
-    json_eq "two schedulers the card cannot tell apart: no measurable difference, keep the default, no rule" \
-        "j['result']['verdict'], j['result']['change'], j['result']['reason'].startswith('no measurable difference'), j['persistent']" \
+    json_eq "two schedulers the card cannot tell apart: no measurable difference, the current setting kept, no rule" \
+        "j['result']['verdict'], j['result']['change'], j['result']['scheduler_decision']['reason'].startswith('kept, the current setting'), j['persistent']" \
         "no measurable difference False True []"
+    json_eq "--emit with nothing to emit: exit 0, no file, a sentence, persistent_not_written with its reason" \
+        "$(cat "$work/same.rc"), __import__('os').path.exists('$work/same.rules'), any(n.startswith('--emit $work/same.rules: nothing written: ') for n in j['notes']), sorted(j['persistent_not_written'])" \
+        "0 False True ['reason']"
+    cp "$work/knobs.json" "$out"
+    [ "$(cat "$work/knobs.rc")" = 0 ] || { fail "knobs: exit $(cat "$work/knobs.rc")"; sed 's/^/    | /' "$work/knobs.err" | head -5; }
+    json_eq "both knobs raced: the read-ahead changed to 512 KiB on its own evidence" \
+        "j['result']['read_ahead_kb'], j['result']['read_ahead_decision']['change'], j['result']['change']" "512 True True"
+    json_eq "both knobs raced: the scheduler kept, the one in force, and said so" \
+        "j['result']['scheduler'] == j['start']['scheduler'], j['result']['scheduler_decision']['change'], j['result']['scheduler_decision']['reason'].startswith('kept, the current setting (' + j['start']['scheduler'] + ')')" \
+        "True False True"
     cp "$work/destructive.json" "$out"
     [ "$(cat "$work/destructive.rc")" = 0 ] && pass "--destructive: exit 0" || { fail "--destructive: exit $(cat "$work/destructive.rc")"; sed 's/^/    | /' "$work/destructive.err" | head -5; }
     json_eq "--destructive: the write suites measured, and a timed discard of the 64 MiB region gives a policy" \
@@ -153,7 +169,7 @@ EOF
     json_eq "SIGINT: the JSON says interrupted and restored" "j['interrupted'], j['restored']" "True True"
     expect "SIGINT: the message says what is back" "$work/int.err" "interrupted; .*read-ahead 16 KiB is back in force"
 else
-    for n in $(seq 1 23); do skip "simulated card tests (need root, nbdkit, nbdfuse, udevadm, /dev/fuse and loop)"; done
+    for n in $(seq 1 26); do skip "simulated card tests (need root, nbdkit, nbdfuse, udevadm, /dev/fuse and loop)"; done
 fi
 
 finish

@@ -62,6 +62,33 @@ run 0 $T emmc -n -J --decode "$cm4" --sanitize &&
 run 0 $T emmc -n -J --decode "$cm4" --volatile-cache on &&
     json_eq "what is already so: no change, a note" "j['changes'], len(j['notes'])" "[] 1"
 
+# --- a setting already in force: nothing planned, no completion -------------
+# Every real dump here but the 4.41's ships with WR_REL_SET 0x1f: asking for
+# reliable writes it already makes must not complete its partitioning.
+for dump in emmc51-cm4 emmc51-aaru emmc45-rev6; do
+    run 0 $T emmc -n --decode "ext_csd=@$D/$dump.hex" --write-reliability user --permanent &&
+        expect "$dump: --write-reliability user, already in WR_REL_SET: nothing to change" "$out" "^Nothing to change\.$"
+    if grep -qE "PARTITION_SETTING_COMPLETED|ERASE_GROUP_DEF" "$out"; then fail "$dump: a completion planned for a setting in force"; else pass "$dump: no completion planned"; fi
+done
+run 0 $T emmc -n -J --decode "$cm4" --write-reliability user,gp1,gp2,gp3,gp4 --permanent &&
+    json_eq "every part WR_REL_SET already names: no change, no write, a note" "j['changes'], j['writes'], j['one_time'], len(j['notes'])" "[] [] False 1"
+run 0 $T emmc -n -J --decode "$old" --write-reliability user --permanent &&
+    json_eq "the 4.41 dump (WR_REL_SET 0): reliable write is a change, completed" \
+        "[(c['field'], c['old'], c['new']) for c in j['changes'] if c['field'] in ('WR_REL_SET', 'PARTITION_SETTING_COMPLETED')]" \
+        "[('WR_REL_SET', 0, 1), ('PARTITION_SETTING_COMPLETED', 0, 1)]"
+run 0 $T emmc -n -J --decode "$cm4" --gp 1,64M --write-reliability user --permanent &&
+    json_eq "a GP partition with reliable write already in force: only the partition and its completion" \
+        "[c['field'] for c in j['changes'] if c['undo'] == 'one-time']" "['GP_SIZE_MULT_1', 'PARTITION_SETTING_COMPLETED']"
+run 1 $T emmc -n -J --decode "$cm4" --gp 1,64M &&
+    json_eq "a refused plan lists no writes (-J)" "len(j['changes']) > 0, j['writes'], j['refusals'][0]['setting']" "True [] --gp 1"
+run 1 $T emmc -n --decode "$cm4" --gp 1,64M && if grep -q "^Writes" "$out"; then fail "a refused plan lists writes (text)"; else pass "a refused plan lists no writes (text)"; fi
+run 1 $T emmc -n --decode "$cm4" --gp 1,1T --permanent &&
+    if grep -q "enhanced area" "$out"; then fail "--gp 1,1T: its refusal speaks of an enhanced area no one asked for"; else pass "--gp 1,1T: the refusal speaks of the GP partitions only"; fi
+run 1 $T emmc -n -J --decode "$cm4" --sanitize --permanent &&
+    json_eq "--sanitize --permanent: refused, sanitize is given alone" "j['writes'], 'on its own' in j['refusals'][0]['reason']" "[] True"
+run 0 $T emmc -n -J --decode "$cm4" --sanitize &&
+    json_eq "--sanitize: an irreversible action, not a one-time setting" "[c['undo'] for c in j['changes']], j['one_time'], j['destroys_data']" "['irreversible action'] False True"
+
 # --- refusals: unsupported, out of range, unaligned, contradictory ---------
 refused() { # refused NAME REGEX ARGS...: exit 1, the reason on stdout (text), nothing written
     r_name=$1 r_re=$2; shift 2

@@ -235,6 +235,13 @@ TEST_F(ResolverTree, NotMmcComesBeforeInUseAndAnyDeviceLeavesInUse)
               expected(Why::in_use, "loop7: in use: loop7 is mounted on /mnt", Remedy::release_device));
 }
 
+TEST_F(ResolverTree, ALoopDeviceIsDescribedNamingItOnce)
+{
+    disk("loop7", "7:7");
+    o_.any_device = true;
+    EXPECT_EQ(describe_device(resolve_device("loop7", Purpose::read, o_)), "loop7 is a loop device");
+}
+
 TEST_F(ResolverTree, DeviceNumberLeadsToItsSysfsNode)
 {
     const auto dir = disk("loop7", "7:7");

@@ -2,6 +2,7 @@
 // emmc, on real dumps (tests/data/tune/).
 #include "tune/catalogue.h"
 #include "tune/config_file.h"
+#include "tune/plan.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -65,6 +66,44 @@ TEST(TuneCatalogue, CompletedAndOldDevices)
     const auto aaru = current_configuration(dump("emmc51-aaru"));
     EXPECT_EQ(row(aaru, ExtCsdField::rst_n_function).value, "permanently enabled");
     EXPECT_FALSE(row(aaru, ExtCsdField::rst_n_function).writable);
+}
+
+// What the configuration calls a field's change is what the plan calls it:
+// each change a request can plan on a fresh device, labelled as its row
+// says (or as the row's one-time value, for that value).
+TEST(TuneCatalogue, LabelsAgreeWithThePlans)
+{
+    const auto dev = dump("emmc51-cm4");
+    const auto rows = current_configuration(dev);
+    std::vector<Request> requests(9);
+    requests[0].cache = false;
+    requests[1].bkops = Bkops::automatic;
+    requests[2].bkops = Bkops::manual;
+    requests[3].boot_partition = BootPartition::boot1;
+    requests[4].rst_n = true;
+    requests[5].boot_wp = BootWp::power_on;
+    requests[6].boot_wp = BootWp::permanent;
+    requests[7].gp[0] = 64 << 20;
+    requests[7].write_reliability = {RelPart::gp1};
+    requests[8].sanitize = true;
+    int checked = 0;
+    for (auto r : requests) {
+        r.permanent = !r.sanitize;
+        const Plan p = make_plan(dev, r);
+        ASSERT_TRUE(p.refusals.empty()) << p.refusals[0].reason;
+        for (const auto& c : p.changes) {
+            if (c.field == ExtCsdField::erase_group_def) continue; // no row: the kernel's too, volatile
+            const auto& rw = row(rows, c.field);
+            const bool one_time_value = c.undo == Undo::one_time && !rw.one_time_value.empty();
+            EXPECT_TRUE(rw.undo == c.undo || one_time_value) << c.name << ": the plan says " << to_string(c.undo) << ", the row " << to_string(rw.undo);
+            EXPECT_EQ(rw.after_power_cycle, c.after_power_cycle) << c.name;
+            ++checked;
+        }
+    }
+    EXPECT_GE(checked, 10);
+    EXPECT_EQ(row(rows, ExtCsdField::bkops_en).one_time_value, "manual");
+    EXPECT_EQ(row(rows, ExtCsdField::boot_wp).one_time_value, "permanent");
+    EXPECT_EQ(row(rows, ExtCsdField::sanitize_start).undo, Undo::action);
 }
 
 TEST(TuneConfigFile, RoundTripIsNoChangeOnTheSameModel)

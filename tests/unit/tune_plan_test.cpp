@@ -6,9 +6,13 @@
 #include "regs/ext_csd_config.h"
 #include "tune/plan.h"
 
+#include <array>
+#include <fmt/format.h>
 #include <fstream>
+#include <functional>
 #include <gtest/gtest.h>
 #include <map>
+#include <span>
 #include <sstream>
 
 using namespace mmc::tune;
@@ -454,4 +458,157 @@ TEST(TunePlan, AnyBytesAnySettings)
         }
         EXPECT_TRUE(!p.applicable() || p.refusals.empty());
     }
+}
+
+namespace tune_plan_property {
+
+// The partitioning a device works with: sizes and attributes count once
+// completed; WR_REL_SET as it reads (the device's own default is in force
+// before completion). The oracle of the property below, spelled out here
+// rather than taken from the planner it checks.
+struct Layout {
+    uint64_t enh_mult = 0, enh_start = 0, attr = 0, rel = 0;
+    std::array<uint64_t, 4> gp{};
+    bool operator==(const Layout&) const = default;
+};
+
+uint64_t field(std::span<const uint8_t> b, ExtCsdField f) { return mmc::regs::ext_csd_value(b, f); }
+
+Layout written_layout(std::span<const uint8_t> b)
+{
+    return {field(b, ExtCsdField::enh_size_mult), field(b, ExtCsdField::enh_start_addr), field(b, ExtCsdField::partitions_attribute) & 0x1f,
+            field(b, ExtCsdField::wr_rel_set) & 0x1f,
+            {field(b, ExtCsdField::gp_size_mult_1), field(b, ExtCsdField::gp_size_mult_2), field(b, ExtCsdField::gp_size_mult_3),
+             field(b, ExtCsdField::gp_size_mult_4)}};
+}
+
+Layout layout_in_force(std::span<const uint8_t> b)
+{
+    if (field(b, ExtCsdField::partition_setting_completed) & 1) return written_layout(b);
+    Layout l;
+    l.rel = field(b, ExtCsdField::wr_rel_set) & 0x1f;
+    return l;
+}
+
+// A device's EXT_CSD with its configuration bytes drawn at random over a
+// real dump's (so that most settings get past the support checks), some
+// with partitioning completed or settings pending.
+std::vector<uint8_t> random_device(const std::vector<uint8_t>& base, const std::function<uint32_t()>& next)
+{
+    auto b = base;
+    auto small = [&](uint32_t n) { return next() % n; };
+    b[192] = static_cast<uint8_t>(5 + small(4));    // EXT_CSD_REV: eMMC 4.41 to 5.1
+    b[160] = static_cast<uint8_t>(small(8));         // PARTITIONING_SUPPORT
+    b[166] = static_cast<uint8_t>(small(4) ? 0x15 : 0x14); // WR_REL_PARAM, HS_CTRL_REL mostly set
+    b[167] = static_cast<uint8_t>(small(4) ? 0x1f : small(32)); // WR_REL_SET, most ship with 0x1f
+    b[155] = static_cast<uint8_t>(small(4) == 0);    // PARTITION_SETTING_COMPLETED
+    b[175] = static_cast<uint8_t>(small(2));         // ERASE_GROUP_DEF
+    b[221] = static_cast<uint8_t>(1 + small(4));     // HC_WP_GRP_SIZE
+    b[224] = static_cast<uint8_t>(1 + small(8));     // HC_ERASE_GRP_SIZE
+    b[157] = static_cast<uint8_t>(small(200));       // MAX_ENH_SIZE_MULT, low byte
+    b[158] = b[159] = 0;
+    const bool some = small(3) == 0; // settings written (pending, or completed)
+    b[156] = static_cast<uint8_t>(some ? small(32) : 0);
+    for (int i = 136; i <= 154; ++i) b[i] = 0;
+    if (some) {
+        if (small(2)) b[140] = static_cast<uint8_t>(1 + small(8));
+        for (int g = 0; g < 4; ++g)
+            if (small(3) == 0) b[143 + 3 * g] = static_cast<uint8_t>(1 + small(8));
+    }
+    b[162] = static_cast<uint8_t>(small(3));         // RST_n_FUNCTION
+    b[163] = static_cast<uint8_t>(small(4));         // BKOPS_EN
+    b[173] = static_cast<uint8_t>(small(4) ? 0 : small(256)); // BOOT_WP
+    b[178] = static_cast<uint8_t>(small(4) ? 0 : 0x10); // BOOT_CONFIG_PROT
+    return b;
+}
+
+} // namespace tune_plan_property
+
+// The rule "a change must have an effect", over thousands of devices and
+// requests: no one-time write whose resulting configuration is the one in
+// force; a plan of no change writes nothing; a refused plan lists no
+// writes; a one-time change is never planned without --permanent; sanitize
+// is an action given alone.
+TEST(TunePlan, NoOneTimeWriteWithoutAnEffect)
+{
+    using namespace tune_plan_property;
+    const auto base = fixture("emmc51-cm4");
+    uint32_t state = 48;
+    const std::function<uint32_t()> next = [&] { return state = state * 1664525u + 1013904223u, state >> 8; };
+    constexpr int rounds = 20000;
+    int completions = 0, nothing = 0, in_force_asked = 0;
+    for (int round = 0; round < rounds; ++round) {
+        const auto b = random_device(base, next);
+        const uint64_t unit = mmc::regs::wp_group_bytes(b);
+        const Layout now = layout_in_force(b);
+        // Sizes of whole groups, half of them the device's own.
+        auto gp_size = [&](int g) { return next() % 2 ? now.gp[static_cast<std::size_t>(g)] * unit : (1 + next() % 8) * unit; };
+        Request r;
+        r.permanent = next() % 4 != 0;
+        if (next() % 3 == 0) r.enhanced_area = Area{next() % 2 ? now.enh_start * 512 : 0, next() % 2 ? now.enh_mult * unit : (1 + next() % 4) * unit};
+        for (int g = 0; g < 4; ++g)
+            if (next() % 4 == 0) r.gp[static_cast<std::size_t>(g)] = gp_size(g);
+        if (next() % 2)
+            for (int part = 0; part < 5; ++part)
+                if (next() % 3 == 0) r.write_reliability.push_back(static_cast<RelPart>(part));
+        if (next() % 4 == 0) r.rst_n = next() & 1;
+        if (next() % 4 == 0) r.bkops = static_cast<Bkops>(next() % 3);
+        if (next() % 4 == 0) r.boot_wp = static_cast<BootWp>(next() % 2);
+        if (next() % 4 == 0) r.cache = next() & 1;
+        r.sanitize = next() % 32 == 0;
+        if (r.empty()) r.write_reliability.push_back(RelPart::user);
+
+        const Plan p = make_plan(b, r);
+        // The device as the plan's changes leave it (a refused plan's too:
+        // what it would have done is what is judged).
+        auto after = b;
+        for (const auto& c : p.changes) {
+            const auto place = mmc::regs::field_place(c.field);
+            for (int i = place.lo; i <= place.hi; ++i) after[static_cast<std::size_t>(i)] = static_cast<uint8_t>(c.new_value >> 8 * (i - place.lo));
+        }
+        std::string context = fmt::format("round {}: completed {}, WR_REL_SET 0x{:02x}, asked: rel {}, gp {}{}{}{}, enh {}; plan:", round,
+                                          b[155], b[167], r.write_reliability.size(), r.gp[0].has_value(), r.gp[1].has_value(),
+                                          r.gp[2].has_value(), r.gp[3].has_value(), r.enhanced_area.has_value());
+        for (const auto& c : p.changes) context += fmt::format(" {} {}->{}", c.name, c.old_value, c.new_value);
+        for (const auto& f : p.refusals) context += " refused: " + named(f.reason, option_name);
+
+        if (p.changes.empty()) {
+            ++nothing;
+            EXPECT_TRUE(p.writes.empty()) << context << ": no change, yet writes";
+        }
+        if (!p.refusals.empty()) {
+            EXPECT_TRUE(p.writes.empty()) << context << ": a refused plan lists writes";
+        }
+        for (const auto& c : p.changes) {
+            if (c.undo == Undo::one_time) {
+                EXPECT_TRUE(r.permanent ? true : !p.refusals.empty()) << context << ": one-time without --permanent, not refused";
+                EXPECT_NE(c.old_value & c.compare_mask, c.new_value & c.compare_mask) << context << " " << c.name;
+                if (c.field == ExtCsdField::partition_setting_completed) {
+                    ++completions;
+                    EXPECT_FALSE(written_layout(after) == now) << context << ": a completion that changes nothing";
+                }
+            }
+            if (c.undo == Undo::action) {
+                EXPECT_TRUE(r.sanitize && p.changes.size() == 1) << context << ": an action not given alone";
+            }
+        }
+        // A partition request wholly in force plans no partition write.
+        bool asked_in_force = r.partitions() && !r.sanitize;
+        for (const RelPart part : r.write_reliability) asked_in_force = asked_in_force && (now.rel >> static_cast<int>(part) & 1);
+        for (std::size_t g = 0; g < 4; ++g) asked_in_force = asked_in_force && (!r.gp[g] || (now.gp[g] && now.gp[g] * unit == *r.gp[g]));
+        if (r.enhanced_area)
+            asked_in_force = asked_in_force && now.enh_mult && now.enh_mult * unit == r.enhanced_area->size &&
+                             now.enh_start * 512 == r.enhanced_area->offset;
+        if (asked_in_force) {
+            ++in_force_asked;
+            for (const auto& c : p.changes)
+                EXPECT_TRUE(c.undo != Undo::one_time || c.field == ExtCsdField::rst_n_function || c.field == ExtCsdField::bkops_en ||
+                            c.field == ExtCsdField::boot_wp)
+                    << context << ": " << c.name << " planned for partition settings in force";
+        }
+    }
+    // The draw reaches each case often enough to mean something.
+    EXPECT_GT(completions, rounds / 20);
+    EXPECT_GT(nothing, rounds / 20);
+    EXPECT_GT(in_force_asked, rounds / 20);
 }

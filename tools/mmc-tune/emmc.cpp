@@ -289,8 +289,9 @@ bool confirmed(const tune::Plan& plan, const std::string& where, bool yes)
                          fmt::format("{}: refusing to write without confirmation: stdin is not a terminal; use --yes (or "
                                      "--dry-run to see the plan)",
                                      where));
-    const std::string question = plan.one_time ? fmt::format("Some of this cannot be undone on {}.", where)
-                                               : fmt::format("This changes the configuration of {}.", where);
+    const std::string question = plan.one_time        ? fmt::format("Some of this cannot be undone on {}.", where)
+                                 : plan.destroys_data ? fmt::format("This destroys data on {} for good.", where)
+                                                      : fmt::format("This changes the configuration of {}.", where);
     return cli::confirm(question, "write", false) == cli::Confirmation::yes;
 }
 
@@ -354,7 +355,7 @@ int run_emmc(int argc, char** argv)
     // A change that needs a power cycle or destroys data is never made
     // under a mounted filesystem.
     if (write && (plan.power_cycle || plan.destroys_data) && !target->device.verdict.allowed)
-        plan.refusals.push_back({std::nullopt, fmt::format("{}: {}: a change that needs a power cycle or destroys data is not made to a "
+        plan.refuse({std::nullopt, fmt::format("{}: {}: a change that needs a power cycle or destroys data is not made to a "
                                                  "device in use",
                                                  target->device.typed, target->device.verdict.reason)});
 

@@ -51,8 +51,9 @@ Choose the block queue's I/O scheduler and read-ahead for DEVICE by
 measurement: every scheduler the kernel offers times a few read-aheads, each
 measured with mmc-bench's engine, interleaved and repeated until the
 intervals separate or the time budget runs out. A change is advised only
-when it is faster than the setting in force by more than the noise;
-otherwise "no measurable difference: keep the default". Read-ahead acts only
+when it is faster than the setting in force by more than the noise, the
+scheduler and the read-ahead each on its own evidence; otherwise the current
+setting is kept. Read-ahead acts only
 on buffered reads, so the sequential read goes through the page cache; the
 setting in force is put back after measuring, and on Ctrl-C. The advice is
 kept by a udev rule matched to this card (its CID), written and put in force
@@ -395,10 +396,17 @@ int run_queue(int argc, char** argv)
     }
     const auto& race = *report.race;
     const auto& chosen = race.contenders[race.chosen].setting;
-    if (race.chosen != 0) report.persistent = persistent_form(d, o, chosen, race);
-    if (o.emit && report.persistent && !report.persistent->text.empty())
-        cli::write_output_file(*o.emit, report.persistent->text);
-    if (o.apply && report.persistent && !report.persistent->text.empty()) {
+    if (race.chosen != 0) {
+        report.persistent = persistent_form(d, o, chosen, race);
+    } else {
+        report.persistent.emplace();
+        report.persistent->why_not = "the advice is to keep the setting in force: there is no rule to write";
+    }
+    const bool rule = !report.persistent->text.empty();
+    if (o.emit && rule) cli::write_output_file(*o.emit, report.persistent->text);
+    // Nothing to emit is an answer, not a failure: said, and no file made.
+    if (o.emit && !rule) report.notes.push_back(fmt::format("--emit {}: nothing written: {}", *o.emit, report.persistent->why_not));
+    if (o.apply && rule) {
         const std::string question = fmt::format("This writes {} and puts {} in force on {} now (--undo takes it back).",
                                                  report.persistent->file, tune::to_string(chosen), d.typed);
         if (!o.json) fmt::print("{}", tune::queue_text(report));
