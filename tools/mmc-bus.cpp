@@ -31,7 +31,7 @@ void usage(std::FILE* to)
     fmt::print(to, R"(Usage:
  {0} [options] [DEVICE|HOST]
  {0} [options] --ios FILE [--caps HEX] [--caps2 HEX] [--kernel VERSION] [--family sd|mmc|sdio]
-         [--dt FILE|DIR [--dt-node NAME] | --pci[=VENDOR:DEVICE]] [--dmesg FILE]
+         [--dt FILE|DIR [--dt-node NAME] | --pci[=VENDOR:DEVICE]] [--dmesg FILE [--dmesg-host HOST]]
 
 Say which bus mode an SD/MMC card runs in, what that mode and clock allow,
 what card and host could do, and what limits throughput: the host, the
@@ -56,6 +56,8 @@ Options:
                          --ios): its caps are the controller's and driver's own
      --dmesg FILE        the kernel log to read for tuning, voltage-switch and CRC
                          errors (default live: the kernel's own log)
+     --dmesg-host HOST   which host's lines of --dmesg to read (mmc1), where the
+                         evidence cannot tie the log to one
      --measure[=TIME]    read the card sequentially (O_DIRECT, read-only) for TIME
                          (default 3s; seconds without a unit) and report MB/s
                          against the ceiling
@@ -86,6 +88,7 @@ struct Options {
     std::optional<std::string> target;
     std::optional<std::string> ios_file;
     std::optional<std::string> dt_file, dt_node, dmesg_file;
+    std::string dmesg_host; // --dmesg-host
     std::optional<std::string> pci; // --pci: "" or "VENDOR:DEVICE"
     std::optional<uint32_t> caps, caps2;
     std::string kernel;
@@ -115,7 +118,7 @@ std::string pci_id_option(const std::string& text)
 
 Options parse_options(int argc, char** argv)
 {
-    enum { caps = 256, caps2, kernel, family, card_deprecated, measure, dt, dt_node, dmesg, pci };
+    enum { caps = 256, caps2, kernel, family, card_deprecated, measure, dt, dt_node, dmesg, dmesg_host, pci };
     static const auto longopts = mmc::cli::with_device_sources({
         {"ios", required_argument, nullptr, 'i'},      {"caps", required_argument, nullptr, caps},
         {"caps2", required_argument, nullptr, caps2},  {"kernel", required_argument, nullptr, kernel},
@@ -124,6 +127,7 @@ Options parse_options(int argc, char** argv)
         {"json", no_argument, nullptr, 'J'},           {"verbose", no_argument, nullptr, 'v'},
         {"dt", required_argument, nullptr, dt},        {"dt-node", required_argument, nullptr, dt_node},
         {"dmesg", required_argument, nullptr, dmesg},  {"pci", optional_argument, nullptr, pci},
+        {"dmesg-host", required_argument, nullptr, dmesg_host},
         {"help", no_argument, nullptr, 'h'},           {"version", no_argument, nullptr, 'V'},
     }, {.debugfs_root = true});
     Options o;
@@ -141,6 +145,7 @@ Options parse_options(int argc, char** argv)
         case dt: o.dt_file = optarg; break;
         case dt_node: o.dt_node = optarg; break;
         case dmesg: o.dmesg_file = optarg; break;
+        case dmesg_host: o.dmesg_host = mmc::out::host_option("--dmesg-host", optarg); break;
         case pci: o.pci = pci_id_option(optarg ? optarg : ""); break;
         case card_deprecated: mmc::cli::warn_deprecated(tool, "--card", "--family"); [[fallthrough]];
         case family: {
@@ -179,10 +184,17 @@ Options parse_options(int argc, char** argv)
         throw mmc::cli::UsageError("--caps, --caps2, --family, --dt and --pci describe a pasted dump; use them with --ios");
     if (o.pci && o.dt_file) throw mmc::cli::UsageError("--pci says the host has no device tree; give --dt or --pci, not both");
     if (o.dt_node && !o.dt_file) throw mmc::cli::UsageError("--dt-node picks a node of --dt; give --dt FILE");
+    if (!o.dmesg_host.empty() && !o.dmesg_file) throw mmc::cli::UsageError("--dmesg-host picks a host of --dmesg; give --dmesg FILE");
     if (o.ios_file && o.measure_seconds) throw mmc::cli::UsageError("--measure needs a live card, not --ios");
     o.use_ioctl = sources.use_ioctl;
     o.roots = sources.roots<mmc::dev::SysRoots>();
     return o;
+}
+
+// What became of --dmesg, with the option that picks a host where one is needed.
+std::string log_note(const mmc::bus::Evidence& e)
+{
+    return e.log_note + (e.log_needs_host ? "; give --dmesg-host mmcN to read one host's lines" : "");
 }
 
 std::vector<mmc::out::BusReport> offline_reports(const Options& o)
@@ -197,10 +209,19 @@ std::vector<mmc::out::BusReport> offline_reports(const Options& o)
     pasted.dt_file = o.dt_file;
     pasted.dt_node = o.dt_node;
     pasted.dmesg_file = o.dmesg_file;
+    pasted.dmesg_host = o.dmesg_host;
     pasted.pci = o.pci;
     std::vector<mmc::out::BusReport> out;
-    for (const auto& e : mmc::out::pasted_bus_evidence(pasted)) {
-        mmc::out::BusReport r{mmc::bus::diagnose(e), e.controller, e.kernel_message, std::nullopt, {}, e.dt, {}};
+    std::vector<mmc::bus::Evidence> all;
+    try {
+        all = mmc::out::pasted_bus_evidence(pasted);
+    } catch (const mmc::out::PastedInputError& e) {
+        // Each file's failure names the option that gave it.
+        const char* option = e.input == mmc::out::PastedInput::device_tree ? "--dt" : e.input == mmc::out::PastedInput::kernel_log ? "--dmesg" : "--ios";
+        throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: {}", option, e.what()));
+    }
+    for (const auto& e : all) {
+        mmc::out::BusReport r{mmc::bus::diagnose(e), e.controller, e.kernel_message, std::nullopt, {}, e.dt, {}, log_note(e)};
         if (e.log) r.log_events = e.log->events;
         out.push_back(std::move(r));
     }
@@ -219,13 +240,13 @@ mmc::out::BusReport live_report(const mmc::dev::Host& host, const mmc::dev::Card
     // 2 GB or less is a standard-capacity card: the doctor's rule 1.
     if (card && card->capacity_bytes) evidence.capacity_bytes = card->capacity_bytes;
     if (o.dmesg_file) {
-        std::vector<std::string> names{host.name};
-        if (!host.controller.syspath.empty()) names.push_back(host.controller.syspath.filename().string());
-        evidence.log = mmc::bus::parse_kernel_log(mmc::cli::read_input(*o.dmesg_file, max_dmesg_bytes, "kernel log"), names);
-        evidence.kernel_message = evidence.log->card_message;
+        std::vector<std::string> devices;
+        if (!host.controller.syspath.empty()) devices.push_back(host.controller.syspath.filename().string());
+        const auto text = mmc::cli::in_context("--dmesg", [&] { return mmc::cli::read_input(*o.dmesg_file, max_dmesg_bytes, "kernel log"); });
+        mmc::out::add_host_log(evidence, text, o.dmesg_host, devices);
     }
     mmc::out::BusReport r{mmc::bus::diagnose(evidence), host.controller.describe(), evidence.kernel_message, std::nullopt, {},
-                          evidence.dt, {}};
+                          evidence.dt, {}, log_note(evidence)};
     if (evidence.log) r.log_events = evidence.log->events;
     if (o.measure_seconds) {
         if (!card || !card->is_storage())

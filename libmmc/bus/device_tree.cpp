@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <cstring>
 #include <fmt/format.h>
 #include <unordered_map>
 
@@ -152,6 +153,49 @@ Ref ref_of(std::string_view v)
     return {{}, one_cell(fmt::format("<{}>", v))};
 }
 
+// In a paste whose line breaks were lost (all on one line, as web archives
+// and forums show it), where a "//" comment that started before `from` ends:
+// before the first thing after a blank that begins a statement and is
+// never prose - a directive ("/dts-v1/;"), the root or a node opening
+// ("/ {", "&sdmmc {", "mmc@fe320000 {", "sdmmc: mmc@1 {"), a property with
+// a value ("bus-width = <4>"), "};", another comment, a preprocessor line.
+// A boolean property right after a comment cannot be told from prose: it
+// stays in the comment.
+std::size_t joined_comment_end(std::string_view text, std::size_t from)
+{
+    const auto token_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || std::strchr(",._+@#-", c) != nullptr; };
+    const auto skip_blanks = [&](std::size_t i) {
+        while (i < text.size() && is_space(text[i])) ++i;
+        return i;
+    };
+    for (std::size_t at = from + 1; at < text.size(); ++at) {
+        if (!is_space(text[at - 1]) || is_space(text[at])) continue;
+        const auto rest = text.substr(at);
+        for (std::string_view d : {"/dts-v1/", "/plugin/", "/memreserve/", "/delete-node/", "/delete-property/", "/include/", "//", "/*",
+                                   "};", "#include", "#define", "#if", "#undef", "#pragma"})
+            if (rest.substr(0, d.size()) == d) return at;
+        std::size_t i = at;
+        if (text[i] == '/' || text[i] == '&') ++i;
+        const std::size_t word = i;
+        while (i < text.size() && token_char(text[i])) ++i;
+        if (i == word && text[at] != '/') continue;
+        // "label: name {"
+        if (i < text.size() && text[i] == ':' && text[at] != '&') {
+            const std::size_t name = skip_blanks(i + 1);
+            i = name;
+            while (i < text.size() && token_char(text[i])) ++i;
+            if (i == name) continue;
+        }
+        i = skip_blanks(i);
+        if (i < text.size() && text[i] == '{') return at;
+        if (i < text.size() && text[i] == '=' && text[at] != '/' && text[at] != '&') {
+            i = skip_blanks(i + 1);
+            if (i < text.size() && std::strchr("<\"[&", text[i]) != nullptr) return at;
+        }
+    }
+    return text.size();
+}
+
 // Properties and directives, node by node. One pass over the text; the
 // nesting is an explicit stack, so no input recurses.
 struct Parser {
@@ -165,6 +209,8 @@ struct Parser {
         std::string stmt;
         std::size_t i = 0;
         bool line_start = true, stmt_blank = true;
+        // All on one line: a paste whose line breaks were lost.
+        const bool joined = trim_space(text).find('\n') == std::string_view::npos;
         char inside = 0; // '>' or ']' while in cells or bytes
         const auto statement_end = [&](char how) {
             const auto s = trim_space(stmt);
@@ -221,7 +267,7 @@ struct Parser {
                 }
                 inside = 0;
             }
-            if (line_start && c == '#' && stmt_blank) {
+            if ((line_start || joined) && c == '#' && stmt_blank) {
                 // Preprocessor lines ("#include", "#define"); "#address-cells" is a property.
                 std::size_t e = i + 1;
                 while (e < text.size() && std::isalpha(static_cast<unsigned char>(text[e]))) ++e;
@@ -229,6 +275,21 @@ struct Parser {
                 static constexpr std::array<std::string_view, 9> cpp{"include", "define", "if",    "ifdef", "ifndef",
                                                                      "else",    "endif",  "undef", "pragma"};
                 if (std::find(cpp.begin(), cpp.end(), word) != cpp.end()) {
+                    if (joined && word != "include") {
+                        error = fmt::format("the paste has lost its line breaks and holds a #{} line: where it ends cannot be told; "
+                                            "give the text with its line breaks (or dtc's output, which has no such lines)",
+                                            word);
+                        return;
+                    }
+                    if (joined) {
+                        // "#include <dt-bindings/gpio/gpio.h>" or "#include \"board.dtsi\"": the file name ends it.
+                        std::size_t open = e;
+                        while (open < text.size() && is_space(text[open])) ++open;
+                        const char close = open < text.size() && text[open] == '<' ? '>' : '"';
+                        const auto end = open < text.size() ? text.find(close, open + 1) : std::string_view::npos;
+                        i = end == std::string_view::npos ? text.size() : end + 1;
+                        continue;
+                    }
                     const auto nl = text.find('\n', i);
                     i = nl == std::string_view::npos ? text.size() : nl;
                     continue;
@@ -236,8 +297,8 @@ struct Parser {
             }
             if (!is_space(c)) line_start = false;
             if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
-                const auto nl = text.find('\n', i);
-                i = nl == std::string_view::npos ? text.size() : nl;
+                const auto nl = joined ? std::string_view::npos : text.find('\n', i);
+                i = joined ? joined_comment_end(text, i + 2) : nl == std::string_view::npos ? text.size() : nl;
                 continue;
             }
             if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {

@@ -56,7 +56,9 @@ struct DtsParse {
     std::string error;                       // why nothing was chosen (empty when host is set)
 };
 
-// Parse DTS text. `select` picks a node by name ("mmc@fe2c0000"), label
+// Parse DTS text, with its line breaks or all on one line as a web archive
+// shows a paste (a "//" comment then ends where a statement begins; a
+// #define whose end cannot be told is an error that says so). `select` picks a node by name ("mmc@fe2c0000"), label
 // ("sdmmc"), unit address ("fe2c0000") or path suffix; empty picks the only
 // enabled MMC host node and fails when there are several. Labels and
 // phandles resolve vqmmc-supply to its regulator when the text holds it; an

@@ -36,6 +36,8 @@ struct Evidence {
     bool dt_absent = false;            // the host has no device-tree node (PCI, ACPI): caps are the controller's alone
     std::string kernel_message;        // "mmc0: new high speed SDHC card at address 4567"
     std::optional<KernelLog> log;      // the kernel log's events for this host, when read
+    std::string log_note;              // how a given log's host was chosen, or why the log was not read
+    bool log_needs_host = false;       // the log names several hosts and nothing chose one: the user can name it
 
     // SD card capabilities.
     std::optional<bool> s18a;                          // OCR bit 24 (only meaningful in a raw R3 OCR)

@@ -126,6 +126,46 @@ std::string host_in(std::string_view prefix)
     return {};
 }
 
+// Where a line holds several "key:" lines joined by blanks (a paste whose
+// line breaks were lost: web archives and forums show it so), the start of
+// each: a key after a blank, or a grep prefix word ending in "ios:" before
+// one. "clock:" inside "actual clock:" and the cut "lock:" start nothing.
+// Linear: each word is looked at once, and the blanks before a key once.
+std::vector<std::string_view> joined_lines(std::string_view line)
+{
+    std::vector<std::size_t> starts{0};
+    for (std::size_t at = 1; at < line.size(); ++at) {
+        if (!is_space(line[at - 1]) || is_space(line[at])) continue;
+        std::size_t word_end = at;
+        while (word_end < line.size() && !is_space(line[word_end])) ++word_end;
+        const auto rest = line.substr(at);
+        bool starts_key = false;
+        for (const auto& k : keys)
+            if (k.key != Key::clock || k.text == "clock")
+                if (rest.size() > k.text.size() && rest.substr(0, k.text.size()) == k.text && rest[k.text.size()] == ':') starts_key = true;
+        if (starts_key && rest.substr(0, 6) == "clock:") {
+            std::size_t b = at - 1;
+            while (b > 0 && is_space(line[b])) --b;
+            if (b >= 5 && line.substr(b - 5, 6) == "actual") starts_key = false;
+        }
+        if (!starts_key) {
+            const auto ios = line.substr(at, word_end - at).find("ios:");
+            starts_key = ios != std::string_view::npos && key_at(line.substr(at + ios + 4), {}).has_value();
+        }
+        if (starts_key) {
+            // Mail quote marks before the key ("> > vdd:") belong to its line.
+            std::size_t from = at;
+            while (from > starts.back() && (is_space(line[from - 1]) || line[from - 1] == '>')) --from;
+            if (from > starts.back()) starts.push_back(from);
+        }
+        at = word_end;
+    }
+    std::vector<std::string_view> out;
+    for (std::size_t i = 0; i < starts.size(); ++i)
+        out.push_back(trim_space(line.substr(starts[i], i + 1 < starts.size() ? starts[i + 1] - starts[i] : std::string_view::npos)));
+    return out;
+}
+
 // What an unparsed line keeps: enough to recognise it.
 constexpr std::size_t unparsed_keep = 200;
 
@@ -139,63 +179,65 @@ std::vector<Ios> parse_ios(std::string_view text)
     while (pos <= text.size()) {
         const auto nl = text.find('\n', pos);
         // Trimmed: a pasted "\r\n" leaves a "\r".
-        const auto line = trim_space(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
+        const auto whole = trim_space(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
         pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
         ++line_no;
-        const auto kl = split_line(line);
-        if (!kl) {
-            if (cur && !line.empty()) cur->unparsed.emplace_back(line.substr(0, unparsed_keep));
-            continue;
-        }
-        const std::string host = host_in(kl->prefix);
-        const Key key = kl->key;
-        const auto value = trim_space(kl->value);
+        for (const auto line : joined_lines(whole)) {
+            const auto kl = split_line(line);
+            if (!kl) {
+                if (cur && !line.empty()) cur->unparsed.emplace_back(line.substr(0, unparsed_keep));
+                continue;
+            }
+            const std::string host = host_in(kl->prefix);
+            const Key key = kl->key;
+            const auto value = trim_space(kl->value);
 
-        if (!cur || key == Key::clock || (!host.empty() && host != cur->host && !cur->host.empty())) {
-            out.emplace_back();
-            cur = &out.back();
-        }
-        if (!host.empty()) cur->host = host;
-        switch (key) {
-        case Key::clock:
-        case Key::actual_clock: {
-            std::string why;
-            const auto hz = clock_value(value, why);
-            if (!hz)
-                cur->errors.push_back(fmt::format("line {}: {} '{}' {}", line_no, key == Key::clock ? "clock" : "actual clock",
-                                                  value.substr(0, 40), why));
-            (key == Key::clock ? cur->clock_hz : cur->actual_clock_hz) = hz;
-            break;
-        }
-        case Key::vdd:
-            if (auto v = leading_number(value); v && *v < 32) cur->vdd = static_cast<int>(*v);
-            cur->vdd_text = paren_text(value);
-            break;
-        case Key::power_mode:
-            if (auto v = leading_number(value); v && *v < 16) cur->power_mode = static_cast<int>(*v);
-            cur->power_text = paren_text(value);
-            break;
-        case Key::bus_width: {
-            // "2 (4 bits)": the text gives the width directly.
-            const auto t = leading_number(paren_text(value));
-            const auto code = leading_number(value);
-            if (t && (*t == 1 || *t == 4 || *t == 8)) cur->bus_width_bits = static_cast<int>(*t);
-            else if (!t && code && *code <= 3) cur->bus_width_bits = 1 << *code;
-            break;
-        }
-        case Key::timing:
-            if (auto v = leading_number(value); v && *v < 256) cur->timing_code = static_cast<int>(*v);
-            cur->timing = paren_text(value);
-            break;
-        case Key::signal_voltage: {
-            // "1 (1.80 V)": the kernel knows 3.30, 1.80 and 1.20 only.
-            const std::string t = paren_text(value);
-            for (double v : {3.3, 1.8, 1.2})
-                if (t == fmt::format("{:.2f} V", v)) cur->signal_voltage_v = v;
-            break;
-        }
-        case Key::driver_type: cur->driver_type = paren_text(value); break;
-        default: break;
+            if (!cur || key == Key::clock || (!host.empty() && host != cur->host && !cur->host.empty())) {
+                out.emplace_back();
+                cur = &out.back();
+            }
+            if (!host.empty()) cur->host = host;
+            switch (key) {
+            case Key::clock:
+            case Key::actual_clock: {
+                std::string why;
+                const auto hz = clock_value(value, why);
+                if (!hz)
+                    cur->errors.push_back(fmt::format("line {}: {} '{}' {}", line_no, key == Key::clock ? "clock" : "actual clock",
+                                                      value.substr(0, 40), why));
+                (key == Key::clock ? cur->clock_hz : cur->actual_clock_hz) = hz;
+                break;
+            }
+            case Key::vdd:
+                if (auto v = leading_number(value); v && *v < 32) cur->vdd = static_cast<int>(*v);
+                cur->vdd_text = paren_text(value);
+                break;
+            case Key::power_mode:
+                if (auto v = leading_number(value); v && *v < 16) cur->power_mode = static_cast<int>(*v);
+                cur->power_text = paren_text(value);
+                break;
+            case Key::bus_width: {
+                // "2 (4 bits)": the text gives the width directly.
+                const auto t = leading_number(paren_text(value));
+                const auto code = leading_number(value);
+                if (t && (*t == 1 || *t == 4 || *t == 8)) cur->bus_width_bits = static_cast<int>(*t);
+                else if (!t && code && *code <= 3) cur->bus_width_bits = 1 << *code;
+                break;
+            }
+            case Key::timing:
+                if (auto v = leading_number(value); v && *v < 256) cur->timing_code = static_cast<int>(*v);
+                cur->timing = paren_text(value);
+                break;
+            case Key::signal_voltage: {
+                // "1 (1.80 V)": the kernel knows 3.30, 1.80 and 1.20 only.
+                const std::string t = paren_text(value);
+                for (double v : {3.3, 1.8, 1.2})
+                    if (t == fmt::format("{:.2f} V", v)) cur->signal_voltage_v = v;
+                break;
+            }
+            case Key::driver_type: cur->driver_type = paren_text(value); break;
+            default: break;
+            }
         }
     }
     return out;

@@ -1,7 +1,8 @@
 // Parse /sys/kernel/debug/mmcN/ios as the kernel prints it (mmc_ios_show in
 // drivers/mmc/core/debugfs.c), and as people paste it: tabs expanded to
 // spaces, "grep" file prefixes, mail quote marks, several hosts in one text,
-// a truncated first key. The timing comes from the text in parentheses, not
+// a truncated first key, and its lines joined by blanks where a web archive
+// or forum lost its line breaks. The timing comes from the text in parentheses, not
 // the number, because the numbering changed between kernels.
 #pragma once
 

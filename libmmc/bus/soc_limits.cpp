@@ -17,7 +17,7 @@ namespace {
 // .dtsi renames (rk3399-base, rk356x-base, rk3588-base) came in 2024, so
 // older kernels name the file in parentheses. dw_mmc has no HS400: its best
 // modes are SDR104 (SD, 4 bits) and HS200 (eMMC, 8 bits).
-constexpr std::array<SocLimit, 17> table{{
+constexpr std::array<SocLimit, 18> table{{
     {"rockchip,rk3288-dw-mshc", "", "RK3288 SD/SDIO/eMMC (dw_mmc)", 150e6, true, {Mode::sdr104, Mode::hs200}, 8,
      "arch/arm/boot/dts/rockchip/rk3288.dtsi: max-frequency = <150000000> on sdmmc, sdio0/1, emmc",
      false, false, {}, {}, {}},
@@ -68,6 +68,15 @@ constexpr std::array<SocLimit, 17> table{{
      "a report, not a limit: the AYN Odin 2 (SM8550) microSD ran SDR104 at 202 MHz without errors once its board DT's "
      "37.5 MHz clamp was removed (ROCKNIX/distribution#2933); the qcom,sdhci-msm.yaml binding example has a 202 MHz OPP",
      false, false, {}, {}, {}},
+    // The G12A/G12B/SM1 (S905X2, A311D, S905X3) SD and eMMC controllers
+    // (meson-gx-mmc). meson-g12-common.dtsi sets no max-frequency: each board
+    // file sets its own, so the figure is a floor of what the controller does.
+    {"amlogic,meson-axg-mmc", "", "Amlogic G12/SM1 SD/eMMC (meson-gx-mmc)", 200e6, false,
+     {.sd = Mode::sdr104, .mmc = Mode::hs200}, 8,
+     "a report, not a limit: arch/arm64/boot/dts/amlogic/meson-sm1-odroid.dtsi (Odroid-C4, the same S905X3) gives "
+     "sd_emmc_b max-frequency = <200000000> and sd-uhs-sdr104, and sd_emmc_c mmc-hs200-1_8v at 200 MHz on 8 bits; "
+     "meson-g12-common.dtsi sets no max-frequency on these nodes",
+     false, false, {}, {}, {}},
     // Not in mainline: vendor kernels (openEuler, deepin) carry the driver.
     {"phytium,mci", "", "Phytium E2000 SD/MMC (phytium,mci, vendor driver)", 100e6, false, {.sd = Mode::sdr104}, 4,
      "a report, not a limit: the E2000Q demo board ran SDR104 at 100 MHz after its max-frequency was raised "
@@ -77,7 +86,10 @@ constexpr std::array<SocLimit, 17> table{{
     // only; the Pi 4's EMMC2 and the Pi 5's SDHCI take their UHS modes from
     // the controller, which is why their device trees name none (Pi 4) or
     // repeat them (Pi 5).
-    {"brcm,bcm2835-sdhost", "", "the Raspberry Pi's SD host (BCM2835 sdhost, sdhost-bcm2835)", 50e6, true, {.sd = Mode::hs}, 4,
+    // Its driver sets MMC_HIGHSPEED and no DDR or HS200 cap: an eMMC on an
+    // SD adapter in this slot runs MMC high speed at most (raspberrypi/linux#7120).
+    {"brcm,bcm2835-sdhost", "", "the Raspberry Pi's SD host (BCM2835 sdhost, sdhost-bcm2835)", 50e6, true,
+     {.sd = Mode::hs, .mmc = Mode::mmc_hs}, 4,
      "drivers/mmc/host/bcm2835.c: caps SD_HIGHSPEED and MMC_HIGHSPEED, no UHS mode and no 1.8 V switch (debugfs caps "
      "0xc0000027 in the Pi lab, kernel 6.1); the Pi 1-3 and Zero SD slots have 3.3 V I/O only; raspberrypi/linux#7120 "
      "shows a Pi 3B+ at 50 MHz actual from its 400 MHz source clock",

@@ -51,7 +51,7 @@ StepResult run_bus(StepContext& c)
             registers = &own.emplace(dev::identify(*card, s.roots, {s.use_ioctl})).registers;
         auto evidence = dev::gather_bus_evidence(target.host, card, registers, s.roots);
         out::BusReport report{bus::diagnose(evidence), target.host.controller.describe(), evidence.kernel_message,
-                              std::nullopt, {}, evidence.dt, {}};
+                              std::nullopt, {}, evidence.dt, {}, evidence.log_note};
         if (evidence.log) report.log_events = evidence.log->events;
         if (s.bus_measure_s > 0) {
             if (!card || !card->is_storage())

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <stdexcept>
+#include <string_view>
 
 namespace mmc::out {
 
@@ -62,19 +63,68 @@ std::string kernel_option(const char* opt, const std::string& text)
     return text;
 }
 
+std::string host_option(const char* opt, const std::string& text)
+{
+    std::size_t digits = 0;
+    while (3 + digits < text.size() && text[3 + digits] >= '0' && text[3 + digits] <= '9') ++digits;
+    if (text.rfind("mmc", 0) != 0 || digits == 0 || digits > 4 || 3 + digits != text.size())
+        throw cli::UsageError(fmt::format("{} {}: expected a host as the kernel names it, such as mmc1", opt, text.substr(0, 40)));
+    return text;
+}
+
+void add_host_log(bus::Evidence& e, std::string_view log, const std::string& dmesg_host, std::vector<std::string> devices)
+{
+    bus::LogHostQuery q;
+    q.host = e.host;
+    q.asked = dmesg_host;
+    q.devices = std::move(devices);
+    if (e.dt) {
+        // "mmc@fe320000" -> "fe320000": dw_mmc and others name the controller by its address.
+        const auto at = e.dt->node.find('@');
+        if (at != std::string::npos && e.dt->node.size() - at > 4) q.devices.push_back(e.dt->node.substr(at + 1));
+    }
+    q.card_kind = e.sdio                               ? bus::CardKind::sdio
+                  : e.card == regs::CardFamily::mmc ? bus::CardKind::mmc
+                  : e.card == regs::CardFamily::sd  ? bus::CardKind::sd
+                                                    : bus::CardKind::unknown;
+    auto read = bus::read_host_log(log, q);
+    e.log = std::move(read.log);
+    e.log_note = std::move(read.note);
+    e.log_needs_host = read.needs_host;
+    if (e.log) e.kernel_message = e.log->card_message;
+}
+
+namespace {
+
+// Runs `body`; what it throws is a PastedInputError about `input`.
+template <class Body>
+auto about(PastedInput input, Body&& body) -> decltype(body())
+{
+    try {
+        return body();
+    } catch (const PastedInputError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw PastedInputError(input, e.what());
+    }
+}
+
+} // namespace
+
 std::vector<bus::Evidence> pasted_bus_evidence(const PastedBus& o)
 {
-    const std::string text = cli::read_input(o.ios_file, max_ios_bytes, "ios dump");
+    const std::string text = about(PastedInput::ios, [&] { return cli::read_input(o.ios_file, max_ios_bytes, "ios dump"); });
     const auto snapshots = bus::parse_ios(text);
     const std::string shown = o.ios_file == "-" ? "standard input" : o.ios_file;
     if (snapshots.empty())
-        throw std::runtime_error(fmt::format("{}: no ios lines found (expected 'clock:', 'timing spec:' ...)", shown));
+        throw PastedInputError(PastedInput::ios, fmt::format("{}: no ios lines found (expected 'clock:', 'timing spec:' ...)", shown));
     for (const auto& ios : snapshots)
-        if (!ios.errors.empty()) throw std::runtime_error(fmt::format("{}: {}", shown, ios.errors.front()));
+        if (!ios.errors.empty()) throw PastedInputError(PastedInput::ios, fmt::format("{}: {}", shown, ios.errors.front()));
     std::optional<bus::DeviceTree> dt;
-    if (o.dt_file) dt = pasted_device_tree(o);
+    if (o.dt_file) dt = about(PastedInput::device_tree, [&] { return pasted_device_tree(o); });
     std::optional<std::string> log_text;
-    if (o.dmesg_file) log_text = cli::read_input(*o.dmesg_file, max_dmesg_bytes, "kernel log");
+    if (o.dmesg_file)
+        log_text = about(PastedInput::kernel_log, [&] { return cli::read_input(*o.dmesg_file, max_dmesg_bytes, "kernel log"); });
     std::vector<bus::Evidence> out;
     for (const auto& ios : snapshots) {
         bus::Evidence e;
@@ -89,19 +139,6 @@ std::vector<bus::Evidence> pasted_bus_evidence(const PastedBus& o)
             e.pci_id = *o.pci;
             e.controller = "PCI controller" + (o.pci->empty() ? std::string() : " " + *o.pci);
         }
-        if (log_text) {
-            // A log given for a pasted dump: lines naming this dump's host.
-            // A dump without a host name takes the log's one host; when the
-            // log names several, no line can be tied to the dump (another
-            // host's card line is not this dump's message).
-            std::vector<std::string> names{ios.host};
-            if (ios.host.empty()) {
-                const auto hosts = bus::hosts_in_log(*log_text);
-                names = hosts.size() <= 1 ? hosts : std::vector<std::string>{"(several hosts)"};
-            }
-            e.log = bus::parse_kernel_log(*log_text, names);
-            e.kernel_message = e.log->card_message;
-        }
         e.sdio = o.sdio;
         if (o.family || o.sdio)
             e.card = o.family;
@@ -109,6 +146,8 @@ std::vector<bus::Evidence> pasted_bus_evidence(const PastedBus& o)
             e.card = regs::CardFamily::mmc;
         else if (ios.timing.rfind("sd", 0) == 0)
             e.card = regs::CardFamily::sd;
+        // A log given for a pasted dump: the lines of this dump's host.
+        if (log_text) add_host_log(e, *log_text, o.dmesg_host, {});
         out.push_back(std::move(e));
     }
     return out;

@@ -85,6 +85,8 @@ std::string bus_text(const BusReport& r, bool verbose)
         if (verbose || f.severity != bus::Severity::info)
             out += fmt::format("  {:<12} {}\n", f.severity == bus::Severity::limit ? "Because:" : "Note:", f.text);
     for (const auto& s : d.suggestions) out += fmt::format("  {:<12} {}\n", "Try:", s);
+    // Always shown: a log the user gave and the doctor did not read must not pass silently.
+    if (!r.log_note.empty()) out += fmt::format("  {:<12} {}\n", "Kernel log:", r.log_note);
     if (r.measured_mb_s) {
         const std::string share =
             d.ceiling_mb_s && *d.ceiling_mb_s > 0 ? fmt::format(" ({:.0f}% of the ceiling)", 100.0 * *r.measured_mb_s / *d.ceiling_mb_s) : "";
@@ -150,6 +152,7 @@ nlohmann::ordered_json bus_json(const BusReport& r)
     j["device_tree"] = r.device_tree ? device_tree_json(*r.device_tree) : nlohmann::ordered_json();
     auto& log = j["kernel_log_events"] = nlohmann::ordered_json::array();
     for (const auto& ev : r.log_events) log.push_back({{"event", bus::log_event_name(ev.kind)}, {"line", ev.line}, {"text", ev.text}});
+    j["kernel_log_note"] = text_or_null(r.log_note);
     j["measured_mb_s"] = opt(r.measured_mb_s);
     if (!r.measure_error.empty()) j["measure_error"] = r.measure_error;
     return j;

@@ -19,6 +19,7 @@ struct BusReport {
     std::string measure_error; // why --measure gave no figure
     std::optional<bus::DeviceTree> device_tree; // the host's node, when read
     std::vector<bus::LogEvent> log_events;      // the kernel log's events for this host
+    std::string log_note;                       // how a given log's host was chosen, or why it was not read
 };
 
 std::string bus_text(const BusReport& report, bool verbose);

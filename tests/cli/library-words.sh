@@ -190,6 +190,7 @@ parses_input = {
     "regs/register.cpp": "register and family names in options and input",
     "regs/ext_csd_order.cpp": "the --byte-order option",
     "bus/ios.cpp": "debugfs ios text",
+    "bus/kernel_log.cpp": "kernel log text (host, disk and driver names at a line's start)",
     "bus/device_tree.cpp": "device-tree text (paths, status, properties)",
     "bench/job.cpp": "the --rw option (parse_rw)",
     "bench/precondition.cpp": "the --precondition option",

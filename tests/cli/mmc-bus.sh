@@ -85,10 +85,49 @@ run 0 $bus -J --ios "$tmp/nohost.txt" --pci=1217:8621 &&
         "PCI controller 1217:8621 None True"
 run 2 $bus --ios "$tmp/nohost.txt" --pci=zz && expect "--pci=zz refused" "$err" "--pci=zz: expected VENDOR:DEVICE in hex"
 run 2 $bus --ios "$tmp/nohost.txt" --pci --dt "$tmp/two.dts" && expect "--pci with --dt refused" "$err" "give --dt or --pci, not both"
-# A dump without a host name and a log of two hosts: no card line is this dump's.
+# A dump without a host name and a log of two hosts: the one whose card line
+# is the dump's kind of card (an SD card at SD high speed) is read, and the
+# output says which and why.
 printf '[ 1.0] mmc0: new HS200 MMC card at address 0001\n[ 2.0] mmc1: new high speed SDHC card at address aaaa\n' > "$tmp/two-hosts.txt"
 run 0 $bus -J --ios "$tmp/nohost.txt" --dmesg "$tmp/two-hosts.txt" &&
-    json_eq "hostless dump, two hosts in the log: no kernel message" "j['hosts'][0]['kernel_message']" "None"
+    json_eq "hostless dump, two hosts in the log: the SD host's card line" "j['hosts'][0]['kernel_message'], 'mmc1' in j['hosts'][0]['kernel_log_note']" \
+        "mmc1: new high speed SDHC card at address aaaa True"
+# Two SD hosts: nothing ties the dump to one; the log is not read, and says so.
+printf '[ 1.0] mmc0: new high speed SDHC card at address 0001\n[ 2.0] mmc1: new ultra high speed SDR104 SDXC card at address aaaa\n[ 3.0] mmc1: tuning execution failed: -110\n' > "$tmp/two-sd.txt"
+run 0 $bus -J --ios "$tmp/nohost.txt" --dmesg "$tmp/two-sd.txt" &&
+    json_eq "two SD hosts: the log is not read, and the JSON says why" \
+        "j['hosts'][0]['kernel_message'], j['hosts'][0]['kernel_log_events'], 'give --dmesg-host' in j['hosts'][0]['kernel_log_note']" "None [] True"
+run 0 $bus --ios "$tmp/nohost.txt" --dmesg "$tmp/two-sd.txt" &&
+    expect "two SD hosts: the text says the log was not read" "$out" "Kernel log: +the kernel log names mmc0 and mmc1, and nothing in the evidence ties the dump"
+run 0 $bus -J --ios "$tmp/nohost.txt" --dmesg "$tmp/two-sd.txt" --dmesg-host mmc1 &&
+    json_eq "--dmesg-host mmc1: its tuning failure is read, mmc0's card line is not" \
+        "j['hosts'][0]['kernel_message'], [e['event'] for e in j['hosts'][0]['kernel_log_events']]" \
+        "mmc1: new ultra high speed SDR104 SDXC card at address aaaa ['tuning failed']"
+run 0 $bus -J --ios "$tmp/nohost.txt" --dmesg "$tmp/two-sd.txt" --dmesg-host mmc0 &&
+    json_eq "--dmesg-host mmc0: mmc1's tuning failure does not count" "j['hosts'][0]['kernel_log_events']" "[]"
+run 0 $bus -J --ios "$tmp/nohost.txt" --dmesg "$tmp/two-sd.txt" --dmesg-host mmc5 &&
+    json_eq "--dmesg-host mmc5: a host the log does not name, said" "'not mmc5' in j['hosts'][0]['kernel_log_note'], j['hosts'][0]['kernel_message']" "True None"
+run 2 $bus --ios "$tmp/nohost.txt" --dmesg "$tmp/two-sd.txt" --dmesg-host sda && expect "--dmesg-host sda refused" "$err" "--dmesg-host sda: expected a host as the kernel names it, such as mmc1"
+run 2 $bus --ios "$tmp/nohost.txt" --dmesg-host mmc1 && expect "--dmesg-host without --dmesg" "$err" "--dmesg-host picks a host of --dmesg; give --dmesg FILE"
+# The error lines of a failing mode, alone in a log.
+printf 'mmc0: mmc_select_hs200 failed, error -84\nmmc0: error -110 whilst initialising MMC card\n' > "$tmp/hs200.txt"
+run 0 $bus -J --ios "$tmp/nohost.txt" --dmesg "$tmp/hs200.txt" &&
+    json_eq "mmc_select_hs200 failed and error -110 whilst initialising are read" "[e['event'] for e in j['hosts'][0]['kernel_log_events']]" \
+        "['mode switch failed', 'timeout']"
+# Pastes whose line breaks were lost read as the originals.
+tr '\n' ' ' < "$(ios 3)" > "$tmp/ios-joined.txt"
+tr '\n' ' ' < tests/data/dt/rk3328-roc-cc.dts > "$tmp/dt-joined.dts"
+tr '\n' ' ' < tests/data/dmesg/rk3399-sd-tuning.log > "$tmp/dmesg-joined.log"
+run 0 $bus -J --ios "$(ios 3)" --dt tests/data/dt/rk3328-roc-cc.dts --dmesg tests/data/dmesg/rk3399-sd-tuning.log --dmesg-host mmc1 && cp "$out" "$tmp/lined.json"
+run 0 $bus -J --ios "$tmp/ios-joined.txt" --dt "$tmp/dt-joined.dts" --dmesg "$tmp/dmesg-joined.log" --dmesg-host mmc1 &&
+    json_eq "joined ios, DTS and dmesg: the same diagnosis and events as the originals" \
+        "(lambda a, b: [a[k] == b[k] for k in ('limit', 'ios', 'kernel_log_events', 'findings')] + [{**a['device_tree'], 'source': ''} == {**b['device_tree'], 'source': ''}])(j['hosts'][0], json.load(open('$tmp/lined.json'))['hosts'][0])" \
+        "[True, True, True, True, True]"
+# Errors about --dt and --dmesg files name their own option.
+run 1 $bus --ios "$tmp/nohost.txt" --dt /nonexistent.dts && expect "a missing --dt file names --dt" "$err" "^mmc-bus: --dt: /nonexistent.dts"
+run 1 $bus --ios "$tmp/nohost.txt" --dmesg /nonexistent.log && expect "a missing --dmesg file names --dmesg" "$err" "^mmc-bus: --dmesg: /nonexistent.log"
+printf '#define SPEED 150000000 / { mmc@1 { max-frequency = <SPEED>; }; };' > "$tmp/define.dts"
+run 1 $bus --ios "$tmp/nohost.txt" --dt "$tmp/define.dts" && expect "a joined DTS with a #define: said, not guessed" "$err" "--dt: .*lost its line breaks and holds a #define line"
 printf '[ 2.0] mmc1: new high speed SDHC card at address aaaa\n' > "$tmp/one-host.txt"
 run 0 $bus -J --ios "$tmp/nohost.txt" --dmesg "$tmp/one-host.txt" &&
     json_eq "hostless dump, one host in the log: its card line" "j['hosts'][0]['kernel_message']" "mmc1: new high speed SDHC card at address aaaa"

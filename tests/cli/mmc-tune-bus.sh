@@ -68,7 +68,18 @@ run 1 $T bus --ios "$tmp/noise" && expect "noise as ios: a clear error" "$err" "
 run 1 $T bus --ios "$tmp/huge.ios" && expect "an ios value the kernel never prints: refused" "$err" "^mmc-tune: .*huge.ios"
 run 1 $T bus --ios /nonexistent/ios && expect "a missing ios file" "$err" "^mmc-tune: .*/nonexistent/ios"
 run 1 $T bus --ios "$tmp/hs.ios" --dt "$tmp/blob.dtb" && expect "a binary dtb as --dt: give its source" "$err" "dtc -I dtb -O dts"
-run 1 $T bus --ios "$tmp/hs.ios" --dt "$tmp/noise" && expect "noise as --dt: a clear error" "$err" "^mmc-tune: "
+run 1 $T bus --ios "$tmp/hs.ios" --dt "$tmp/noise" && expect "noise as --dt: a clear error naming --dt, not --ios" "$err" "^mmc-tune: --dt: "
+run 1 $T bus --ios "$tmp/hs.ios" --dmesg /nonexistent/log && expect "a missing --dmesg file names --dmesg" "$err" "^mmc-tune: --dmesg: /nonexistent/log"
+# A log of two SD hosts and a dump that names none: not read, and said; --dmesg-host picks.
+printf '[ 1.0] mmc0: new high speed SDHC card at address 0001\n[ 2.0] mmc1: new ultra high speed SDR104 SDXC card at address aaaa\n[ 3.0] mmc1: Data CRC error\n' >"$tmp/two-sd.log"
+run 0 $T bus -J --ios "$tmp/sdr50.ios" --caps 0x400f0007 --kernel 6.12 --dmesg "$tmp/two-sd.log" &&
+    json_eq "two SD hosts in the log: not read, no clock steps, the JSON says why" \
+        "[p['clock_hz'] for p in j['plan'] if p['clock_hz']], 'give --dmesg-host' in j['kernel_log_note']" "[] True"
+run 0 $T bus --ios "$tmp/sdr50.ios" --caps 0x400f0007 --kernel 6.12 --dmesg "$tmp/two-sd.log" &&
+    expect "two SD hosts in the log: the text says so" "$out" "^Kernel log: the kernel log names mmc0 and mmc1"
+run 0 $T bus -J --ios "$tmp/sdr50.ios" --caps 0x400f0007 --kernel 6.12 --dmesg "$tmp/two-sd.log" --dmesg-host mmc1 &&
+    json_eq "--dmesg-host mmc1: its CRC error calls for clock steps" "len([p for p in j['plan'] if p['clock_hz']]) > 0" "True"
+run 2 $T bus --ios "$tmp/hs.ios" --dmesg-host mmc1 && expect "--dmesg-host without --dmesg: usage" "$err" "give --dmesg FILE"
 run 2 $T bus --ios "$tmp/hs.ios" --caps 0xZZ && expect "--caps not hex: usage" "$err" "expected a 32-bit hex number"
 run 2 $T bus --ios "$tmp/hs.ios" --kernel '6.1; rm -rf' && expect "--kernel not a version: usage" "$err" "not a kernel version"
 run 2 $T bus --ios "$tmp/hs.ios" --apply && expect "--apply with a pasted dump: usage" "$err" "a pasted dump is planned only"

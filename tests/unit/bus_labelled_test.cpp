@@ -155,8 +155,10 @@ TEST(BusLabelled, NoneWrongFromWhatWasPostedOrWhatALiveSystemGives)
     for (int live = 0; live < 2; ++live)
         std::printf("labelled set, %s evidence: %d right, %d unknown, %d wrong of %zu\n", live ? "live-style" : "posted",
                     counts[live][0], counts[live][1], counts[live][2], cases.size());
-    // With live-style evidence at least half are decided.
-    EXPECT_GE(2 * counts[1][0], static_cast<int>(cases.size()));
+    // With live-style evidence at least three quarters are right, and none
+    // is wrong with either kind of evidence.
+    EXPECT_GE(4 * counts[1][0], 3 * static_cast<int>(cases.size()));
+    EXPECT_EQ(counts[0][2] + counts[1][2], 0);
 }
 
 TEST(BusLabelled, MoreTrueEvidenceNeverTurnsARightAnswerWrong)

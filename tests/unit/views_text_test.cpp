@@ -44,7 +44,7 @@ std::string bus_view(const dev::SysRoots& roots, bool verbose)
         if (card) id = dev::identify(*card, roots, {false});
         const auto evidence = dev::gather_bus_evidence(host, card, id ? &id->registers : nullptr, roots, kernel);
         out::BusReport r{bus::diagnose(evidence), host.controller.describe(), evidence.kernel_message, std::nullopt, {},
-                         evidence.dt, {}};
+                         evidence.dt, {}, {}};
         out += (out.empty() ? "" : "\n") + out::bus_text(r, verbose);
     }
     return out;

@@ -51,7 +51,7 @@ void bus_usage(std::FILE* to)
  {0} bus --apply [--yes] [--keep] [--force] [--destructive --offset SIZE --size SIZE] DEVICE
  {0} bus --undo [DEVICE]
  {0} bus --ios FILE [--caps HEX] [--caps2 HEX] [--dt FILE|DIR] [--kernel VERSION]
-         [--family sd|mmc] [--dmesg FILE]
+         [--family sd|mmc] [--dmesg FILE [--dmesg-host HOST]]
 
 Plan the bus modes card and host share, fastest first, each with what limits
 it today and what a trial would set; with --apply, trial them: set caps,
@@ -93,6 +93,8 @@ Options:
      --family sd|mmc|sdio    what is in the slot (with --ios)
      --dmesg FILE            a pasted kernel log (CRC and tuning errors call for
                              clock steps)
+     --dmesg-host HOST       which host's lines of --dmesg to read (mmc1), where the
+                             evidence cannot tie the log to one
      --no-ioctl              send no card commands; registers from sysfs and debugfs
      --sysfs-root DIR        read sysfs from DIR (default /sys)
      --debugfs-root DIR      read debugfs from DIR (default /sys/kernel/debug)
@@ -119,6 +121,7 @@ struct Options {
     std::optional<std::string> emit;
     std::optional<mmc::out::PastedBus> pasted; // --ios and what goes with it
     std::optional<std::string> dmesg;
+    std::string dmesg_host;
     dev::SysRoots roots;
 };
 
@@ -155,7 +158,7 @@ std::vector<bus::Mode> mode_list(const std::string& text)
 
 Options parse_options(int argc, char** argv)
 {
-    enum { apply = 256, keep, force, mode, destructive, offset, size, time, undo, emit, caps, caps2, dt, dt_node, kernel, family, dmesg };
+    enum { apply = 256, keep, force, mode, destructive, offset, size, time, undo, emit, caps, caps2, dt, dt_node, kernel, family, dmesg, dmesg_host };
     static const auto longopts = cli::with_device_sources({
         {"apply", no_argument, nullptr, apply},
         {"yes", no_argument, nullptr, 'y'},
@@ -178,6 +181,7 @@ Options parse_options(int argc, char** argv)
         {"kernel", required_argument, nullptr, kernel},
         {"family", required_argument, nullptr, family},
         {"dmesg", required_argument, nullptr, dmesg},
+        {"dmesg-host", required_argument, nullptr, dmesg_host},
         {"help", no_argument, nullptr, 'h'},
         {"version", no_argument, nullptr, 'V'},
     }, {.debugfs_root = true});
@@ -223,6 +227,7 @@ Options parse_options(int argc, char** argv)
             break;
         }
         case dmesg: o.dmesg = arg; break;
+        case dmesg_host: o.dmesg_host = mmc::out::host_option("--dmesg-host", arg); break;
         case 'h': bus_usage(stdout); std::exit(cli::ok);
         case 'V': cli::print_version_and_exit(tool);
         default:
@@ -235,8 +240,10 @@ Options parse_options(int argc, char** argv)
     if (optind < argc) throw cli::UsageError(fmt::format("unexpected argument '{}'; one DEVICE at a time", argv[optind]));
     if (!p.ios_file.empty()) {
         p.dmesg_file = o.dmesg;
+        p.dmesg_host = o.dmesg_host;
         o.pasted = p;
     }
+    if (!o.dmesg_host.empty() && !o.dmesg) throw cli::UsageError("--dmesg-host picks a host of --dmesg; give --dmesg FILE");
     if (o.pasted && o.device) throw cli::UsageError("give a DEVICE or --ios, not both");
     if (!o.pasted && pasted_only) throw cli::UsageError("--caps, --caps2, --dt, --dt-node, --kernel and --family describe a pasted dump; use them with --ios");
     if (p.dt_node && !p.dt_file) throw cli::UsageError("--dt-node picks a node of --dt; give --dt FILE");
@@ -279,9 +286,10 @@ Gathered live_evidence(const Options& o)
     g.evidence = dev::gather_bus_evidence(t.host, &*t.card, regs ? &*regs : nullptr, o.roots);
     if (t.card->capacity_bytes) g.evidence.capacity_bytes = t.card->capacity_bytes;
     if (o.dmesg) {
-        std::vector<std::string> names{t.host.name};
-        if (!t.host.controller.syspath.empty()) names.push_back(t.host.controller.syspath.filename().string());
-        g.evidence.log = bus::parse_kernel_log(cli::read_input(*o.dmesg, 32 << 20, "kernel log"), names);
+        std::vector<std::string> devices;
+        if (!t.host.controller.syspath.empty()) devices.push_back(t.host.controller.syspath.filename().string());
+        const auto text = cli::in_context("--dmesg", [&] { return cli::read_input(*o.dmesg, 32 << 20, "kernel log"); });
+        mmc::out::add_host_log(g.evidence, text, o.dmesg_host, devices);
     }
     dev::SafetyRoots sr;
     sr.sysfs = o.roots.sysfs;
@@ -346,12 +354,17 @@ void emit_file(const Options& o, const tune::BusReport& r)
     cli::write_output_file(*o.emit, r.persistent.front().text);
 }
 
-void print(const Options& o, const tune::BusReport& r)
+void print(const Options& o, const tune::BusReport& r, const std::string& log_note)
 {
-    if (o.json)
-        cli::print_tool_json(tune::bus_report_json(r), tool, "bus");
-    else
+    if (o.json) {
+        auto j = tune::bus_report_json(r);
+        j["kernel_log_note"] = log_note.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(log_note);
+        cli::print_tool_json(j, tool, "bus");
+    } else {
         std::cout << tune::bus_report_text(r);
+        // A log given and not read must not pass silently.
+        if (!log_note.empty()) fmt::print("Kernel log: {}\n", log_note);
+    }
 }
 
 bool confirmed(const tune::BusPlan& plan, const std::string& device, bool yes)
@@ -420,7 +433,14 @@ int run_bus(int argc, char** argv)
     tune::BusPlanInput in;
     std::optional<Gathered> live;
     if (o.pasted) {
-        const auto all = cli::in_context("--ios", [&] { return mmc::out::pasted_bus_evidence(*o.pasted); });
+        std::vector<bus::Evidence> all;
+        try {
+            all = mmc::out::pasted_bus_evidence(*o.pasted);
+        } catch (const mmc::out::PastedInputError& e) {
+            // Each file's failure names the option that gave it.
+            const char* option = e.input == mmc::out::PastedInput::device_tree ? "--dt" : e.input == mmc::out::PastedInput::kernel_log ? "--dmesg" : "--ios";
+            throw cli::Error(cli::ErrorKind::failure, fmt::format("{}: {}", option, e.what()));
+        }
         if (all.size() != 1)
             throw cli::Error(cli::ErrorKind::failure, fmt::format("{}: {} hosts in the dump; give one host's ios", o.pasted->ios_file, all.size()));
         in.evidence = all.front();
@@ -444,14 +464,14 @@ int run_bus(int argc, char** argv)
     if (o.apply && !report.plan.live_trials) {
         add_persistent(report, in.evidence, o, in.live);
         emit_file(o, report);
-        print(o, report);
+        print(o, report, in.evidence.log_note + (in.evidence.log_needs_host ? "; give --dmesg-host mmcN to read one host's lines" : ""));
         throw cli::Error(cli::ErrorKind::failure, fmt::format("{}: no trials: {}", report.device, report.plan.live_trials_reason));
     }
     if (o.apply) {
         const bool any = std::any_of(report.plan.steps.begin(), report.plan.steps.end(), [](const tune::BusStep& s) { return s.trialled; });
         if (!any) {
             add_persistent(report, in.evidence, o, in.live);
-            print(o, report);
+            print(o, report, in.evidence.log_note + (in.evidence.log_needs_host ? "; give --dmesg-host mmcN to read one host's lines" : ""));
             throw cli::Error(cli::ErrorKind::failure, fmt::format("{}: no mode to trial (see each step's reason)", report.device));
         }
         const auto& stop = cli::install_stop_signals(cli::SecondSignal::ignored);
@@ -475,7 +495,7 @@ int run_bus(int argc, char** argv)
     }
     add_persistent(report, in.evidence, o, in.live);
     emit_file(o, report);
-    print(o, report);
+    print(o, report, in.evidence.log_note + (in.evidence.log_needs_host ? "; give --dmesg-host mmcN to read one host's lines" : ""));
     if (report.run) {
         const auto& run = *report.run;
         if (run.restored && !run.restored->done && !run.restored->kept)
