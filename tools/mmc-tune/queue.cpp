@@ -425,7 +425,7 @@ int run_queue(int argc, char** argv)
         }
         return cli::ok;
     }
-    if (o.apply) report.notes.push_back("nothing to apply: the advice is to keep the setting in force");
+    if (o.apply) report.notes.push_back("nothing to apply: " + report.persistent->why_not);
     else if (race.chosen != 0) report.notes.push_back("nothing was changed: --apply writes the rule and puts the advice in force");
     emit_report(o, report);
     return cli::ok;
