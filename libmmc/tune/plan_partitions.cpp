@@ -168,11 +168,12 @@ void plan_partitions(std::span<const uint8_t> b, const Request& r, Plan& p)
 
     const unsigned t = generic_cmd6_timeout_ms(b);
     // The sizes are counted in high-capacity groups only with ERASE_GROUP_DEF
-    // set; it is volatile (the kernel sets it at every initialisation too).
+    // set; it is volatile (the kernel sets it again at every initialisation
+    // once the partitioning is completed: drivers/mmc/core/mmc.c).
     if (!(part_field(b, ExtCsdField::erase_group_def) & 1)) {
         Change c = partition_change(Setting::partitioning, ExtCsdField::erase_group_def, 0, 1,
                                     "the partition sizes are counted in high-capacity groups (until the next power cycle; "
-                                    "the kernel sets it at every initialisation too)");
+                                    "the kernel sets it again at every initialisation once the partitioning is completed)");
         c.undo = Undo::reversible;
         c.after_power_cycle = false;
         c.compare_mask = 1;
