@@ -35,6 +35,7 @@ const std::vector<std::string_view>& device_tree_flags()
         "mmc-hs200-1_2v",  "mmc-hs400-1_8v",    "mmc-hs400-1_2v",    "mmc-hs400-enhanced-strobe",
         "cap-sd-highspeed", "cap-mmc-highspeed", "non-removable",    "no-sd",             "no-mmc",
         "no-sdio",         "cap-sdio-irq",      "broken-cd",         "disable-wp",        "full-pwr-cycle",
+        "sdhci-caps-mask", // a value, read for its presence: it masks controller capabilities
     };
     return flags;
 }

@@ -46,8 +46,8 @@ struct DeviceTree {
     bool is_compatible(std::string_view c) const;
 };
 
-// The boolean properties the doctor reads (also the list a directory reader
-// looks for).
+// The boolean properties the doctor reads, and sdhci-caps-mask, read only
+// for its presence (also the list a directory reader looks for).
 const std::vector<std::string_view>& device_tree_flags();
 
 struct DtsParse {

@@ -195,6 +195,7 @@ Diagnosis diagnose(const Evidence& given)
             if (card.known && (card.modes & f.bit(m))) d.card_modes.push_back(m);
         }
         if (!card.known && !card.why.empty()) notes.push_back({Severity::info, card.why});
+        d.ruled_out = rule_out_modes(e, f, card, host, reached);
         mode_shortfalls(e, f, f.best(proven), card, host, shortfalls, notes);
     } else if (!d.card) {
         notes.push_back({Severity::info, "the card type is unknown, so neither side's best mode can be judged"});
@@ -221,6 +222,11 @@ Diagnosis diagnose(const Evidence& given)
     for (const auto& s : shortfalls) {
         d.findings.push_back({Severity::limit, s.text});
         add_unique(d.suggestions, s.tries);
+        if (s.owner == Limit::board)
+            for (const auto& c : s.dt_changes)
+                if (std::none_of(d.board_changes.begin(), d.board_changes.end(),
+                                 [&](const DtChange& x) { return x.property == c.property; }))
+                    d.board_changes.push_back(c);
     }
     if (d.limit == Limit::none)
         d.findings.push_back({Severity::info, fmt::format("the bus runs {} {}: the bus is not what limits throughput; look at the "

@@ -68,6 +68,35 @@ struct Finding {
     std::string text; // plain words with the evidence
 };
 
+// Why a mode cannot run on this host, board and card: the card does not
+// offer it, the SoC table's row for the controller stops below it, the
+// board cannot signal at 1.8 V, or the bus has too few data lines.
+enum class RuledOutBy { card, soc_table, signal_voltage, bus_width };
+std::string_view to_string(RuledOutBy); // "card", "SoC table", "signal voltage", "bus width"
+
+// A change to the host's device-tree node that a limit the board owns
+// calls for: a clock property raised, a property that masks modes deleted.
+enum class DtProperty { max_frequency, max_sd_hs_hz, sdhci_caps_mask };
+std::string_view to_string(DtProperty); // "max-frequency", "max-sd-hs-hz", "sdhci-caps-mask"
+
+struct DtChange {
+    DtProperty property;
+    std::optional<uint64_t> value; // the value to set; nullopt: delete the property
+    // For a delete: a value an overlay can set that means what the
+    // property's absence means (its binding's default), "" when none.
+    std::string neutral;
+    std::string why;               // the evidence, in plain words
+};
+
+struct RuledOut {
+    Mode mode;
+    std::vector<RuledOutBy> by;  // every reason, the first the strongest
+    std::string reason;          // the evidence in plain words, one clause per reason
+    // Only the SoC table's row says no: a row can be wrong for one board
+    // (mmc-tune bus --force may trial it, never keep it).
+    bool table_only() const { return by.size() == 1 && by.front() == RuledOutBy::soc_table; }
+};
+
 struct Diagnosis {
     std::string host;
     std::optional<regs::CardFamily> card; // nullopt: unknown, or SDIO
@@ -88,9 +117,21 @@ struct Diagnosis {
     std::vector<Finding> findings;
     std::vector<std::string> suggestions;     // what a user can try
     std::vector<std::string> caps_names;      // decoded caps and caps2 flags
+    // The modes of the card's family this host, board and card cannot run,
+    // fastest first, with why; a mode the bus has run is never among them.
+    // Empty when the family or the mode in use is unknown.
+    std::vector<RuledOut> ruled_out;
+    // The changes to the host's device-tree node that the limits the board
+    // owns call for (empty when the board owns none, or no tree was read).
+    std::vector<DtChange> board_changes;
 };
 
 Diagnosis diagnose(const Evidence& evidence);
+
+// Which modes may this host, board and card run: nullptr when the doctor
+// allows `mode`, else why not. mmc-bus's advice and mmc-tune bus's plan
+// both ask here, so they cannot disagree.
+const RuledOut* ruled_out(const Diagnosis& diagnosis, Mode mode);
 
 // caps/caps2 bit names; `kernel_version` like "4.9.140" selects the layout
 // used before v4.11 for caps bits 10 and up.

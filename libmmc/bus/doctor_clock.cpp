@@ -41,12 +41,21 @@ const LogEvent* first_event(const Evidence& e, std::initializer_list<LogEventKin
 
 std::string log_line(const LogEvent& ev) { return fmt::format("kernel log line {}: {}", ev.line, ev.text); }
 
+// A clock property raised to `hz`; max-sd-hs-hz at 50 MHz is its binding's
+// default (mmc-controller-common.yaml), so the change deletes it.
+DtChange clock_change(DtProperty property, uint64_t hz, std::string why)
+{
+    if (property == DtProperty::max_sd_hs_hz && hz >= 50'000'000) return {property, std::nullopt, "<50000000>", std::move(why)};
+    return {property, hz, "", std::move(why)};
+}
+
 // Who set a device-tree clock cap below the mode's rate: the SoC (its .dtsi
 // value, from the table), the board (a value other than the SoC's: lower
 // than what the controller does, or above the .dtsi's), or unknown when the
 // table does not know the controller.
-void own_clock_cap(Shortfall& s, const Evidence& e, std::string_view property, uint32_t cap, const ModeSpec& spec, double hz)
+void own_clock_cap(Shortfall& s, const Evidence& e, DtProperty which, uint32_t cap, const ModeSpec& spec, double hz)
 {
+    const std::string_view property = to_string(which);
     const DeviceTree& dt = *e.dt;
     const SocLimit* soc = soc_limit(dt);
     const std::string prop = fmt::format("{} = <{}>", property, cap);
@@ -63,6 +72,9 @@ void own_clock_cap(Shortfall& s, const Evidence& e, std::string_view property, u
                                       "and go back if they appear",
                                       dt.overlay_target(), property,
                                       static_cast<uint64_t>(std::min(soc->clock_hz, spec.clock_hz))));
+        s.dt_changes.push_back(clock_change(which, static_cast<uint64_t>(std::min(soc->clock_hz, spec.clock_hz)),
+                                            fmt::format("{} caps the clock below the {} {} runs", prop, hz_text(soc->clock_hz),
+                                                        soc->controller)));
     } else if (soc && soc->clock_hz > 0 && soc->clock_is_limit && cap > soc->clock_hz * negligible_gain) {
         // A board's .dts may raise the SoC's max-frequency as well as lower
         // it (the board file's property overrides the .dtsi's, dtc's merge):
@@ -102,7 +114,7 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
         Shortfall s{Limit::unknown, static_cast<double>(spec.width_bits) / width,
                     fmt::format("the bus runs {} bit{} wide; {} is rated for {}", width, width == 1 ? "" : "s", to_string(spec.mode),
                                 spec.width_bits),
-                    {}, Mechanism::bus_width, {}, {}};
+                    {}, Mechanism::bus_width, {}, {}, false, {}};
         const SocLimit* soc = dt ? soc_limit(*dt) : nullptr;
         if (soc && soc->max_bus_width && soc->max_bus_width <= width) {
             s.owner = Limit::host;
@@ -138,13 +150,13 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
                                                  hz_text(hz), to_string(spec.mode), hz_text(spec.clock_hz))});
         return;
     }
-    Shortfall s{Limit::unknown, spec.clock_hz / hz, {}, {}, Mechanism::clock, {}, {}};
+    Shortfall s{Limit::unknown, spec.clock_hz / hz, {}, {}, Mechanism::clock, {}, {}, false, {}};
     const double requested = ios.clock_hz ? static_cast<double>(*ios.clock_hz) : hz;
     // The cap the device tree puts on this mode's clock: max-frequency, or
     // max-sd-hs-hz for SD high speed.
-    std::optional<std::pair<std::string_view, uint32_t>> cap;
-    if (dt && spec.mode == Mode::hs && dt->max_sd_hs_hz) cap = {{"max-sd-hs-hz", *dt->max_sd_hs_hz}};
-    if (dt && dt->max_frequency && (!cap || *dt->max_frequency < cap->second)) cap = {{"max-frequency", *dt->max_frequency}};
+    std::optional<std::pair<DtProperty, uint32_t>> cap;
+    if (dt && spec.mode == Mode::hs && dt->max_sd_hs_hz) cap = {{DtProperty::max_sd_hs_hz, *dt->max_sd_hs_hz}};
+    if (dt && dt->max_frequency && (!cap || *dt->max_frequency < cap->second)) cap = {{DtProperty::max_frequency, *dt->max_frequency}};
     const auto* step_down = first_event(e, {LogEventKind::step_down});
     // max-frequency is f_max, and the core asks for the mode's rate or f_max,
     // whichever is lower (mmc_set_clock clamps to f_max): it explains a
@@ -165,11 +177,13 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
         std::string_view name;
         uint32_t value;
         double hz;
+        std::optional<DtProperty> property; // the change the doctor names (none for brcm,overclock-50: config.txt's)
     };
     std::optional<DriverClock> driver_clock;
-    if (dt && dt->max_sd_hs_hz && spec.mode == Mode::hs) driver_clock = DriverClock{"max-sd-hs-hz", *dt->max_sd_hs_hz, double(*dt->max_sd_hs_hz)};
+    if (dt && dt->max_sd_hs_hz && spec.mode == Mode::hs)
+        driver_clock = DriverClock{"max-sd-hs-hz", *dt->max_sd_hs_hz, double(*dt->max_sd_hs_hz), DtProperty::max_sd_hs_hz};
     if (dt && dt->overclock_50_mhz && *dt->overclock_50_mhz > 0 && spec.clock_hz <= 52e6 && spec.clock_hz >= 50e6)
-        driver_clock = DriverClock{"brcm,overclock-50", *dt->overclock_50_mhz, *dt->overclock_50_mhz * 1e6};
+        driver_clock = DriverClock{"brcm,overclock-50", *dt->overclock_50_mhz, *dt->overclock_50_mhz * 1e6, std::nullopt};
     if (driver_clock && hz < driver_clock->hz * negligible_gain && hz > driver_clock->hz / negligible_gain) {
         s.owner = Limit::board;
         s.text = fmt::format("{} ({}) caps the clock at {}; {} runs up to {}: the board's device tree sets the clock itself", driver_clock->name,
@@ -179,6 +193,9 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
         s.tries.push_back(fmt::format("a device-tree overlay changing it ({} {{ {} = <...>; }};) - the board may have chosen it "
                                       "for signal integrity: afterwards watch the kernel log for CRC errors",
                                       dt->overlay_target(), driver_clock->name));
+        if (driver_clock->property)
+            s.dt_changes.push_back(clock_change(*driver_clock->property, 50'000'000,
+                                                fmt::format("max-sd-hs-hz = <{}> holds SD high speed below its 50 MHz", driver_clock->value)));
     } else if (cap && cap->second < spec.clock_hz * divider_granularity && at_cap) {
         own_clock_cap(s, e, cap->first, cap->second, spec, hz);
     } else if (spec.mode == Mode::mmc_hs && e.device_type && !(*e.device_type & 0x02) && requested <= 26e6) {
@@ -206,14 +223,14 @@ void delivery_shortfalls(const Evidence& e, const ModeSpec& spec, double hz, con
         // own doing - its source clock, or a mode switch not yet complete.
         s.owner = Limit::host;
         s.text = fmt::format("clock {} requested, below both {}'s {} and {} ({}): {} does not explain it; {}", hz_text(requested),
-                             to_string(spec.mode), hz_text(spec.clock_hz), cap->first, hz_text(cap->second), cap->first,
+                             to_string(spec.mode), hz_text(spec.clock_hz), to_string(cap->first), hz_text(cap->second), to_string(cap->first),
                              switch_pending ? fmt::format("the switch to {} had not completed (the clock is still at most 52 MHz and "
                                                           "the log has no \"new ... card\" line for this host), or the controller's "
                                                           "source clock holds it there",
                                                           to_string(spec.mode))
                                             : std::string("the controller's source clock and divider make it"));
         s.evidence.push_back(fmt::format("ios: clock {} requested", hz_text(requested)));
-        s.evidence.push_back(fmt::format("device tree: {} = <{}>, above the clock asked for", cap->first, cap->second));
+        s.evidence.push_back(fmt::format("device tree: {} = <{}>, above the clock asked for", to_string(cap->first), cap->second));
         s.tries.push_back(switch_pending ? "read ios again while the card is busy (dd), and the kernel log for this host's \"new ... card\" line"
                                          : "the clock comes from the controller's source clock (assigned-clock-rates in the device tree, "
                                            "or the clock driver): a faster source lets the divider reach the mode's rate");

@@ -67,13 +67,26 @@ std::string regulator_text(const Regulator& r)
                        r.max_microvolt ? microvolts(*r.max_microvolt) : "?");
 }
 
-// The device-tree properties that would offer the modes above `best`.
-std::string dt_properties_above(const FamilyModes& f, Mode best)
+// The device-tree properties that would offer the modes above `best`, up
+// to `ceiling` (the SoC table's row: no property above it is advised).
+std::string dt_properties_above(const FamilyModes& f, Mode best, Mode ceiling)
 {
-    if (f.family != regs::CardFamily::mmc)
-        return f.index(best) < f.index(Mode::sdr50) ? "sd-uhs-sdr104 (and sd-uhs-sdr50, sd-uhs-ddr50)" : "sd-uhs-sdr104";
-    if (f.index(best) < f.index(Mode::hs200)) return "mmc-hs200-1_8v (and mmc-hs400-1_8v on an 8-bit bus)";
-    return best == Mode::hs200 ? "mmc-hs400-1_8v (on an 8-bit bus)" : "mmc-hs400-enhanced-strobe";
+    if (ceiling == f.top()) {
+        if (f.family != regs::CardFamily::mmc)
+            return f.index(best) < f.index(Mode::sdr50) ? "sd-uhs-sdr104 (and sd-uhs-sdr50, sd-uhs-ddr50)" : "sd-uhs-sdr104";
+        if (f.index(best) < f.index(Mode::hs200)) return "mmc-hs200-1_8v (and mmc-hs400-1_8v on an 8-bit bus)";
+        return best == Mode::hs200 ? "mmc-hs400-1_8v (on an 8-bit bus)" : "mmc-hs400-enhanced-strobe";
+    }
+    std::vector<std::string> props; // fastest first
+    for (int i = f.index(ceiling); i > f.index(best); --i)
+        for (const auto& row : mode_flags(f.family))
+            if (row.mode == f.modes[static_cast<std::size_t>(i)] && !row.cap.empty() && row.dt_flag.find("1_2v") == std::string_view::npos &&
+                row.dt_flag.find("3_3v") == std::string_view::npos && !contains(props, row.dt_flag))
+                props.emplace_back(row.dt_flag);
+    if (props.empty()) return "no property (the controller stops here)";
+    const std::string first = props.front();
+    props.erase(props.begin());
+    return props.empty() ? first : fmt::format("{} (and {})", first, join(props, ", "));
 }
 
 // The device-tree properties that offer a mode above `best`, which the node has.
@@ -112,7 +125,7 @@ void own_host_stop(Host& h, const Evidence& e, const FamilyModes& f, Mode best)
         s.evidence.push_back("caps hold the controller's abilities and the device tree's properties together");
         s.would_decide = fmt::format("the host's device-tree node (from a file, or read live): without {} there the board's device "
                                      "tree stops it; with it, the controller or its driver does",
-                                     dt_properties_above(f, best));
+                                     dt_properties_above(f, best, f.top()));
         return;
     }
     if (const auto asked = dt_properties_present_above(*dt, f, best); !asked.empty() && h.source == HostSource::caps) {
@@ -126,13 +139,13 @@ void own_host_stop(Host& h, const Evidence& e, const FamilyModes& f, Mode best)
     if (soc_best && f.index(*soc_best) > f.index(best)) {
         s.owner = Limit::board;
         s.evidence.push_back(fmt::format("{} supports up to {} ({})", soc->controller, to_string(*soc_best), soc->source));
-        s.evidence.push_back(fmt::format("device tree {}: no {}", node, dt_properties_above(f, best)));
+        s.evidence.push_back(fmt::format("device tree {}: no {}", node, dt_properties_above(f, best, *soc_best)));
     } else if (soc_best) {
         s.owner = Limit::host;
         s.evidence.push_back(fmt::format("{} supports up to {} ({})", soc->controller, to_string(*soc_best), soc->source));
     } else {
         s.owner = Limit::unknown;
-        s.evidence.push_back(fmt::format("device tree {}: no {}", node, dt_properties_above(f, best)));
+        s.evidence.push_back(fmt::format("device tree {}: no {}", node, dt_properties_above(f, best, f.top())));
         s.would_decide = fmt::format("whether the controller ({}) supports more than {}: its binding or its SoC's .dtsi; a row in "
                                      "the SoC table (libmmc/bus/soc_limits.cpp) records it",
                                      dt->compatible.empty() ? std::string("compatible unknown") : dt->compatible.front(),
@@ -207,10 +220,22 @@ void describe_host(Host& h, const Evidence& e, const FamilyModes& f, const std::
     // What to try follows the owner: an overlay for the board, another
     // host for the host, the evidence that decides for unknown.
     if (board) {
+        // sdhci_read_caps clears the controller's capability bits the mask
+        // names (the upper word holds SDR50, SDR104 and DDR50): a board that
+        // masks them hides UHS modes its controller has.
+        const bool masked = e.dt->has("sdhci-caps-mask");
+        if (masked) {
+            s.evidence.push_back(fmt::format("device tree {}: sdhci-caps-mask, which clears capabilities the controller reports "
+                                             "(it can hide the UHS modes)",
+                                             e.dt->node.empty() ? std::string("node") : e.dt->node));
+            s.dt_changes.push_back({DtProperty::sdhci_caps_mask, std::nullopt, "<0x0 0x0>",
+                                    "sdhci-caps-mask clears capabilities the controller reports"});
+        }
         s.tries.push_back(fmt::format(
-            "a device-tree overlay adding {} to {}{}; the board may have left it out on purpose (I/O voltage, trace length): "
+            "a device-tree overlay adding {} to {}{}{}; the board may have left it out on purpose (I/O voltage, trace length): "
             "afterwards watch the kernel log for CRC errors and tuning failures under load",
-            dt_properties_above(f, best), e.dt->overlay_target(),
+            dt_properties_above(f, best, table_ceiling(e, f)), e.dt->overlay_target(),
+            masked ? ", and sdhci-caps-mask deleted from it" : "",
             is_mmc ? " (only if the eMMC's I/O is powered at 1.8 V)" : " (with a vqmmc-supply that reaches 1.8 V)"));
     } else if (s.owner == Limit::host) {
         if (!is_mmc)

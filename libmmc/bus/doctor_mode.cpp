@@ -10,7 +10,7 @@ namespace mmc::bus::doctor_parts {
 // why; without it, the cause is unknown.
 Shortfall fallback(const Evidence& e, const FamilyModes& f, Mode mode, Mode shared, const Host& host)
 {
-    Shortfall s{Limit::unknown, f.ceiling(shared) / f.ceiling(mode), {}, {}, Mechanism::mode, {}, {}};
+    Shortfall s{Limit::unknown, f.ceiling(shared) / f.ceiling(mode), {}, {}, Mechanism::mode, {}, {}, false, {}};
     const bool at_3v3 = e.ios.signal_voltage_v && *e.ios.signal_voltage_v > 3;
     const bool needs_1v8 = (f.bit(shared) & f.low_voltage()) != 0;
     if (const auto* ev = first_event(e, {LogEventKind::card_unsupported})) {
@@ -138,11 +138,11 @@ void mode_shortfalls(const Evidence& e, const FamilyModes& f, Mode mode, const S
     if (host_best == mode)
         out.push_back({host.owner, std::max(1.0, f.ceiling(card_best) / here), host.why, host.tries,
                        host_info.no_1_8_v || host_info.regulator_3v3 ? Mechanism::signal_voltage : Mechanism::mode, evidence_of(host),
-                       host.would_decide, host.hard_limit});
+                       host.would_decide, host.hard_limit, host.dt_changes});
     else if (host.known && !host.why.empty())
         info.push_back({Severity::info, host.why});
     if (card_best == mode)
-        out.push_back({card.owner, std::max(1.0, f.ceiling(host_best) / here), card.why, card.tries, Mechanism::mode, evidence_of(card), {}});
+        out.push_back({card.owner, std::max(1.0, f.ceiling(host_best) / here), card.why, card.tries, Mechanism::mode, evidence_of(card), {}, false, {}});
     else if (!card.why.empty())
         info.push_back({Severity::info, card.why});
 }

@@ -80,6 +80,7 @@ struct Side {
     std::vector<std::string> evidence; // what decided the owner
     std::string would_decide;          // when the owner is "unknown"
     bool hard_limit = false;           // the SoC table says no setting raises its best mode
+    std::vector<DtChange> dt_changes;  // what the board's device tree would change (owner board)
 };
 
 // A reason the ceiling is below the best possible.
@@ -92,6 +93,7 @@ struct Shortfall {
     std::vector<std::string> evidence; // what decided the owner
     std::string would_decide;          // when the owner is "unknown"
     bool hard_limit = false;           // no setting raises it: the SoC's own limit
+    std::vector<DtChange> dt_changes;  // what the board's device tree would change (owner board)
 };
 
 enum class HostSource { none, caps, device_tree };
@@ -143,6 +145,14 @@ void mode_shortfalls(const Evidence& e, const FamilyModes& f, Mode mode, const S
 // The modes the kernel log proves both sides reached (a "new ... card" line
 // naming the mode, a tuning attempt); `evidence` gets the lines.
 ModeSet modes_reached(const Evidence& e, const FamilyModes& f, std::vector<std::string>& evidence);
+
+// ---- the modes ruled out (doctor_allowed.cpp) ----
+// Every mode of the family this host, board and card cannot run, fastest
+// first; `reached`: the modes the bus has run, which nothing rules out.
+std::vector<RuledOut> rule_out_modes(const Evidence& e, const FamilyModes& f, const Side& card, const Host& host, ModeSet reached);
+// The fastest mode the SoC table's row lets this family run on the host;
+// the family's top when no row names one.
+Mode table_ceiling(const Evidence& e, const FamilyModes& f);
 
 // ---- the ranking (doctor_rank.cpp) ----
 // Orders the shortfalls so the first names the limit.

@@ -87,14 +87,21 @@ BusPlan plan_bus(const BusPlanInput& in)
     const Mode now = *d.mode;
     const auto& family = bus::family_modes(*d.card);
     const auto rank = [&](Mode m) { return std::find(family.begin(), family.end(), m) - family.begin(); };
-    const bool no_1_8_v = e.dt && e.dt->has("no-1-8-v");
 
     for (auto it = family.rbegin(); it != family.rend(); ++it) {
         const Mode m = *it;
         // SDR12 is slower than high speed, which every UHS card does; HS26
         // is MMC-HS's caps at a lower clock.
         if (m != now && (m == Mode::sdr12 || m == Mode::hs26)) continue;
-        if (m != now && !d.card_modes.empty() && !has(d.card_modes, m)) continue; // the card does not share it
+        // The doctor's answer: a mode it rules out is listed with its reason
+        // and never trialled; --force may trial one only the SoC table's row
+        // rules out (a row can be wrong for one board), and never keeps it.
+        const bus::RuledOut* ruled = bus::ruled_out(d, m);
+        const bool past_table = ruled && in.force && ruled->table_only();
+        if (ruled && !past_table) {
+            p.ruled_out.push_back(*ruled);
+            continue;
+        }
         const bool above = rank(m) > rank(now);
         std::vector<std::optional<uint64_t>> clocks{std::nullopt};
         if (!p.signal_errors.empty() && rank(m) >= rank(now))
@@ -106,7 +113,8 @@ BusPlan plan_bus(const BusPlanInput& in)
             s.clock_hz = clock;
             s.in_use = m == now && !clock;
             s.above_in_use = above;
-            s.limited_by = limited_by(d, m, now);
+            s.past_table = past_table;
+            s.limited_by = past_table ? "ruled out by the SoC table only: " + ruled->reason : limited_by(d, m, now);
             if (clock) s.limited_by = fmt::format("{}; a lower clock, since the kernel log shows signal errors", s.limited_by);
             if (p.start_caps) s.caps = bus::caps_for_mode(m, *p.start_caps, *d.card);
             const std::string clock_text = clock ? fmt::format(", write clock {}", cli::format_hz(static_cast<double>(*clock))) : "";
@@ -114,8 +122,6 @@ BusPlan plan_bus(const BusPlanInput& in)
                 s.trial = "not trialled: the host's caps are not known";
             else if (!s.caps)
                 s.trial = fmt::format("not trialled: debugfs cannot ask for {}", bus::to_string(m));
-            else if (no_1_8_v && bus::low_voltage_mode(m))
-                s.trial = "not trialled: the board declares no 1.8 V I/O (no-1-8-v), which every UHS and HS200 mode needs";
             else if (above && !in.card_in_use.empty() && !in.force)
                 s.trial = fmt::format("not trialled: {}; only modes at or below the one in use are trialled on a card in use "
                                       "(--force trials it)",
@@ -127,8 +133,9 @@ BusPlan plan_bus(const BusPlanInput& in)
                 const auto change = bus::caps_change(*p.start_caps, *s.caps);
                 std::string changed;
                 for (const auto& c : change) changed += (changed.empty() ? "" : " ") + c;
-                s.trial = fmt::format("set {}{}, re-initialise the card{}, check ios shows {}, read the card twice and compare",
-                                      caps_text(*s.caps), changed.empty() ? "" : " (" + changed + ")", clock_text, bus::to_string(m));
+                s.trial = fmt::format("{}set {}{}, re-initialise the card{}, check ios shows {}, read the card twice and compare",
+                                      past_table ? "under --force, past the SoC table's row (never kept): " : "", caps_text(*s.caps),
+                                      changed.empty() ? "" : " (" + changed + ")", clock_text, bus::to_string(m));
             }
             if (!p.live_trials && s.trialled) s.trial = "would " + s.trial;
             p.steps.push_back(std::move(s));

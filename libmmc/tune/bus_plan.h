@@ -1,6 +1,7 @@
 // mmc-tune bus's plan: the bus modes card and host share, fastest first,
 // each with what limits it today (the doctor's words) and what a trial of
-// it would set: caps and caps2 (bus/mode_caps.h), and a clock where the
+// it would set; the modes the doctor rules out are listed apart, with its
+// reason, and never trialled: caps and caps2 (bus/mode_caps.h), and a clock where the
 // kernel log showed signal errors. Pure: the evidence and the diagnosis
 // come from the doctor, the live facts (caps writable, card in use) from
 // the caller, so a pasted dump plans the same way as a live host.
@@ -22,7 +23,7 @@ struct BusPlanInput {
     bool live = false;                  // a live host (not a pasted dump)
     std::string caps_not_writable;      // why this host's debugfs caps cannot be written (live), empty when they can
     std::string card_in_use;            // "mmcblk0p2 is mounted on /": the card holds a mounted filesystem
-    bool force = false;                 // --force: trial faster modes on a card in use too
+    bool force = false;                 // --force: trial faster modes on a card in use too, and modes only the SoC table rules out
     std::vector<bus::Mode> only;        // --mode: trial only these (empty: the default order)
 };
 
@@ -35,6 +36,9 @@ struct BusStep {
     std::string limited_by;             // why it does not run today, in the doctor's words
     std::string trial;                  // what a trial does, or why none is made
     bool trialled = false;              // --apply trials it (when live trials are possible)
+    // --force trials it although the SoC table's row stops below it: its
+    // result is never kept (no persistent form).
+    bool past_table = false;
 };
 
 struct BusPlan {
@@ -48,6 +52,7 @@ struct BusPlan {
     std::string live_trials_reason;     // why not, when live_trials is false
     std::vector<std::string> signal_errors; // the kernel log's lines that called for clock steps
     std::vector<BusStep> steps;         // fastest first
+    std::vector<bus::RuledOut> ruled_out; // the doctor's: never trialled (but see past_table) nor kept, fastest first
     std::vector<std::string> notes;
 };
 

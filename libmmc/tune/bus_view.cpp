@@ -60,6 +60,12 @@ json bus_report_json(const BusReport& r)
         e["caps2"] = s.caps ? json(hex(s.caps->caps2)) : json();
         plan.push_back(e);
     }
+    auto& ruled = j["ruled_out"] = json::array();
+    for (const auto& r : p.ruled_out) {
+        json by = json::array();
+        for (const auto b : r.by) by.push_back(bus::to_string(b));
+        ruled.push_back(json{{"mode", bus::to_string(r.mode)}, {"by", by}, {"reason", r.reason}});
+    }
     j["notes"] = p.notes;
     auto& trials = j["trials"] = json::array();
     j["chosen"] = json();
@@ -96,10 +102,13 @@ json bus_report_json(const BusReport& r)
         j["interrupted"] = run.interrupted;
         j["failure"] = run.failure.empty() ? json() : json(run.failure);
     }
-    j["persistent_for"] = r.persistent_for;
+    j["persistent_for"] = r.persistent_for.empty() ? json() : json(r.persistent_for);
+    j["persistent_tested"] = r.persistent_tested;
     auto& pers = j["persistent"] = json::array();
     for (const auto& f : r.persistent)
         pers.push_back(json{{"kind", f.kind}, {"text", f.text}, {"scope", f.scope}, {"cannot_express", f.cannot_express}});
+    j["persistent_none"] = r.persistent_none.empty() ? json() : json(r.persistent_none);
+    if (r.persistent_not_written) j["persistent_not_written"] = json{{"reason", *r.persistent_not_written}};
     j["overlay_check"] = r.overlay_check;
     return j;
 }
@@ -120,6 +129,8 @@ std::string bus_report_text(const BusReport& r)
         out += fmt::format("  {:<18} {}\n", step_label(s.mode, s.clock_hz), s.limited_by);
         out += fmt::format("  {:<18} {}\n", "", s.trial);
     }
+    if (!p.ruled_out.empty()) out += "\nRuled out (never trialled nor kept):\n";
+    for (const auto& x : p.ruled_out) out += fmt::format("  {:<18} {}\n", bus::to_string(x.mode), x.reason);
     if (r.run) {
         const auto& run = *r.run;
         out += "\nTrials:\n";
@@ -148,12 +159,14 @@ std::string bus_report_text(const BusReport& r)
         }
     }
     if (!r.persistent.empty()) out += fmt::format("\nTo keep {} after a reboot:\n", r.persistent_for);
+    else if (!r.persistent_none.empty()) out += fmt::format("\nNo persistent form: {}\n", r.persistent_none);
     for (const auto& f : r.persistent) {
         out += fmt::format("[{}] {}\n", f.kind, f.scope);
         if (!f.text.empty()) out += f.text;
         if (!f.cannot_express.empty()) out += fmt::format("  (cannot express: {})\n", f.cannot_express);
     }
     for (const auto& l : r.overlay_check) out += fmt::format("  {}\n", l);
+    if (r.persistent_not_written) out += fmt::format("Nothing written (--emit): {}\n", *r.persistent_not_written);
     return out;
 }
 

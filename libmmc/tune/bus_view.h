@@ -1,5 +1,6 @@
 // mmc-tune bus's two views: text for a person, JSON for a program (the
-// contract in man/mmc-tune.1: plan, trials, chosen, restored, persistent).
+// contract in man/mmc-tune.1: plan, ruled_out, trials, chosen, restored,
+// persistent).
 // Pure: strings and documents out.
 #pragma once
 
@@ -19,7 +20,10 @@ struct BusReport {
     BusPlan plan;
     std::optional<TrialRun> run;              // --apply
     std::vector<PersistentForm> persistent;
-    std::string persistent_for;               // "SDR50 at 75 MHz (untested: the plan's fastest)"
+    std::string persistent_for;               // "SDR104 (untested on this card: trial it with --apply first)"; "" when no form
+    bool persistent_tested = false;           // the form is for a mode a trial found clean
+    std::string persistent_none;              // why there is no form ("" when there is one)
+    std::optional<std::string> persistent_not_written; // --emit wrote nothing: why
     std::vector<std::string> overlay_check;   // what dtc and fdtoverlay said of the overlay
 };
 

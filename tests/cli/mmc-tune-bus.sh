@@ -11,6 +11,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
 T=build/bin/mmc-tune
+MB=build/bin/mmc-bus
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out" "$err"' EXIT
 export MMCKIT_RUN_DIR="$tmp/run"
@@ -60,6 +61,57 @@ PYEOF
 )
 if [ "$corpus_ok" = ok ]; then pass "every corpus ios dump plans (or is refused with a reason)"; else fail "corpus: $corpus_ok"; fi
 
+# --- one brain: the issue's boards, the doctor's answer --------------------
+ios "$tmp/ddr50.ios" 50000000 7 "sd uhs DDR50" "1 (1.80 V)"
+ios "$tmp/sdr104-50.ios" 50000000 6 "sd uhs SDR104" "1 (1.80 V)"
+printf 'clock:\t\t37500000 Hz\ntiming spec:\t2 (sd high-speed)\nsignal voltage:\t0 (3.30 V)\n' >"$tmp/odin.ios"
+printf 'clock:\t\t52000000 Hz\nactual clock:\t49152000 Hz\npower mode:\t2 (on)\nbus width:\t3 (8 bits)\ntiming spec:\t8 (mmc DDR52)\nsignal voltage:\t1 (1.80 V)\n' >"$tmp/rocks0.ios"
+run 0 $T bus -J --ios "$tmp/hs.ios" --dt tests/data/dt/rpi3-sdhost.dts --caps 0xc0000027 --kernel 6.12 &&
+    json_eq "Raspberry Pi 3: no UHS mode planned; each ruled out with the doctor's reason; no form, and why" \
+        "[p['mode'] for p in j['plan']], [r['mode'] for r in j['ruled_out']], all('BCM2835 sdhost' in r['reason'] for r in j['ruled_out']), j['persistent'], j['persistent_for'], j['persistent_none'].startswith('the doctor names the host as the limit')" \
+        "['HS', 'legacy'] ['SDR104', 'DDR50', 'SDR50', 'SDR25'] True [] None True"
+run 0 $T bus --ios "$tmp/hs.ios" --dt tests/data/dt/rpi3-sdhost.dts --caps 0xc0000027 --kernel 6.12 &&
+    expect "Raspberry Pi 3 (text): the ruled-out modes listed" "$out" "^Ruled out \(never trialled nor kept\):"
+if grep -q 'sd-uhs-\|dtoverlay=' "$out"; then fail "Raspberry Pi 3 (text): an overlay or config.txt line is still printed"; else pass "Raspberry Pi 3 (text): no overlay, no config.txt line"; fi
+run 0 $T bus -J --ios "$tmp/ddr50.ios" --dt tests/data/dt/rpi4-emmc2.dts --caps 0x40170007 --kernel 6.12 &&
+    json_eq "Raspberry Pi 4: DDR50 first, SDR104 ruled out by the SoC table alone" \
+        "j['plan'][0]['mode'], [(r['mode'], r['by']) for r in j['ruled_out']]" "DDR50 [('SDR104', ['SoC table'])]"
+run 0 $T bus -J --ios "$tmp/rocks0.ios" --dt tests/data/dt/rock-s0-emmc.dts &&
+    json_eq "ROCK S0: HS400 and HS400ES ruled out (RK3308 dw_mmc stops at HS200), the form is HS200's, untested" \
+        "[r['mode'] for r in j['ruled_out']], j['persistent_for'], any('hs400' in p['text'] for p in j['persistent'])" \
+        "['HS400ES', 'HS400'] HS200 (untested on this card: trial it with --apply first) False"
+run 0 $MB -J --ios "$tmp/rocks0.ios" --dt tests/data/dt/rock-s0-emmc.dts &&
+    json_eq "ROCK S0 (mmc-bus): up to HS200, and no HS400 property suggested" \
+        "any('hs400' in s for s in j['hosts'][0]['suggestions']), any('mmc-hs200-1_8v' in s for s in j['hosts'][0]['suggestions'])" "False True"
+run 0 $T bus -J --ios "$tmp/sdr104-50.ios" --dt tests/data/dt/phytium-e2000q.dts &&
+    json_eq "Phytium E2000: the clock raise as an overlay (max-frequency = <100000000>)" \
+        "j['persistent_for'], [p['kind'] for p in j['persistent']], 'max-frequency = <100000000>;' in j['persistent'][0]['text']" \
+        "SDR104 at 100 MHz (untested on this card: trial it with --apply first) ['dt-overlay'] True"
+run 0 $T bus -J --ios "$tmp/odin.ios" --dt tests/data/dt/ayn-odin2-sd-before.dts &&
+    json_eq "Odin 2: by its label, sd-uhs-sdr104 added, the mask and the clamp neutral in the overlay and deleted in the .dts edit" \
+        "[p['kind'] for p in j['persistent']], 'target = <&sdhc_2>;' in j['persistent'][0]['text'], [x in j['persistent'][0]['text'] for x in ('sd-uhs-sdr104;', 'sdhci-caps-mask = <0x0 0x0>;', 'max-sd-hs-hz = <50000000>;')], [x in j['persistent'][1]['text'] for x in ('&sdhc_2 {', '/delete-property/ sdhci-caps-mask;', '/delete-property/ max-sd-hs-hz;')]" \
+        "['dt-overlay', 'dts-edit'] True [True, True, True] [True, True, True]"
+run 0 $MB --ios "$tmp/odin.ios" --dt tests/data/dt/ayn-odin2-sd-before.dts && expect "Odin 2 (mmc-bus): names sdhci-caps-mask" "$out" "sdhci-caps-mask"
+run 0 $T bus -J --ios "$tmp/hs.ios" --caps 0x400f0007 --kernel 6.12 &&
+    json_eq "without --dt: no form, and a sentence why" "j['persistent'], j['persistent_for'], j['persistent_none'][:38]" \
+        "[] None no device tree for the host (--dt FILE"
+# --emit with nothing to emit, and an untested form without --untested: exit 0, no file, the reason.
+run 0 $T bus -J --ios "$tmp/hs.ios" --dt tests/data/dt/rpi3-sdhost.dts --emit "$tmp/none.dts" &&
+    json_eq "--emit with nothing to emit: exit 0, persistent_not_written with its reason" \
+        "j['persistent_not_written']['reason'].startswith('no persistent form: the doctor names the host')" "True"
+[ -e "$tmp/none.dts" ] && fail "--emit with nothing to emit wrote a file" || pass "--emit with nothing to emit: no file"
+run 0 $T bus --ios "$tmp/hs.ios" --dt tests/data/dt/rpi3-sdhost.dts --emit "$tmp/none.dts" &&
+    expect "--emit with nothing to emit (text): a sentence on stderr" "$err" "^mmc-tune: --emit .*none.dts: nothing written: no persistent form"
+run 0 $T bus -J --ios "$tmp/odin.ios" --dt tests/data/dt/ayn-odin2-sd-before.dts --emit "$tmp/odin.dts" &&
+    json_eq "--emit of an untested form without --untested: not written, and why" \
+        "j['persistent_not_written']['reason']" \
+        "SDR104 is untested on this card: trial it with --apply first, or give --untested to write it anyway"
+[ -e "$tmp/odin.dts" ] && fail "--emit wrote an untested form without --untested" || pass "--emit: no untested form written without --untested"
+run 0 $T bus -J --ios "$tmp/odin.ios" --dt tests/data/dt/ayn-odin2-sd-before.dts --emit "$tmp/odin.dts" --untested &&
+    json_eq "--emit --untested: written, no persistent_not_written" "'persistent_not_written' in j" "False"
+if grep -q 'target = <&sdhc_2>;' "$tmp/odin.dts" 2>/dev/null; then pass "--emit --untested writes the overlay"; else fail "--emit --untested: no overlay in the file"; fi
+run 2 $T bus --ios "$tmp/odin.ios" --untested && expect "--untested without --emit: usage" "$err" "--untested qualifies --emit"
+
 # --- hostile input ----------------------------------------------------------
 head -c 3000 /dev/urandom >"$tmp/noise"
 printf 'clock:\t\t99999999999999999999999 Hz\n' >"$tmp/huge.ios"
@@ -92,7 +144,7 @@ dtc -q -I dts -O dtb -o "$tmp/board.dtb" tests/data/dt/rk3328-roc-cc.dtc-dtb.dts
 fdtput -d "$tmp/board.dtb" /mmc@ff500000 sd-uhs-sdr104
 dtc -q -I dtb -O dts -o "$tmp/board.dts" "$tmp/board.dtb"
 run 0 $T bus -J --ios "$tmp/sdr50.ios" --caps 0x40070007 --kernel 6.12 --dt "$tmp/board.dts" --dt-node mmc@ff500000 \
-    --emit "$tmp/sdmmc.dts" &&
+    --emit "$tmp/sdmmc.dts" --untested &&
     json_eq "a DT-limited board: the overlay adds sd-uhs-sdr104 on the host's node" \
         "[(p['kind'], 'sd-uhs-sdr104;' in p['text'], 'target-path = \"/mmc@ff500000\"' in p['text']) for p in j['persistent']]" \
         "[('dt-overlay', True, True)]"

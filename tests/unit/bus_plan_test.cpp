@@ -131,8 +131,12 @@ TEST(BusPlan, NoOneEightVoltsMeansNoUhsTrial)
     dt.flags = {"no-1-8-v", "cap-sd-highspeed"};
     e.dt = dt;
     const auto p = plan(e);
+    EXPECT_EQ(modes(p), (std::vector<std::string>{"HS", "legacy"}));
     EXPECT_EQ(modes(p, true), (std::vector<std::string>{"HS", "legacy"}));
-    EXPECT_NE(p.steps[0].trial.find("no-1-8-v"), std::string::npos);
+    // The UHS modes are the doctor's ruled-out ones, each with its reason.
+    ASSERT_EQ(p.ruled_out.size(), 4u);
+    EXPECT_EQ(p.ruled_out[0].mode, Mode::sdr104);
+    EXPECT_NE(p.ruled_out[0].reason.find("no-1-8-v"), std::string::npos) << p.ruled_out[0].reason;
 }
 
 TEST(BusPersist, AnOverlayAddsTheModeAndSaysWhatItCannotDelete)
@@ -143,7 +147,7 @@ TEST(BusPersist, AnOverlayAddsTheModeAndSaysWhatItCannotDelete)
     dt.path = "/mmc@fe320000";
     dt.flags = {"sd-uhs-sdr50", "cap-sd-highspeed"};
     e.dt = dt;
-    auto f = persistent_forms(e, {CardFamily::sd, Mode::sdr104, 150'000'000, Mode::sdr50});
+    auto f = persistent_forms(e, {CardFamily::sd, Mode::sdr104, 150'000'000, Mode::sdr50, {}});
     ASSERT_EQ(f.size(), 1u);
     EXPECT_EQ(f[0].kind, "dt-overlay");
     EXPECT_NE(f[0].text.find("target-path = \"/mmc@fe320000\";"), std::string::npos);
@@ -152,19 +156,22 @@ TEST(BusPersist, AnOverlayAddsTheModeAndSaysWhatItCannotDelete)
     EXPECT_EQ(f[0].cannot_express, "");
     // A step-down from SDR104 to DDR50: the node's sd-uhs-sdr104 cannot be deleted.
     e.dt->flags.push_back("sd-uhs-sdr104");
-    f = persistent_forms(e, {CardFamily::sd, Mode::ddr50, std::nullopt, Mode::sdr104});
+    f = persistent_forms(e, {CardFamily::sd, Mode::ddr50, std::nullopt, Mode::sdr104, {}});
     ASSERT_EQ(f.size(), 1u);
-    EXPECT_NE(f[0].cannot_express.find("an overlay cannot delete a property: remove sd-uhs-sdr104"), std::string::npos);
+    EXPECT_EQ(f[0].kind, "dts-edit");
+    EXPECT_EQ(f[0].text, "&{/mmc@fe320000} {\n\t/delete-property/ sd-uhs-sdr104;\n};\n");
     // To high speed: no-1-8-v says it, as a property to add.
-    f = persistent_forms(e, {CardFamily::sd, Mode::hs, std::nullopt, Mode::sdr104});
+    f = persistent_forms(e, {CardFamily::sd, Mode::hs, std::nullopt, Mode::sdr104, {}});
     EXPECT_NE(f[0].text.find("no-1-8-v;"), std::string::npos);
     EXPECT_EQ(f[0].cannot_express, "");
     // No-1-8-v in the way of a UHS mode.
     e.dt->flags = {"no-1-8-v"};
-    f = persistent_forms(e, {CardFamily::sd, Mode::sdr50, std::nullopt, Mode::hs});
+    f = persistent_forms(e, {CardFamily::sd, Mode::sdr50, std::nullopt, Mode::hs, {}});
+    ASSERT_EQ(f.size(), 2u);
     EXPECT_NE(f[0].cannot_express.find("remove no-1-8-v"), std::string::npos);
+    EXPECT_NE(f[1].text.find("/delete-property/ no-1-8-v;\n\tsd-uhs-sdr50;"), std::string::npos) << f[1].text;
     // The mode in use at its own clock: nothing to keep.
-    EXPECT_TRUE(persistent_forms(e, {CardFamily::sd, Mode::hs, std::nullopt, Mode::hs}).empty());
+    EXPECT_TRUE(persistent_forms(e, {CardFamily::sd, Mode::hs, std::nullopt, Mode::hs, {}}).empty());
 }
 
 TEST(BusPersist, APciHostGetsTheGlobalModuleOption)
@@ -172,12 +179,12 @@ TEST(BusPersist, APciHostGetsTheGlobalModuleOption)
     auto e = sd_evidence("sd uhs SDR104", 208'000'000, 0x400f0007, "6.12");
     e.dt_absent = true;
     e.pci_id = "1217:8621";
-    auto f = persistent_forms(e, {CardFamily::sd, Mode::hs, std::nullopt, Mode::sdr104});
+    auto f = persistent_forms(e, {CardFamily::sd, Mode::hs, std::nullopt, Mode::sdr104, {}});
     ASSERT_EQ(f.size(), 1u);
     EXPECT_EQ(f[0].kind, "module-option");
     EXPECT_NE(f[0].text.find("sdhci.debug_quirks2=0x4"), std::string::npos);
     EXPECT_EQ(f[0].scope, "global to every SDHCI host on this machine, not only mmc1");
-    f = persistent_forms(e, {CardFamily::sd, Mode::sdr104, 150'000'000, Mode::sdr104});
+    f = persistent_forms(e, {CardFamily::sd, Mode::sdr104, 150'000'000, Mode::sdr104, {}});
     ASSERT_EQ(f.size(), 1u);
     EXPECT_EQ(f[0].text, "");
     EXPECT_NE(f[0].cannot_express.find("no module option caps the clock"), std::string::npos);
@@ -191,7 +198,7 @@ TEST(BusPersist, RaspberryPiSdhostTakesTheDocumentedDtparam)
     dt.path = "/soc/mmc@7e202000";
     dt.compatible = {"brcm,bcm2835-sdhost"};
     e.dt = dt;
-    const auto f = persistent_forms(e, {CardFamily::sd, Mode::hs, 41'666'666, Mode::hs});
+    const auto f = persistent_forms(e, {CardFamily::sd, Mode::hs, 41'666'666, Mode::hs, {}});
     ASSERT_EQ(f.size(), 2u);
     EXPECT_EQ(f[1].kind, "config.txt");
     EXPECT_EQ(f[1].text, "dtparam=sd_overclock=41\n");

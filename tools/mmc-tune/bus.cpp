@@ -49,6 +49,7 @@ void bus_usage(std::FILE* to)
     fmt::print(to, R"(Usage:
  {0} bus [options] DEVICE
  {0} bus --apply [--yes] [--keep] [--force] [--destructive --offset SIZE --size SIZE] DEVICE
+ {0} bus [options] --emit FILE [--untested] DEVICE
  {0} bus --undo [DEVICE]
  {0} bus --ios FILE [--caps HEX] [--caps2 HEX] [--dt FILE|DIR] [--kernel VERSION]
          [--family sd|mmc] [--dmesg FILE [--dmesg-host HOST]]
@@ -59,16 +60,21 @@ caps2 and the clock through debugfs, re-initialise the card, confirm the
 mode from ios, read the card twice and compare, and watch err_stats and the
 kernel log. The fastest clean mode is the result; the host is put back as it
 was (with the ios that proves it) unless --keep. A state file under
-/run/mmckit/ is written before the first change, for --undo. The persistent
-form of the result (a device-tree overlay, config.txt lines, a module
-option) is always printed. Trials need Linux 6.4 or later (writable caps).
+/run/mmckit/ is written before the first change, for --undo. Modes the
+doctor rules out (the SoC table, 1.8 V I/O the board lacks, the card) are
+listed with why and never trialled. The persistent form (a device-tree
+overlay, a .dts edit, config.txt lines, a module option) is printed for a
+mode trialled clean, or, marked untested, where the evidence supports it;
+otherwise a sentence says why there is none. Trials need Linux 6.4 or
+later (writable caps).
 
 Options:
      --apply                 trial the planned modes (asks first)
  -y, --yes                   do not ask before the trials
      --keep                  keep the chosen mode until the next reboot
      --force                 trial modes faster than the one in use even on a
-                             card with a mounted filesystem
+                             card with a mounted filesystem, and modes only
+                             the SoC table rules out (never kept)
      --mode LIST             the bus modes to trial (comma separated: SDR104,
                              DDR50, SDR50, SDR25, HS, legacy, HS400, HS200, DDR52,
                              MMC-HS); default: from the fastest down to the
@@ -80,7 +86,9 @@ Options:
      --time TIME             the longest one trial may take (default 30s)
      --undo                  put the host back from the state file of an
                              interrupted or --keep run
-     --emit FILE             write the persistent form (the overlay source) to FILE
+     --emit FILE             write the persistent form (the overlay source) to
+                             FILE, for a mode trialled clean on this card
+     --untested              with --emit: write it for a mode not trialled too
  -n, --dry-run               print the plan and change nothing (the default
                              without --apply)
  -J, --json                  print JSON (see mmc-tune(1))
@@ -114,7 +122,7 @@ Examples:
 struct Options {
     std::optional<std::string> device;
     bool apply = false, yes = false, keep = false, force = false, destructive = false, undo = false, dry_run = false,
-         json = false, use_ioctl = true;
+         json = false, use_ioctl = true, untested = false;
     std::vector<bus::Mode> modes;
     std::optional<uint64_t> offset, size;
     double trial_seconds = 30;
@@ -158,7 +166,7 @@ std::vector<bus::Mode> mode_list(const std::string& text)
 
 Options parse_options(int argc, char** argv)
 {
-    enum { apply = 256, keep, force, mode, destructive, offset, size, time, undo, emit, caps, caps2, dt, dt_node, kernel, family, dmesg, dmesg_host };
+    enum { apply = 256, keep, force, mode, destructive, offset, size, time, undo, emit, untested, caps, caps2, dt, dt_node, kernel, family, dmesg, dmesg_host };
     static const auto longopts = cli::with_device_sources({
         {"apply", no_argument, nullptr, apply},
         {"yes", no_argument, nullptr, 'y'},
@@ -171,6 +179,7 @@ Options parse_options(int argc, char** argv)
         {"time", required_argument, nullptr, time},
         {"undo", no_argument, nullptr, undo},
         {"emit", required_argument, nullptr, emit},
+        {"untested", no_argument, nullptr, untested},
         {"dry-run", no_argument, nullptr, 'n'},
         {"json", no_argument, nullptr, 'J'},
         {"ios", required_argument, nullptr, 'i'},
@@ -211,6 +220,7 @@ Options parse_options(int argc, char** argv)
         }
         case undo: o.undo = true; break;
         case emit: o.emit = arg; break;
+        case untested: o.untested = true; break;
         case 'n': o.dry_run = true; break;
         case 'J': o.json = true; break;
         case 'i': p.ios_file = arg; break;
@@ -248,6 +258,7 @@ Options parse_options(int argc, char** argv)
     if (!o.pasted && pasted_only) throw cli::UsageError("--caps, --caps2, --dt, --dt-node, --kernel and --family describe a pasted dump; use them with --ios");
     if (p.dt_node && !p.dt_file) throw cli::UsageError("--dt-node picks a node of --dt; give --dt FILE");
     if (!o.pasted && !o.device && !o.undo) throw cli::UsageError("no DEVICE given (or --ios FILE to plan from a pasted dump)");
+    if (o.untested && !o.emit) throw cli::UsageError("--untested qualifies --emit: give --emit FILE too");
     if (o.undo && (o.apply || o.pasted || o.dry_run || o.emit))
         throw cli::UsageError("--undo puts the host back and does nothing else: give it alone (with DEVICE)");
     if (o.pasted && o.apply) throw cli::UsageError("--apply trials on a live host; a pasted dump is planned only");
@@ -308,37 +319,20 @@ fs::path card_data(const Options& o, const dev::Card& card)
 
 // ---- the persistent form ----
 
-void add_persistent(tune::BusReport& r, const bus::Evidence& e, const Options& o, bool live)
+void add_persistent(tune::BusReport& r, const tune::BusPlanInput& in, const Options& o)
 {
-    const auto& p = r.plan;
-    if (!p.family || !p.start_mode) return;
-    tune::PersistTarget t;
-    t.family = *p.family;
-    t.mode_in_use = *p.start_mode;
-    if (r.run && r.run->chosen) {
-        const auto& c = r.run->trials[*r.run->chosen];
-        t.mode = c.mode;
-        t.clock_hz = c.clock_asked;
-        r.persistent_for = fmt::format("{}{} (trialled clean on this card)", bus::to_string(c.mode),
-                                       c.clock_asked ? " at " + cli::format_hz(static_cast<double>(*c.clock_asked)) : "");
-    } else if (r.run) {
-        return; // trials ran and none was clean: nothing to keep
-    } else {
-        const auto first = std::find_if(p.steps.begin(), p.steps.end(), [](const tune::BusStep& s) { return s.caps.has_value(); });
-        if (first == p.steps.end()) return;
-        t.mode = first->mode;
-        t.clock_hz = first->clock_hz;
-        r.persistent_for = fmt::format("{}{} (untested: the plan's fastest; trial it with --apply first)", bus::to_string(t.mode),
-                                       t.clock_hz ? " at " + cli::format_hz(static_cast<double>(*t.clock_hz)) : "");
-    }
-    r.persistent = tune::persistent_forms(e, t);
+    const auto kept = tune::persistent_result(in.evidence, in.diagnosis, r.plan, r.run);
+    r.persistent = kept.forms;
+    r.persistent_for = kept.for_what;
+    r.persistent_tested = kept.tested;
+    r.persistent_none = kept.none;
     // The overlay checked against the running tree, as the boot loader will
     // apply it; a pasted evidence has no whole tree to check it against.
     const auto overlay = std::find_if(r.persistent.begin(), r.persistent.end(),
                                       [](const tune::PersistentForm& f) { return f.kind == "dt-overlay"; });
     if (overlay == r.persistent.end()) return;
     const fs::path running = o.roots.device_tree_dir();
-    if (!live)
+    if (!in.live)
         r.overlay_check = {"not checked: a pasted node is no whole tree; on the board, mmc-tune bus checks it against the running one"};
     else if (!fs::is_directory(running))
         r.overlay_check = {fmt::format("not checked: no running device tree at {}", running.string())};
@@ -346,11 +340,21 @@ void add_persistent(tune::BusReport& r, const bus::Evidence& e, const Options& o
         r.overlay_check = tune::check_overlay(overlay->text, running).lines;
 }
 
-void emit_file(const Options& o, const tune::BusReport& r)
+// --emit writes the first form, only for a mode trialled clean on this card
+// (or with --untested); otherwise nothing, and the report says why.
+void emit_file(const Options& o, tune::BusReport& r)
 {
     if (!o.emit) return;
     if (r.persistent.empty())
-        throw cli::Error(cli::ErrorKind::failure, fmt::format("--emit {}: nothing to write: no persistent form for this result", *o.emit));
+        r.persistent_not_written = "no persistent form: " + r.persistent_none;
+    else if (!r.persistent_tested && !o.untested)
+        r.persistent_not_written = fmt::format("{} is untested on this card: trial it with --apply first, or give --untested to write "
+                                               "it anyway",
+                                               r.persistent_for.substr(0, r.persistent_for.find(" (")));
+    if (r.persistent_not_written) {
+        if (!o.json) fmt::print(stderr, "{}: --emit {}: nothing written: {}\n", tool, *o.emit, *r.persistent_not_written);
+        return;
+    }
     cli::write_output_file(*o.emit, r.persistent.front().text);
 }
 
@@ -460,18 +464,20 @@ int run_bus(int argc, char** argv)
         in.caps_not_writable = debugfs->caps_not_writable();
     }
     report.plan = tune::plan_bus(in);
+    const std::string log_note =
+        in.evidence.log_note + (in.evidence.log_needs_host ? "; give --dmesg-host mmcN to read one host's lines" : "");
 
     if (o.apply && !report.plan.live_trials) {
-        add_persistent(report, in.evidence, o, in.live);
+        add_persistent(report, in, o);
         emit_file(o, report);
-        print(o, report, in.evidence.log_note + (in.evidence.log_needs_host ? "; give --dmesg-host mmcN to read one host's lines" : ""));
+        print(o, report, log_note);
         throw cli::Error(cli::ErrorKind::failure, fmt::format("{}: no trials: {}", report.device, report.plan.live_trials_reason));
     }
     if (o.apply) {
         const bool any = std::any_of(report.plan.steps.begin(), report.plan.steps.end(), [](const tune::BusStep& s) { return s.trialled; });
         if (!any) {
-            add_persistent(report, in.evidence, o, in.live);
-            print(o, report, in.evidence.log_note + (in.evidence.log_needs_host ? "; give --dmesg-host mmcN to read one host's lines" : ""));
+            add_persistent(report, in, o);
+            print(o, report, log_note);
             throw cli::Error(cli::ErrorKind::failure, fmt::format("{}: no mode to trial (see each step's reason)", report.device));
         }
         const auto& stop = cli::install_stop_signals(cli::SecondSignal::ignored);
@@ -493,9 +499,9 @@ int run_bus(int argc, char** argv)
         report.run = cli::in_context(report.device, [&] { return tune::run_trials(host, report.plan, to); });
         progress.clear();
     }
-    add_persistent(report, in.evidence, o, in.live);
+    add_persistent(report, in, o);
     emit_file(o, report);
-    print(o, report, in.evidence.log_note + (in.evidence.log_needs_host ? "; give --dmesg-host mmcN to read one host's lines" : ""));
+    print(o, report, log_note);
     if (report.run) {
         const auto& run = *report.run;
         if (run.restored && !run.restored->done && !run.restored->kept)
