@@ -262,7 +262,7 @@ mmc::out::BusReport live_report(const mmc::dev::Host& host, const mmc::dev::Card
     return r;
 }
 
-// A card in a USB reader (issue 26): the reader's link and its ceiling, as
+// A card in a USB reader: the reader's link and its ceiling, as
 // far as USB lets us see. Nothing when the target is no reader's slot (the
 // MMC path then says what it is).
 std::optional<mmc::out::ReaderBusReport> reader_report(const Options& o)

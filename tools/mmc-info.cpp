@@ -163,7 +163,7 @@ int list_cards(const Options& o)
 }
 
 // A card in a USB reader: what is known through the reader, and why the
-// registers are not (issue 26).
+// registers are not.
 int show_reader(const mmc::dev::Device& d, const Options& o)
 {
     if (o.json) {

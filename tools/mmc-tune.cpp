@@ -1,6 +1,6 @@
 // mmc-tune: from a diagnosis to a tuned, verified card. A thin dispatcher:
 // each subcommand's front end is a file of its own beside it
-// (mmc-tune/emmc.cpp; bus and queue are to come beside it, issue 37); the
+// (mmc-tune/emmc.cpp, bus.cpp, queue.cpp); the
 // planning and the writes are libmmc's (tune/).
 #include "cli/cli.h"
 #include "cli/subcommand.h"

@@ -1,4 +1,4 @@
-// The bus doctor for a card in a USB reader (issue 26): what is known through
+// The bus doctor for a card in a USB reader: what is known through
 // the reader (its USB link and transport, and the ceiling that follows), what
 // is not (the SD bus mode between the reader and the card: no ios, no
 // registers), and which of them limits. Pure, like bus/doctor.h.

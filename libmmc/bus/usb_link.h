@@ -1,5 +1,5 @@
-// The USB link a card reader sits on, and the ceiling it puts on a card
-// (issue 26): the negotiated speed as the kernel reports it (sysfs `speed`,
+// The USB link a card reader sits on, and the ceiling it puts on a card:
+// the negotiated speed as the kernel reports it (sysfs `speed`,
 // Mbit/s), its name, and what it can carry, each figure with where it comes
 // from. Pure arithmetic, so every figure is unit-tested against its source.
 #pragma once

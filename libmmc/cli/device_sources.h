@@ -1,6 +1,6 @@
 // Where a tool reads a card's facts from: the option group every tool that
 // reads a card shares (--no-ioctl, --sysfs-root, --debugfs-root) and the one
-// rule for debugfs (issue 36, part 4). Tools take the options a run needs
+// rule for debugfs. Tools take the options a run needs
 // (mmc-tune reads sysfs only; three tools take --debugfs-root), never declare
 // them themselves.
 #pragma once

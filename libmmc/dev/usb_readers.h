@@ -1,4 +1,4 @@
-// Every USB card reader's slot on the machine (issue 26): the disks whose
+// Every USB card reader's slot on the machine: the disks whose
 // USB facts make them a reader (dev/usb_storage.h), for the lists that name
 // every card (mmc-info without arguments).
 #pragma once

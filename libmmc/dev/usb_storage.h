@@ -1,5 +1,5 @@
-// A block device on USB mass storage, and whether it is a card reader's slot
-// (issue 26). Read from sysfs by walking up from the disk to its USB
+// A block device on USB mass storage, and whether it is a card reader's slot.
+// Read from sysfs by walking up from the disk to its USB
 // interface and device (.../usb2/2-1/2-1:1.0/host6/target6:0:0/6:0:0:0/block/sdb)
 // and from udev's database; pure over SysRoots, so fixture trees
 // (tests/data/sysfs/usb*) stand in for the machine.

@@ -53,7 +53,7 @@ struct Capabilities {
     uint64_t csd_erase_group_bytes = 0; // MMC CSD (ERASE_GRP_SIZE+1) x (ERASE_GRP_MULT+1) x write block
     uint32_t csd_write_timeout_ms = 0;  // MMC CSD TAAC x 10 << R2W_FACTOR, for legacy erase groups
 
-    // A card in a USB reader (issue 26): only what the reader passes on
+    // A card in a USB reader: only what the reader passes on
     // reaches the card. provisioning_mode is the SCSI disk's (sd.c): "full"
     // (no discard), "unmap", "writesame_16", "writesame_10", "disabled".
     bool usb_reader = false;

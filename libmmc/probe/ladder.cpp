@@ -74,7 +74,7 @@ Geometry analyze(const Ladder& ladder)
     std::optional<std::size_t> page_at; // index into `small`
     // A boundary is a step far outside the noise of its neighbours: three
     // times the baseline, the spread of the rows below it. Not a share of
-    // the read time (issue 40: a ~200 us step over ~550 us reads, or over
+    // the read time (a ~200 us step over ~550 us reads, or over
     // 55 ms ones, is a boundary when the rows around it vary by 12 us); that
     // stands in only where the rows show no spread at all (quiet_floor).
     // The spread of single repeated reads is larger than a

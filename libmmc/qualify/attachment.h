@@ -1,5 +1,5 @@
-// How the card is attached for one mmc-qualify run, for its bundle (issue
-// 26): in a USB reader's slot (the reader and its link), in an MMC host's
+// How the card is attached for one mmc-qualify run, for its bundle:
+// in a USB reader's slot (the reader and its link), in an MMC host's
 // slot, or another block device; and what tells the card apart where its
 // CID cannot be read: the device's size in sectors and its partition
 // table's identifier, read before any step writes.

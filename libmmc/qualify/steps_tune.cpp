@@ -1,4 +1,4 @@
-// The tuning steps (mmc-qualify --tune, issue 37): mmc-tune bus and
+// The tuning steps (mmc-qualify --tune): mmc-tune bus and
 // mmc-tune queue as child processes, their -J documents kept in the
 // bundle's "tune" part. The bus step plans only (-n) unless --apply asks
 // for the trials, which change the host's bus mode and put it back at the

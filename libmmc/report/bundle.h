@@ -194,7 +194,7 @@ struct HealthFigures {
     std::string life_source;                // "ext_csd", "cmd56:sandisk", ...
 };
 
-// What mmc-tune bus found (issue 37), as the report shows it: the mode in
+// What mmc-tune bus found, as the report shows it: the mode in
 // use before and its speed, the mode the trials chose and its speed, how
 // many trials ran and were rejected, whether the host was put back. The
 // words are the tool's (modes, reasons), shown as written; the report

@@ -90,7 +90,7 @@ ALTER TABLE bundles ADD COLUMN state_summary TEXT;
 ALTER TABLE verdicts ADD COLUMN bus_ceiling_mb_s DOUBLE PRECISION;
 )";
 
-// Version 4: how the card was attached (issue 26): the attachment's words,
+// Version 4: how the card was attached: the attachment's words,
 // the USB reader and its link when it was in one, and what tells a card
 // apart without its CID (its sectors, its partition table's identifier).
 // Rows stored before stay NULL: their bundles did not say.
@@ -105,7 +105,7 @@ ALTER TABLE bundles ADD COLUMN reader_speed_mbit DOUBLE PRECISION;
 ALTER TABLE bundles ADD COLUMN reader_ceiling_mb_s DOUBLE PRECISION;
 )";
 
-// Version 5: what mmc-tune chose (issue 37): the bus mode in use before
+// Version 5: what mmc-tune chose: the bus mode in use before
 // and its speed, the mode the trials chose and its speed, whether the host
 // was trialled live and put back; the block queue's setting before, its
 // result and verdict; and mmc-tune's documents whole. Rows stored before

@@ -1,5 +1,5 @@
 // mmc-tune's documents in a bundle (its "tune" part: {"bus": ..., "queue":
-// ...}, each mmc-tune's -J output, issue 37) read into the figures the
+// ...}, each mmc-tune's -J output) read into the figures the
 // report shows: Bundle::tune_bus and Bundle::tune_queue. Tolerant, as the
 // rest of a bundle is read: a value of the wrong type is a warning.
 #pragma once

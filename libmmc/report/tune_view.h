@@ -1,4 +1,4 @@
-// mmc-tune's results as the report's views show them (issue 37): one row
+// mmc-tune's results as the report's views show them: one row
 // per card@host that has them, before and after. The text and HTML views
 // print the same cells; the JSON view writes the figures. Shared by the
 // views so the three say the same.

@@ -60,7 +60,7 @@ Figures modelled_figures(const Params&);
 
 nlohmann::json to_json(const Figures&);
 
-// Sustained writing (issue 27; Params::Sustained): what a benchmark writing
+// Sustained writing (Params::Sustained): what a benchmark writing
 // host_request_bytes requests back to back, sequentially over the whole
 // storage, should find. The formulas are the card's own (timing.h,
 // flash_writes.h); the stall pattern and the per-AU figures come from

@@ -28,7 +28,7 @@ struct Timing {
     double bus_bytes_per_s = 0;   // the data's transfer time on the bus (25e6 for SD high speed)
 };
 
-// What makes sustained writing different from a short benchmark (issue 27):
+// What makes sustained writing different from a short benchmark:
 // an SLC cache (part of the flash run as SLC: writes land there fast until
 // it is full, then go at the native TLC/QLC rate; idle time folds it back
 // into the native flash) and garbage-collection stalls driven by the FTL's

@@ -15,7 +15,7 @@
 
 namespace mmc::tune {
 
-// The settings mmc-tune emmc takes, by identity (issue 36): the library
+// The settings mmc-tune emmc takes, by identity: the library
 // decides and words by these, and the front end (tools/mmc-tune/emmc.cpp)
 // names each by the option that asks for it, so that no library file spells
 // an option. permanent: the request's qualifier that means a one-time

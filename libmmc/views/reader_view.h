@@ -1,4 +1,4 @@
-// Views of a card in a USB reader (issue 26): what mmc-info and mmc-bus say
+// Views of a card in a USB reader: what mmc-info and mmc-bus say
 // about a reader's slot, where an MMC host's card would show its registers
 // and bus mode. Text for people, JSON per man/mmc-info.1 and man/mmc-bus.1.
 #pragma once

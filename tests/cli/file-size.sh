@@ -1,8 +1,8 @@
 #!/bin/sh
 # check: expect 2
-# No source file in libmmc/ or tools/ is over 600 lines (issue 36, part 5):
+# No source file in libmmc/ or tools/ is over 600 lines:
 # a file that long mixes jobs; cut it at its seams. Files not yet cut are
-# named below (none now), each with its issue; a listed file that is no
+# named below (none now), each with why it is not yet cut; a listed file that is no
 # longer too long fails too, so the list only shrinks.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh

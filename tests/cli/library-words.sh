@@ -1,6 +1,5 @@
 #!/bin/sh
-# Library code names no command-line flags, and the modules keep their floors
-# (issue 12, part 3 and "Done when").
+# Library code names no command-line flags, and the modules keep their floors.
 #
 # 1. Flags. A string literal in libmmc/ that holds "--word" names a flag: the
 #    words of a remedy belong to cli/remedy.cpp, which the tools' errors use
@@ -40,7 +39,7 @@
 #      never from each other: bench/ never includes erase/device.h or another
 #      erase/ header, erase/ never includes bench/.
 #
-# 3. One device resolver (issue 24): naming a device and deciding whether it
+# 3. One device resolver: naming a device and deciding whether it
 #    may be used is dev/resolver.cpp's, and so is the one /sys/dev/block/
 #    MAJ:MIN lookup. Found elsewhere in libmmc/ (code, not comments):
 #    "dev" / "block" (or a "dev/block" literal), S_ISBLK (is a typed path a
@@ -51,7 +50,7 @@
 #    on a resolved disk), dev/uevent.cpp (the kernel's DEVNAME), and
 #    bench/target.cpp's S_ISBLK when it opens the resolved path.
 #
-# 4. Typed vocabulary (issue 24): a result the library makes and reads itself
+# 4. Typed vocabulary: a result the library makes and reads itself
 #    (a suite, an engine, a chunk's kind, a verdict's deciding figure, ...) is
 #    an enum, and only its to_string writes the word. So a comparison with a
 #    string literal (x == "word", "word" != x) in libmmc/ code is allowed only
@@ -62,7 +61,7 @@
 #    comparison in a listed file (the list is by file, not by line). A listed
 #    file that is gone or compares no word any more is reported too.
 #
-# 5. Typed register facts (issue 36): code outside libmmc/regs/ reads a
+# 5. Typed register facts: code outside libmmc/regs/ reads a
 #    register through the typed facts of regs/register_facts.h and
 #    regs/card_facts.h (csd_facts(...)->erase_class, ext_csd_facts(...)->
 #    trim_mult, ...), never by a field's or a decoded value's name, which a
@@ -74,7 +73,7 @@
 #    (const auto* d = r.find(...), r.find(...)->value), where those give a
 #    position or an iterator.
 #
-# 6. One reader of sysfs (issue 36): sysfs and debugfs are read in dev/,
+# 6. One reader of sysfs: sysfs and debugfs are read in dev/,
 #    through SysRoots, so a fixture tree stands in for all of it and each
 #    attribute has one parse; the resolver puts what the tools need on
 #    dev::Device and dev::Card (queue limits, provisioning mode, preferred
@@ -83,7 +82,7 @@
 #    which ignores the roots. A message that names a sysfs file in prose
 #    ("echo 0 > /sys/block/...") is not a path.
 #
-# 7. One device-source option group (issue 36): --no-ioctl, --sysfs-root
+# 7. One device-source option group: --no-ioctl, --sysfs-root
 #    and --debugfs-root are declared in libmmc/cli/device_sources.cpp, and
 #    the one debugfs rule (an explicit --debugfs-root wins; else a fixture
 #    tree's ROOT/kernel/debug; else the live default) is in
@@ -111,7 +110,7 @@ literal = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 # flags
 # tune/bus_* and tune/queue_*: mmc-tune bus and queue, being written on
-# their own branches; the eMMC settings beside them name no option (issue 36).
+# their own branches; the eMMC settings beside them name no option.
 skip_dirs = ("cli/", "qualify/")
 skip_file = re.compile(r"^(probe|format)/[a-z_]+_view\.cpp$|^tune/(bus|queue)_[a-z_]+\.(cpp|h)$")
 allowed_flags = {
@@ -480,7 +479,7 @@ stale_word_entries "$work/words" | grep -q "^bench/job.cpp: listed in part 4 but
 grep -q '^#include "erase/erase.h"' "$top/libmmc/bench/precondition.cpp" &&
     pass "the include rule saw bench's one erase include" || fail "bench/precondition.cpp no longer includes erase/erase.h: update this suite's rule"
 
-# --- Typed register facts (issue 36, part 5 above) ---------------------------
+# --- Typed register facts (part 5 above) ------------------------------------
 # Planted: each by-name read is found; regs/'s own, a string's or a JSON
 # object's find, a typed fact, and comments are not.
 mkdir -p "$work/names/libmmc/erase" "$work/names/libmmc/regs" "$work/names/tools"
@@ -514,7 +513,7 @@ grep -q 'field_value(' "$top/libmmc/regs/card_facts.cpp" && grep -q '^ExtCsdFact
     fail "regs/ has no by-name reader or typed EXT_CSD facts, or erase reads neither: update this suite's rule"
 # --- end of: typed register facts --------------------------------------------
 
-# --- One reader of sysfs (issue 36, part 6 above) ----------------------------
+# --- One reader of sysfs (part 6 above) -------------------------------------
 # Planted: a queue read in erase, a hard-coded /sys in bench and in a tool are
 # found; dev/'s own reads, a message naming a sysfs file, a read_attr in a
 # comment or a literal, and a name that only contains read_attr are not.
@@ -544,7 +543,7 @@ grep -q '^std::optional<std::string> read_attr(' "$top/libmmc/dev/sysfs.cpp" &&
     fail "dev/ has no read_attr or the resolver no block queue: update this suite's rule"
 # --- end of: one reader of sysfs ---------------------------------------------
 
-# --- One spawn, one stop-signal module (issue 24) ---------------------------
+# --- One spawn, one stop-signal module --------------------------------------
 # Children are started only in libmmc/cli/process.cpp (default signal
 # dispositions, an empty mask, waits with limits, stops passed on), and
 # signal dispositions are set only in libmmc/cli/stop_signal.cpp: a second
@@ -620,12 +619,12 @@ grep -q ' fork()' "$top/libmmc/cli/process.cpp" && grep -q 'sigaction(' "$top/li
     fail "cli/process.cpp spawns or cli/stop_signal.cpp catches signals another way: update this suite's rule"
 # --- end of: one spawn, one stop-signal module -------------------------------
 
-# --- One device-source option group (issue 36, part 4) ----------------------
+# --- One device-source option group (part 7 above) --------------------------
 # --no-ioctl, --sysfs-root and --debugfs-root are declared, and debugfs placed
 # under a fixture's sysfs root, only in libmmc/cli/device_sources.{h,cpp}: a
 # tool takes the group with cli::with_device_sources and cli::DeviceSources.
 # Planted: a tool's own --sysfs-root, its own "kernel" / "debug", a debugfs
-# path literal and a child's --sysfs-root spelled by hand (issue 36: the
+# path literal and a child's --sysfs-root spelled by hand (the
 # children's arguments come from cli::DeviceSources::arguments) are found;
 # the module itself, dev/sysfs.h's live default, a message naming a debugfs
 # file and a comment are not.

@@ -109,7 +109,7 @@ if [ "$(id -u)" -eq 0 ] && loop=$(losetup -f --show "$(truncate -s 64M "$dir/dis
     run 1 $bench --destructive --yes --rw write --runtime 0.3s "$loop" && expect "not MMC needs --any-device" "$err" "not an MMC/SD device.*--any-device"
     run 1 $bench --destructive --any-device --rw write --runtime 0.3s "$loop" </dev/null &&
         expect "no terminal, no --yes: refused" "$err" "no terminal to ask on; add --yes"
-    # -n beside --destructive (issue 28, point 6): the plan, placed as a run
+    # -n beside --destructive: the plan, placed as a run
     # places it; nothing measured, written or asked; a refusal is the run's.
     run 0 $bench -n -J --suite quick "$loop" &&
         json_eq "dry run, read-only: the reads planned, the writes left out" \

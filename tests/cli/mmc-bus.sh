@@ -76,7 +76,7 @@ run 0 $bus -J --sysfs-root tests/data/sysfs/sd-qemu/sys &&
         "j['hosts'][0]['device_tree'], j['hosts'][0]['limit'], j['hosts'][0]['decided_by'][0].startswith('caps of a host without a device-tree node')" \
         "None host True"
 
-# A PCI host (issue 40): --pci says there is no device tree; with a card
+# A PCI host: --pci says there is no device tree; with a card
 # that can do more than the bus runs, the host limits.
 printf 'clock:\t\t50000000 Hz\ntiming spec:\t2 (sd high-speed)\nbus width:\t2 (4 bits)\n' > "$tmp/nohost.txt"
 run 0 $bus -J --ios "$tmp/nohost.txt" --pci=1217:8621 &&
@@ -142,7 +142,7 @@ run 2 $bus --caps 0x1 && expect "--caps without --ios" "$err" "use them with --i
 run 2 $bus --ios "$tmp/grep.txt" --measure && expect "--measure needs a live card" "$err" "--measure needs a live card"
 run 2 $bus --measure=0 && expect "--measure=0 refused" "$err" "--measure 0: expected a time above zero"
 # An optional argument in the separate form is taken when it reads as a time
-# (issue 28, point 6): "--measure 0" is that time, not a device named 0.
+# (one duration syntax): "--measure 0" is that time, not a device named 0.
 run 2 $bus --measure 0 && expect "--measure 0 (separate form) is the time" "$err" "--measure 0: expected a time above zero"
 run 2 $bus --measure=5d && expect "--measure=5d: the duration parser's unit error" "$err" "--measure: '5d': unknown unit 'd'"
 run 1 $bus --measure 5d && expect "--measure 5d: a word that is no time is the DEVICE" "$err" "mmc-bus: 5d: no such device"
@@ -153,7 +153,7 @@ echo "hello" > "$tmp/junk.txt"
 run 1 $bus --ios "$tmp/junk.txt" && expect "a file with no ios lines" "$err" "no ios lines found"
 run 1 $bus --sysfs-root tests/data/sysfs/usb-reader/sys sda && expect "USB reader named" "$err" "sda is on USB"
 run 0 $bus --help && expect "--help" "$out" "--ios FILE"
-# Bad input that used to crash, hang or pass as a value (issue 12).
+# Bad input that used to crash, hang or pass as a value.
 $PY -c "print('clock: ' + 'x' * 900000)" > "$tmp/long.txt"
 run 1 $bus --ios "$tmp/long.txt" && expect "one very long line: a clear error, no crash" "$err" "line 1: clock 'x+' is not a clock the kernel prints"
 run 1 timeout 20 $bus --ios /dev/zero && expect "--ios /dev/zero: refused at the cap" "$err" "/dev/zero: more than 1 MiB; no ios dump is that large"

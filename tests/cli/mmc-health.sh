@@ -44,7 +44,7 @@ case $first in
 esac
 expect "the remedy is given" "$out" "what to do: slide the lock switch"
 # A text field the block leaves blank is said to be blank, never an empty
-# value (issue 28, point 7): "Product" and "Manufactured" here.
+# value: "Product" and "Manufactured" here.
 expect "a blank field says so" "$out" "^      Product +none \(blank in the block\)$"
 # (a field line is six spaces, the label padded to 26, a space, the value)
 if grep -qE '^      .{26} ?$' "$out"; then fail "a value left blank: '$(grep -E '^      .{26} ?$' "$out" | head -n1)'"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mmc-info --decode from the command line: the issue's acceptance example,
+# mmc-info --decode from the command line: a worked example,
 # input variants, JSON shape, and every malformed-input error (exit 2).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
@@ -35,8 +35,8 @@ run 0 $info --family mmc -J --byte-order normal --decode ext_csd=@$rev &&
 run 2 $info --byte-order big --decode csd=00 && expect "bad --byte-order" "$err" "--byte-order big: expected normal, reversed or auto"
 run 2 $info --family xd --decode csd=00 && expect "bad --family" "$err" "--family xd: expected sd or mmc"
 
-# Pasted registers say which family they are where they can (issue 28,
-# point 4): a Samsung eMMC's CSD (CSD_STRUCTURE 3) and CID (CBX in byte 1)
+# Pasted registers say which family they are where they can:
+# a Samsung eMMC's CSD (CSD_STRUCTURE 3) and CID (CBX in byte 1)
 # decode as MMC without --family, exactly as with --family mmc, and say why.
 emmc_csd=d02701320f5903fff6dbffef8e404000
 emmc_cid=1501004d384731474303dc0db061506f
@@ -64,7 +64,7 @@ run 0 $info --decode cid=035344534e3531328053e8f3b1015500 --decode csd=$emmc_csd
     expect "registers that disagree: SD assumed, both reasons and --family mmc" "$out" "^Family: +SD \(assumed: the registers disagree: .*OID.*CSD_STRUCTURE 3.*; --family mmc reads them as MMC\)$"
 run 0 $info --family sd --decode csd=$emmc_csd && expect "--family is obeyed and named" "$out" "^Family: +SD \(given: --family sd\)$"
 # --card was the family here, a card file in mmc-sim, a filter in mmc-report
-# (issue 28, point 6): the old spelling still works, with one warning line.
+# before --family: the old spelling still works, with one warning line.
 run 0 $info --card mmc --card mmc --decode csd=$emmc_csd && expect "deprecated --card: still the family" "$out" "^Family: +MMC \(given: --family mmc\)$"
 want_err="mmc-info: --card is deprecated: use --family"
 [ "$(cat "$err")" = "$want_err" ] && pass "deprecated --card: one warning line, however often given" || fail "deprecated --card: stderr '$(cat "$err")'"
@@ -72,14 +72,14 @@ run 1 $info --sysfs-root /nonexistent && expect "a --sysfs-root that does not ex
 empty=$(mktemp -d)
 run 0 $info --sysfs-root "$empty" && expect "no arguments lists cards (none in an empty tree)" "$out" "No MMC/SD cards found"
 rmdir "$empty"
-# A card whose sysfs name is not UTF-8 and carries terminal escapes (issue 12, part 5).
+# A card whose sysfs name is not UTF-8 and carries terminal escapes.
 bad=tests/data/sysfs/sd-badname/sys
 run 0 $info --sysfs-root $bad -J && json_eq "non-UTF-8 sysfs name: -J list is valid JSON, byte replaced" "ascii(j['cards'][0]['card']['product'])" "'QE\ufffd\x1b]0;pwned\x07'"
 expect "non-UTF-8 sysfs name: warning names the place" "$err" "mmc-info: warning: invalid UTF-8 in /cards/0/card/product replaced by U\+FFFD"
 run 0 $info --sysfs-root $bad mmcblk0 -J && json_eq "non-UTF-8 sysfs name: -J device view is valid JSON" "j['card']['name']" "mmc0:4567"
 run 0 $info --sysfs-root $bad && expect "text view escapes control and invalid bytes" "$out" 'QE\\xff\\x1b\]0;pwned\\x07'
 if grep -q "$(printf '\033')" "$out"; then fail "no raw ESC from the card reaches the terminal"; else pass "no raw ESC from the card reaches the terminal"; fi
-# Not a device (issue 28, point 5): "not a block device", not "not on an MMC host".
+# Not a device: "not a block device", not "not on an MMC host".
 not_devices mmc-info "" $info
 # A device on another bus is named for what it is, with the path as typed.
 run 1 $info --sysfs-root tests/data/sysfs/usb-reader/sys /dev/sda &&

@@ -131,7 +131,7 @@ else
             "geometry failed 1 False"
         want "no mmc-health: the health step is skipped, with why" "$(pyjson "$out" "j['steps'][2]['name'], j['steps'][2]['state'], j['steps'][2]['message']")" \
             "health skipped mmc-health not found beside mmc-qualify or on PATH"
-    # --tune (issue 37): mmc-tune bus and queue run last, as child steps with
+    # --tune: mmc-tune bus and queue run last, as child steps with
     # the run's device sources; their documents go to the bundle's "tune"
     # part and mmc-report shows before and after. An mmc-tune beside a copy
     # of mmc-qualify stands in for the tool: it prints the contract's

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mmc-report against hostile or broken input (issue 12, part 5): bundle text
+# mmc-report against hostile or broken input: bundle text
 # with terminal escapes, deeply nested JSON, oversized files, nonsense
 # figures, contradictory registers, links that are not http(s), and --html
 # over a symlink or a device node.

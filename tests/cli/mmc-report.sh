@@ -91,7 +91,7 @@ run 0 $rep --make-bundle --out "$tmp/old-erase" --erase $data/erase.json --card-
     expect "deprecated --erase: says so" "$err" "^mmc-report: --erase is deprecated: use --erase-json$"
 cp "$(cat "$out")" "$out" 2>/dev/null && json_eq "deprecated --erase: still the erase document" "j['erase']['tool']" "mmc-erase"
 
-# mmc-probe's documents and the state suite (issues 14, 15): kept, shown, and
+# mmc-probe's documents and the state suite: kept, shown, and
 # the state suite's writes are not the card's sequential figure.
 run 0 $rep --make-bundle --out "$tmp/probe" --bench $data/bench-iozone.json --bench $data/bench-state.json \
     --probe $data/probe-geometry.json --probe $data/probe-capacity.json --card-label sim --host-label host && {
@@ -116,7 +116,7 @@ run 0 $rep --make-bundle --out "$tmp/probe" --bench $data/bench-iozone.json --be
 run 0 $rep --make-bundle --out "$tmp/probe-bad" --probe $data/bench-state.json &&
     expect "--probe with another tool's output: a failed step" "$err" "warning: load mmc-probe: .*not mmc-probe -J output"
 
-# mmc-tune's documents (issue 37): kept whole, and the report shows the bus
+# mmc-tune's documents: kept whole, and the report shows the bus
 # mode and MB/s before and after, and the queue's result (fixtures written to
 # the contract: trials and a chosen mode; live_trials false; a queue result
 # with no measurable difference).

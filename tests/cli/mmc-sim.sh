@@ -12,7 +12,7 @@ trap 'rm -rf "$work" "$out" "$err"' EXIT
 # --- Options and --describe (no device) ---
 run 2 $sim --capacity 1x --describe && expect "bad size names the option" "$err" "--capacity 1x: .*unknown unit"
 run 2 $sim --state sideways --describe && expect "bad state" "$err" "--state sideways"
-# One duration syntax: a bare number is seconds here too (issue 28, point 6).
+# One duration syntax: a bare number is seconds here too, as in every mmckit tool.
 run 0 $sim --command 0.0015 --page-read 40us --describe -J &&
     json_eq "--command 0.0015 is 1.5 ms, --page-read 40us" "j['card']['command'], j['card']['page_read']" "1500000 40000" 
 run 2 $sim --command 2h --describe && expect "a time beyond an hour refused" "$err" "longer than an hour"
@@ -44,7 +44,7 @@ run 0 $sim --size 1G --describe -J && json_eq "deprecated --size: still the capa
 [ "$(cat "$err")" = "mmc-sim: --size is deprecated: use --capacity" ] && pass "deprecated --size: one warning line" || fail "deprecated --size: stderr '$(cat "$err")'"
 run 0 $sim --fake wraparound --capacity 64M --real-size 16M --describe &&
     expect "describe text: aligned names and units" "$out" "^real_size +16 MiB$"
-# --- Sustained writing (issue 27): the SLC cache and GC stalls ---
+# --- Sustained writing: the SLC cache and GC stalls ---
 run 2 $sim --native-rate fast --describe && expect "a bad rate names the option" "$err" "--native-rate fast: "
 run 2 $sim --slc-rate -5 --describe && expect "a negative rate refused" "$err" "slc-rate: .*not a flash's rate"
 run 2 $sim --size 1G --slc-cache 2G --describe && expect "a cache larger than the card refused" "$err" "slc-cache: .*larger than the card"

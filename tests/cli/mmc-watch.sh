@@ -1,6 +1,6 @@
 #!/bin/sh
 # mmc-watch: its options (no uevent is needed to check them). --timeout takes
-# the one duration syntax of every mmckit tool (issue 28, point 6): a number
+# the one duration syntax of every mmckit tool: a number
 # with an optional unit, seconds without one.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh

@@ -1,6 +1,6 @@
 #!/bin/sh
 # check: expect 15
-# Fleet monitoring (issue 41): the alert rules by promtool (check and unit
+# Fleet monitoring: the alert rules by promtool (check and unit
 # tests) against the metric names mmc-health really writes, and its metrics
 # by promtool's lint; the systemd units by systemd-analyze verify; the
 # timer's command run as the unit runs it, with the sandbox this machine can

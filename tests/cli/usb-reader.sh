@@ -1,5 +1,5 @@
 #!/bin/sh
-# A card in a USB card reader (issue 26), on the hand-built trees of
+# A card in a USB card reader, on the hand-built trees of
 # tests/data/sysfs/make-usb-readers.sh: mmc-info says what it knows and why
 # the registers are missing, mmc-bus names the reader's link and its ceiling,
 # mmc-erase plans (--dry-run) only what the reader passes on and never

@@ -9,8 +9,7 @@
 # tests/lab/guest/mmc-tune-bus.sh; it reads ios itself, so what the tool says
 # it did is checked against what the kernel shows.
 #
-# What these kernels do on this host (measured in the lab, 2026-12; also in
-# the report of issue 37):
+# What these kernels do on this host (measured in the lab, 2026-12):
 # - Start: caps 0x4000000f (4_BIT_DATA, MMC_HIGHSPEED, SD_HIGHSPEED, SDIO_IRQ),
 #   caps2 0x00024000, debugfs clock 50000000; ios "sd high-speed", clock 50 MHz,
 #   actual clock 26 MHz. The card's power/control is "auto" (no udev),

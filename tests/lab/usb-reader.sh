@@ -15,7 +15,7 @@
 # RTS5129-family readers) and a removable medium; QEMU's USB IDs are fixed
 # (46f4:0001 "QEMU USB HARDDRIVE") for both. Once the device resolver
 # knows readers (libmmc/dev/resolver.h uses dev/usb_storage.h: the reader
-# branch of issue 26), the tools' view of it is checked too; until then those
+# branch), the tools' view of it is checked too; until then those
 # checks are skipped, saying so. At the end the same limbo card is probed
 # on the host's loop device (mmc-sim, as root) and both results are put side
 # by side in one mmc-report. About two minutes on two idle cores.

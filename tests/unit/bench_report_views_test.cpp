@@ -136,7 +136,7 @@ TEST(BenchReportViews, InterruptedRunText)
     EXPECT_EQ(doc["interrupted"], true);
 }
 
-// Issue 28, point 7: a figure with no interval claims no more than three
+// A figure with no interval claims no more than three
 // significant digits, and the text says it has none; with one, its digits
 // follow the interval. The JSON keeps the full number.
 TEST(BenchReportViews, FiguresCarryTheirPrecision)

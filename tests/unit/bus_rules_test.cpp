@@ -1,4 +1,4 @@
-// The doctor's rules of issue 40, each on a case it decides and on one
+// The doctor's rules (bus/doctor.h), each on a case it decides and on one
 // where it must not decide (or must decide otherwise). The evidence is
 // written as a live system gives it: the ios dump, the host's device-tree
 // node as DTS, the kernel log's lines, the card's registers.

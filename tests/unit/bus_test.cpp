@@ -615,7 +615,7 @@ TEST(DoctorCorpus, EachCaseAgreesWithItsDiagnosis)
     }
 }
 
-// The validation of issue 19: where the thread states a cause, the verdict
+// The doctor against the corpus's forum threads: where the thread states a cause, the verdict
 // names it or says unknown - never the other side - and says what decided.
 TEST(DoctorCorpus, VerdictNamesTheThreadsCauseNeverTheWrongSide)
 {

@@ -1,4 +1,4 @@
-// The device-source option group and its one debugfs rule (issue 36, part 4).
+// The device-source option group and its one debugfs rule.
 #include "cli/device_sources.h"
 #include "dev/sysfs.h"
 

@@ -1,4 +1,4 @@
-// The one duration syntax (issue 28, point 6): a number with an optional
+// The one duration syntax: a number with an optional
 // unit, seconds without one, the same for every option that takes a time.
 #include "cli/cli.h"
 #include "cli/duration.h"

@@ -1,4 +1,4 @@
-// Figures rounded to what was measured (issue 28, point 7).
+// Figures rounded to what was measured: no more digits than the measurement holds.
 #include "cli/figure.h"
 
 #include <gtest/gtest.h>

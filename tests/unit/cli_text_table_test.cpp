@@ -46,7 +46,7 @@ TEST(CliTextTable, TextTableAlignsAndWraps)
     EXPECT_NE(row2.find(" 0.971"), std::string::npos) << out;
 }
 
-// Issue 28, point 7: "18.2" above "10.24" does not line up its decimals.
+// "18.2" above "10.24" does not line up its decimals.
 TEST(CliTextTable, TextTableGivesAColumnOneNumberOfDecimals)
 {
     TextTable t;

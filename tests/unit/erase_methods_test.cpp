@@ -167,7 +167,7 @@ TEST(EraseMethods, AutoOnPlainBlockDevices)
     EXPECT_TRUE(contains(why, "a loop device, not an MMC/SD card")) << why;
 }
 
-// Issue 26: a card in a USB reader is erased only by the discard the reader
+// A card in a USB reader is erased only by the discard the reader
 // passes on; without one, automatic never falls back to an overwrite.
 TEST(EraseMethods, AReaderWithoutDiscardIsRefusedNeverOverwritten)
 {

@@ -81,7 +81,7 @@ TEST(ProbeFlashbenchText, TruncatedLastLineIsDroppedWithANote)
     EXPECT_NE(t.notes[0].find("cut off"), std::string::npos);
 }
 
-// Issue 28, point 1: a paste whose line breaks were lost (two rows a line,
+// A paste whose line breaks were lost (two rows a line,
 // as mail clients rewrap, or every row on one) reads row for row as the
 // intact one, with its --blocksize, and says it looks rewrapped. Before, each
 // line's first "align" was paired with its last row's times.
@@ -199,7 +199,7 @@ std::string synthetic_ladder(double read_us, double noise_us, uint64_t step_at, 
 
 } // namespace
 
-// Issue 40: a boundary is a step far outside the spread of the rows
+// A boundary is a step far outside the spread of the rows
 // themselves, whatever the read time: ~200 us over ~550 us reads is found...
 TEST(ProbeFlashbenchBoundary, AStepFarOutsideTheRowsSpreadIsFound)
 {

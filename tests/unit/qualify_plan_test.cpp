@@ -113,7 +113,7 @@ TEST(QualifyPlan, DefaultSuites)
     EXPECT_EQ(default_suites(true), (std::vector<Suite>{Suite::quick, Suite::iozone, Suite::a1}));
 }
 
-// --tune (issue 37): mmc-tune bus and queue, last; the bus plans only (-n)
+// --tune: mmc-tune bus and queue, last; the bus plans only (-n)
 // unless --apply asks for the trials (confirmed once by mmc-qualify: --yes
 // to the child), --keep keeps what they chose; the run's device sources,
 // all three, reach mmc-tune (cli::DeviceSources::arguments).

@@ -1,4 +1,4 @@
-// mmc-qualify on a card in a USB reader (issue 26): the plan skips, with the
+// mmc-qualify on a card in a USB reader: the plan skips, with the
 // reader named, the steps that need the MMC host; the pipeline records them
 // skipped without running them; the bundle records the reader and link, the
 // attachment, and what tells the card apart without its CID.

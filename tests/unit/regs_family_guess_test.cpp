@@ -1,4 +1,4 @@
-// Which family pasted registers say they are (issue 28, point 4): held
+// Which family pasted registers say they are: held
 // against every real dump in tests/data/registers.json, whose card type is
 // known, and the cases where the registers cannot tell or disagree.
 #include "corpus.h"

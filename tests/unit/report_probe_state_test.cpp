@@ -1,4 +1,4 @@
-// The bundle's mmc-probe answers and state comparison (issues 14 and 15):
+// The bundle's mmc-probe answers and state comparison:
 // read from the tools' documents, kept through to_json/from_json, shown in
 // the text, HTML, CSV and JSON views, stored in database columns (schema 3,
 // which an older database migrates to), and absent without harm from older

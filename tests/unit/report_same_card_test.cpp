@@ -1,4 +1,4 @@
-// One card measured in a USB reader and in a slot (issue 26): mmc-report
+// One card measured in a USB reader and in a slot: mmc-report
 // recognises it without hand labels (report/tables.h, same_card) and shows
 // its rows side by side, with their attachments in text, JSON and CSV.
 #include "old_store.h"

@@ -96,7 +96,7 @@ TEST(ReportSustained, NoKneeNoKneeMark)
     EXPECT_EQ(sustained_chart(SustainedCurve{}, "x", "none"), "");
 }
 
-// The report's tables gain the sustained speed and the worst write (issue 27).
+// The report's tables gain the sustained speed and the worst write.
 TEST(ReportSustained, TextJsonAndCsvCarryTheSustainedFigures)
 {
     std::vector<Bundle> v;

@@ -1,4 +1,4 @@
-// mmc-tune's results in the bundle, the database and the report (issue 37):
+// mmc-tune's results in the bundle, the database and the report:
 // the fixtures in tests/data/report (tune-bus.json: trials and a chosen
 // mode; tune-bus-offline.json: live_trials false; tune-queue.json: "no
 // measurable difference") read into the figures, written back unchanged,

@@ -276,7 +276,7 @@ TEST_F(ResolverTree, CardWithoutBlockDeviceIsNoBlock)
     EXPECT_EQ(resolve("mmc2", o_.roots).card->name, "mmc2:0001");
 }
 
-// Issue 26: a USB card reader's slot is a card for the resolver; a USB disk
+// A USB card reader's slot is a card for the resolver; a USB disk
 // is not; an empty slot is named so (trees of tests/data/sysfs/make-usb-readers.sh).
 TEST(DeviceResolverUsb, AReaderSlotIsACardWithoutAnyDevice)
 {

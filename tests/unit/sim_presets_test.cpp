@@ -70,7 +70,7 @@ TEST(SimPresets, ModelledFiguresShowTheModelsSignatures)
     }
 }
 
-// Issue 27's video-speed-class presets: the model's figures put each on the
+// The video-speed-class presets: the model's figures put each on the
 // side of V30 (30 MB/s in every AU, sequential writes) it was built for.
 TEST(SimPresets, TheV30PresetsAreOnTheirSideOfTheClass)
 {

@@ -1,4 +1,4 @@
-// Sustained writing on the simulated card (issue 27), on virtual time and
+// Sustained writing on the simulated card, on virtual time and
 // exact: the SLC cache's knee, the post-cache rate, recovery by idle time,
 // garbage-collection stalls driven by the FTL's state and recorded in the
 // counters, and figures.h's predictions against what the Card does.
@@ -130,7 +130,7 @@ TEST(SimSustained, NoCacheNoKneeAndTheOldTiming)
     p.sustained = Sustained{};
     Card c(p);
     const auto ns = write_sequential(c, 0, 128 * MiB);
-    // A clean card written in order: command + bus + one program per page, as before issue 27.
+    // A clean card written in order: command + bus + one program per page, as before the SLC cache was modelled.
     const uint64_t old = transfer_ns(p.timing, rq) + rq / p.page_bytes * p.timing.page_program_ns;
     for (uint64_t v : ns) ASSERT_EQ(v, old);
     EXPECT_EQ(c.counters().slc.first_full_at_bytes, 0u);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Builds the USB mass-storage fixture trees (issue 26), by hand: no machine
+# Builds the USB mass-storage fixture trees, by hand: no machine
 # here has a USB card reader to capture with scripts/capture-sysfs. The layout
 # is the kernel's (Documentation/ABI/stable/sysfs-bus-usb, sysfs-driver-usb-*,
 # drivers/usb/storage, drivers/scsi/sd.c):
