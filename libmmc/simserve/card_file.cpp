@@ -1,5 +1,6 @@
 #include "simserve/card_file.h"
 
+#include "cli/input.h"
 #include "cli/size.h"
 #include "sim/figures.h"
 #include "version.h"
@@ -28,13 +29,15 @@ const std::vector<std::string_view>& card_option_names()
 
 sim::Params load_card_file(const fs::path& file, const sim::Params& base)
 {
-    std::ifstream in(file);
-    if (!in) throw std::invalid_argument(fmt::format("{}: cannot read card file", file.string()));
+    // Missing or unreadable: cli::InputError, a failure like every input file's.
+    const std::string text = cli::read_file_capped(file, cli::json_input_cap, "card file");
     nlohmann::json doc;
     try {
-        doc = nlohmann::json::parse(in);
+        doc = cli::parse_json_capped(text);
     } catch (const nlohmann::json::exception& e) {
-        throw std::invalid_argument(fmt::format("{}: not JSON: {}", file.string(), e.what()));
+        throw std::invalid_argument(fmt::format("{}: not JSON: {}", file.string(), e.what())); // run_tool words the library's marks
+    } catch (const cli::InputError& e) {
+        throw std::invalid_argument(fmt::format("{}: {}", file.string(), e.what()));
     }
     // A describe document carries the card under "card"; a preset is the card itself.
     if (doc.is_object() && doc.contains("tool") && doc.contains("card")) doc = doc["card"];
