@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 
 #include "cli/json_out.h"
+#include "cli/json_printed.h"
 #include "version.h"
 
 #include <fmt/format.h>
@@ -35,7 +36,7 @@ int report_error(std::string_view tool, ErrorKind kind, const std::string& messa
 {
     const std::string text = library_text(message);
     const int status = exit_status(kind);
-    if (json_errors) {
+    if (json_errors && !json_printed()) { // one document a run: a tool that printed its own says how far it got
         nlohmann::ordered_json doc;
         doc["tool"] = std::string(tool);
         doc["version"] = mmc::version;

@@ -40,7 +40,10 @@ void scan_whole_line(int argc, char** argv, const char* optstring, const option*
     const int saved_opterr = opterr;
     opterr = 0;
     optind = 0;
-    std::map<int, std::string> seen; // option value -> how it was first typed
+    struct Given {
+        std::string typed, value;
+    };
+    std::map<int, Given> seen; // option value -> how it was first typed, with what
     std::string repeated;
     int c, longindex = -1;
     while ((c = getopt_long(argc, copy.data(), optstring, longopts, &longindex)) != -1) {
@@ -52,11 +55,16 @@ void scan_whole_line(int argc, char** argv, const char* optstring, const option*
         const option* named = index >= 0 ? &longopts[index] : option_of(longopts, c);
         if (named && std::find(gathering.begin(), gathering.end(), named->name) != gathering.end()) continue;
         const std::string typed = index >= 0 ? fmt::format("--{}", longopts[index].name) : fmt::format("-{}", char(c));
-        if (!seen.emplace(c, typed).second) repeated = seen[c] == typed ? typed : fmt::format("{} ({})", typed, seen[c]);
+        const std::string value = optarg ? optarg : "";
+        const auto [first, fresh] = seen.emplace(c, Given{typed, value});
+        if (fresh) continue;
+        const Given& was = first->second;
+        repeated = fmt::format("{}: given more than once ('{}' and '{}')", was.typed == typed ? typed : fmt::format("{} ({})", typed, was.typed),
+                               was.value, value);
     }
     opterr = saved_opterr;
     optind = 0; // glibc: start the next scan afresh
-    if (!repeated.empty()) throw UsageError(fmt::format("{}: given more than once; it takes one value", repeated));
+    if (!repeated.empty()) throw UsageError(repeated + "; give one");
 }
 
 } // namespace

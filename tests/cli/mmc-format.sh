@@ -15,7 +15,7 @@ fmt=build/bin/mmc-format
 data=tests/data/format
 
 run 2 $fmt && expect "no device: usage error" "$err" "no DEVICE given"
-run 2 $fmt --au measure --au 4M x.img && expect "--au twice is a conflict" "$err" "--au given twice"
+run 2 $fmt --au measure --au 4M x.img && expect "--au twice is a usage error" "$err" "--au: given more than once"
 run 2 $fmt --fs-layout ntfs x.img && expect "--fs-layout takes sd, ext4 (linux) or f2fs" "$err" "--fs-layout ntfs: expected sd, ext4 \(or linux\) or f2fs"
 run 2 $fmt --check --yes x.img && expect "--check writes nothing: --yes contradicts it" "$err" "--yes with --check"
 run 2 $fmt --check --volume-label A x.img && expect "--check with --volume-label" "$err" "--volume-label with --check"

@@ -60,7 +60,7 @@ if grep -q "json.exception" "$err"; then fail "mmc-sim --card-file garbage: the 
 # A single-valued option given twice: refused, naming it; one that gathers is not.
 run 2 $bin/mmc-health --from A --from B && expect "mmc-health --from twice: refused, named" "$err" "^mmc-health: --from: given more than once"
 run 2 $bin/mmc-health -J --from A --from B &&
-    json_eq "... and with -J, as JSON" "j['error']['exit_status'], j['error']['message']" "2 --from: given more than once; it takes one value"
+    json_eq "... and with -J, as JSON" "j['error']['exit_status'], j['error']['message']" "2 --from: given more than once ('A' and 'B'); give one"
 run 2 $bin/mmc-erase -o 1M --offset 2M /dev/null && expect "a short and a long spelling of one option count as one" "$err" "^mmc-erase: --offset \(-o\): given more than once"
 run 2 $bin/mmc-tune emmc -nJ --bkops auto --bkops off --decode ext_csd=00 &&
     json_eq "-J inside a cluster of short options still asks for JSON" "j['error']['exit_status']" "2"

@@ -3,6 +3,8 @@
 #include "bench/session.h"
 #include "cli/cli.h"
 #include "cli/errors.h"
+#include "cli/json_out.h"
+#include "cli/json_printed.h"
 #include "erase/device.h"
 #include "erase/plan.h"
 
@@ -139,8 +141,9 @@ TEST(CliErrors, AFileThatCannotBeReadIsAFailureEvenAsUsageInput)
 TEST(CliErrors, WithJsonRequestedTheErrorIsAlsoADocumentOnStdout)
 {
     request_json_errors();
+    forget_json_printed();
     testing::internal::CaptureStdout();
-    const auto [status, text] = run([]() -> int { throw UsageError("--from: given more than once; it takes one value"); });
+    const auto [status, text] = run([]() -> int { throw UsageError("--from: given more than once ('A' and 'B'); give one"); });
     const std::string doc = testing::internal::GetCapturedStdout();
     request_json_errors(false);
     EXPECT_EQ(status, 2);
@@ -148,6 +151,21 @@ TEST(CliErrors, WithJsonRequestedTheErrorIsAlsoADocumentOnStdout)
     const auto j = nlohmann::json::parse(doc);
     EXPECT_EQ(j["tool"], "mmc-test");
     EXPECT_TRUE(j.contains("version"));
-    EXPECT_EQ(j["error"]["message"], "--from: given more than once; it takes one value");
+    EXPECT_EQ(j["error"]["message"], "--from: given more than once ('A' and 'B'); give one");
     EXPECT_EQ(j["error"]["exit_status"], 2);
+}
+
+TEST(CliErrors, AToolsOwnDocumentIsTheOnlyOne)
+{
+    request_json_errors();
+    forget_json_printed();
+    testing::internal::CaptureStdout();
+    const auto [status, text] = run([]() -> int {
+        print_tool_json({{"verdict", "misaligned"}}, "mmc-test");
+        throw Error(ErrorKind::failure, "the new layout does not check aligned");
+    });
+    const std::string out = testing::internal::GetCapturedStdout();
+    request_json_errors(false);
+    EXPECT_EQ(status, 1);
+    EXPECT_EQ(nlohmann::json::parse(out)["verdict"], "misaligned") << out; // one document: parse would throw on two
 }

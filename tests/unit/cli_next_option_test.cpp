@@ -48,9 +48,9 @@ TEST(NextOption, ParsesAsGetoptLongDoes)
 
 TEST(NextOption, ASingleValuedOptionTwiceIsAUsageErrorNamingIt)
 {
-    EXPECT_EQ(parse({"t", "--from", "a", "--from", "b"}), "--from: given more than once; it takes one value");
-    EXPECT_EQ(parse({"t", "-o", "1", "--offset=2"}), "--offset (-o): given more than once; it takes one value");
-    EXPECT_EQ(parse({"t", "-o1", "-o", "2"}), "-o: given more than once; it takes one value");
+    EXPECT_EQ(parse({"t", "--from", "a", "--from", "b"}), "--from: given more than once ('a' and 'b'); give one");
+    EXPECT_EQ(parse({"t", "-o", "1", "--offset=2"}), "--offset (-o): given more than once ('1' and '2'); give one");
+    EXPECT_EQ(parse({"t", "-o1", "-o", "2"}), "-o: given more than once ('1' and '2'); give one");
 }
 
 TEST(NextOption, GatheringOptionsAndFlagsMayRepeat)
@@ -61,7 +61,7 @@ TEST(NextOption, GatheringOptionsAndFlagsMayRepeat)
 TEST(NextOption, TheRepeatIsFoundBeforeAnyOptionIsActedOn)
 {
     // The whole line is looked at first: nothing was parsed when it throws.
-    EXPECT_EQ(parse({"t", "--no-such", "--from", "a", "--from", "b"}), "--from: given more than once; it takes one value");
+    EXPECT_EQ(parse({"t", "--no-such", "--from", "a", "--from", "b"}), "--from: given more than once ('a' and 'b'); give one");
 }
 
 TEST(NextOption, EachScanStartsAfresh)
