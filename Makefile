@@ -122,7 +122,7 @@ LAB_TOOLS    := $(LAB_TOOL_SRC:tests/lab/tools/%.cpp=$(BUILD)/tests/lab-bin/%)
 # The nbdkit plugin over the flash model: a shared object, so it and the few
 # libmmc sources it needs are compiled again with -fPIC, apart from libmmc.a.
 PLUGIN     := $(BUILD)/lib/nbdkit-mmcsim-plugin.so
-PLUGIN_SRC := tools/nbdkit-mmcsim-plugin/nbdkit-mmcsim-plugin.cpp $(wildcard libmmc/sim/*.cpp) libmmc/cli/input.cpp libmmc/cli/size.cpp libmmc/simserve/card_file.cpp
+PLUGIN_SRC := tools/nbdkit-mmcsim-plugin/nbdkit-mmcsim-plugin.cpp $(wildcard libmmc/sim/*.cpp) libmmc/cli/size.cpp libmmc/cli/input.cpp libmmc/simserve/card_file.cpp
 ifdef PER_FILE
 PLUGIN_OBJ := $(PLUGIN_SRC:%.cpp=$(BUILD)/pic/%.o)
 else

@@ -150,7 +150,7 @@ Parsed parse_options(int argc, char** argv)
     std::optional<double> runtime;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":s:b:q:e:t:f:ynJhV", longopts.data(), nullptr)) != -1) {
+    while ((c = mmc::cli::next_option(argc, argv, ":s:b:q:e:t:f:ynJhV", longopts.data())) != -1) {
         switch (c) {
         case 's':
             if (const auto given = suite_from_text(optarg)) s.suite = *given;

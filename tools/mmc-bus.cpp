@@ -134,7 +134,7 @@ Options parse_options(int argc, char** argv)
     mmc::cli::DeviceSources sources;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":i:JvhV", longopts.data(), nullptr)) != -1) {
+    while ((c = mmc::cli::next_option(argc, argv, ":i:JvhV", longopts.data())) != -1) {
         switch (c) {
         case 'i': o.ios_file = optarg; break;
         case caps: o.caps = mmc::out::caps_option("--caps", optarg); break;

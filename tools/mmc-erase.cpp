@@ -107,7 +107,7 @@ Options parse_options(int argc, char** argv)
     std::optional<std::string> au_given;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":m:o:l:ynJvhV", longopts.data(), nullptr)) != -1) {
+    while ((c = mmc::cli::next_option(argc, argv, ":m:o:l:ynJvhV", longopts.data())) != -1) {
         switch (c) {
         case 'm': {
             const auto m = mmc::erase::method_from_string(optarg);

@@ -114,7 +114,7 @@ Options parse_options(int argc, char** argv)
     bool label_given = false;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":ynJhV", longopts, nullptr)) != -1) {
+    while ((c = mmc::cli::next_option(argc, argv, ":ynJhV", longopts)) != -1) {
         switch (c) {
         case check: o.check = true; break;
         case fdisk_text:
@@ -167,10 +167,15 @@ Options parse_options(int argc, char** argv)
 
 void print_json(const nlohmann::ordered_json& body) { mmc::cli::print_tool_json(body, tool); }
 
+// An image, read as a disk. A path outside /dev that names nothing is a
+// missing image (an input file, exit 1 like every one), not a device.
 bool is_regular_file(const std::string& path)
 {
     struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+    if (::stat(path.c_str(), &st) == 0) return S_ISREG(st.st_mode);
+    const bool device_like = path.find('/') == std::string::npos || path.starts_with("/dev/");
+    if (!device_like) mmc::cli::throw_unreadable(path, errno);
+    return false;
 }
 
 // The card's unit from its registers (SSR AU_SIZE, the eMMC erase group in
@@ -268,7 +273,7 @@ int run_format(const Options& o)
     if (!is_regular_file(o.device)) {
         mmc::dev::ResolveOptions ro;
         ro.any_device = o.any_device;
-        d = mmc::dev::resolve_device(o.device, mmc::dev::Purpose::erase, ro);
+        d = mmc::dev::resolve_device(o.device, mmc::dev::Purpose::write, ro); // formatting writes: its remedy says so
         d->require_allowed();
         if (d->is_partition)
             throw mmc::cli::Error(mmc::cli::ErrorKind::failure,

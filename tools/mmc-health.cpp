@@ -162,7 +162,7 @@ Options parse_options(int argc, char** argv)
     o.nagios = plugin;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, plugin ? ":d:w:c:JhV" : ":d:c:w:JhV", longopts.data(), nullptr)) != -1) {
+    while ((c = mmc::cli::next_option(argc, argv, plugin ? ":d:w:c:JhV" : ":d:c:w:JhV", longopts.data(), {"decode"})) != -1) {
         if (c == 'c' && plugin) c = 'K';
         switch (c) {
         case 'd': o.decode.push_back(optarg); break;

@@ -104,7 +104,7 @@ Options parse_options(int argc, char** argv)
     mmc::cli::DeviceSources sources;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":d:c:JvhV", longopts.data(), nullptr)) != -1) {
+    while ((c = mmc::cli::next_option(argc, argv, ":d:c:JvhV", longopts.data(), {"decode"})) != -1) {
         switch (c) {
         case 'd': o.decode.push_back(parse_decode(optarg)); break;
         case 'C': mmc::cli::warn_deprecated(tool, "--card", "--family"); [[fallthrough]];

@@ -152,7 +152,7 @@ Options parse_options(int argc, char** argv)
     bool suites_given = false, erase_given = false;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":yns:t:JhV", longopts.data(), nullptr)) != -1) {
+    while ((c = mmc::cli::next_option(argc, argv, ":yns:t:JhV", longopts.data())) != -1) {
         switch (c) {
         case destructive: s.destructive = true; break;
         case 'y': o.yes = true; break;

@@ -153,7 +153,7 @@ Options parse_options(int argc, char** argv)
     bool bundle_option = false, report_option = false, filter_option = false;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":JvhV", longopts, nullptr)) != -1) {
+    while ((c = mmc::cli::next_option(argc, argv, ":JvhV", longopts, {"bench", "probe", "tune-json", "step"})) != -1) {
         switch (c) {
         case 'J': o.json = true; report_option = true; break;
         case csv: o.csv = true; report_option = true; break;

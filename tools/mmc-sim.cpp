@@ -126,7 +126,7 @@ Options parse_options(int argc, char** argv)
     opterr = 0;
     int c;
     // '+': stop at COMMAND, so that its own options are not taken for ours.
-    while ((c = getopt_long(argc, argv, "+:p:c:JvhV", longopts.data(), nullptr)) != -1) {
+    while ((c = mmc::cli::next_option(argc, argv, "+:p:c:JvhV", longopts.data())) != -1) {
         switch (c) {
         case 'c': mmc::cli::warn_deprecated(tool, "-c", "--card-file"); [[fallthrough]];
         case card_deprecated:
@@ -167,11 +167,9 @@ Options parse_options(int argc, char** argv)
 
     o.params = mmc::sim::default_params();
     if (base_file) {
-        try {
-            o.params = mmc::simserve::load_card_file(*base_file, o.params);
-        } catch (const std::exception& e) {
-            throw mmc::cli::UsageError(fmt::format("{}: {}", *base_what, e.what()));
-        }
+        o.params = mmc::cli::in_context(*base_what, [&] {
+            return mmc::cli::as_usage([&] { return mmc::simserve::load_card_file(*base_file, o.params); });
+        });
     }
     for (const auto& [name, value] : card_options) {
         try {

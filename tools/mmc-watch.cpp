@@ -103,7 +103,7 @@ Options parse_options(int argc, char** argv)
     Options o;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":aJhV", longopts, nullptr)) != -1) {
+    while ((c = mmc::cli::next_option(argc, argv, ":aJhV", longopts)) != -1) {
         switch (c) {
         case 'a': o.all = true; break;
         case opt_once: o.once = true; break;

@@ -84,12 +84,7 @@ bool use_color(int fd)
 std::string read_arg_or_file(const std::string& arg)
 {
     if (arg.empty() || arg[0] != '@') return arg;
-    const std::string path = arg.substr(1);
-    try {
-        return read_file_capped(path, register_input_cap, "register dump");
-    } catch (const InputError& e) {
-        throw UsageError(e.what());
-    }
+    return read_file_capped(arg.substr(1), register_input_cap, "register dump");
 }
 
 } // namespace mmc::cli

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cli/errors.h"
+#include "cli/next_option.h"
 
 #include <stdexcept>
 #include <string>

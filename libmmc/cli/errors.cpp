@@ -2,7 +2,13 @@
 
 #include "cli/cli.h"
 
+#include "cli/json_out.h"
+#include "cli/json_printed.h"
+#include "version.h"
+
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <regex>
 
 namespace mmc::cli {
 
@@ -22,17 +28,49 @@ std::string error_text(const Error& e)
     return remedy.empty() ? std::string(e.what()) : fmt::format("{}; {}", e.what(), remedy);
 }
 
+namespace {
+
+bool json_errors = false;
+
+int report_error(std::string_view tool, ErrorKind kind, const std::string& message)
+{
+    const std::string text = library_text(message);
+    const int status = exit_status(kind);
+    if (json_errors && !json_printed()) { // one document a run: a tool that printed its own says how far it got
+        nlohmann::ordered_json doc;
+        doc["tool"] = std::string(tool);
+        doc["version"] = mmc::version;
+        doc["error"] = {{"message", text}, {"exit_status", status}};
+        print_json(doc, tool);
+    }
+    if (kind == ErrorKind::usage) return usage_failure(tool, text);
+    error(tool, text);
+    return status;
+}
+
+} // namespace
+
+void request_json_errors(bool on)
+{
+    json_errors = on;
+}
+
+std::string library_text(std::string_view message)
+{
+    static const std::regex json_mark(R"(\[json\.exception\.[a-z_]+\.[0-9]+\] )");
+    return std::regex_replace(std::string(message), json_mark, "");
+}
+
 int run_tool(std::string_view tool, const std::function<int()>& body)
 {
     try {
         return body();
     } catch (const Error& e) {
-        if (e.kind == ErrorKind::usage) return usage_failure(tool, error_text(e));
-        error(tool, error_text(e));
-        return exit_status(e.kind);
+        return report_error(tool, e.kind, error_text(e));
+    } catch (const std::bad_alloc&) {
+        return report_error(tool, ErrorKind::failure, "out of memory");
     } catch (const std::exception& e) {
-        error(tool, e.what());
-        return failure;
+        return report_error(tool, ErrorKind::failure, e.what());
     }
 }
 

@@ -40,8 +40,21 @@ std::string error_text(const Error& error);
 
 // Runs a tool's body and returns its status. What it throws becomes
 // "tool: message" on stderr and an exit status: a cli::Error by its kind (a
-// usage error adds the --help hint), any other exception is a failure.
+// usage error adds the --help hint), any other exception is a failure, its
+// library's wording made readable (library_text). When the command line
+// asked for JSON (request_json_errors), the error is also printed on stdout
+// as the tool's document:
+//     {"tool": ..., "version": ..., "error": {"message": ..., "exit_status": N}}
 int run_tool(std::string_view tool, const std::function<int()>& body);
+
+// The line asked for -J/--json: errors run_tool reports are JSON on stdout
+// too (cli::next_option calls this when it sees -J anywhere on the line).
+void request_json_errors(bool on = true);
+
+// An exception's message with the marks its library puts for programmers
+// taken out ("[json.exception.parse_error.101] parse error at ..." reads
+// "parse error at ..."), wherever they were embedded.
+std::string library_text(std::string_view message);
 
 // Runs `body`; an exception it throws comes out as a cli::Error of the same
 // kind with "context: " before its message ("/dev/mmcblk0: not found").

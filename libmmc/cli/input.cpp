@@ -35,8 +35,13 @@ std::string read_file_capped(const std::filesystem::path& path, std::size_t cap,
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) throw InputError(fmt::format("{}: is a directory", path.string()));
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(fmt::format("{}: {}", path.string(), std::strerror(errno)));
+    if (!in) throw_unreadable(path.string(), errno);
     return read_stream_capped(in, path.string(), cap, what);
+}
+
+void throw_unreadable(const std::string& path, int error_number)
+{
+    throw InputError(fmt::format("{}: {}", path, std::strerror(error_number)));
 }
 
 std::string read_input(const std::string& path, std::size_t cap, std::string_view what)

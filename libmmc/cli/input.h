@@ -5,6 +5,8 @@
 // and dump recurse once per level).
 #pragma once
 
+#include "cli/errors.h"
+
 #include <cstddef>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -24,15 +26,24 @@ inline constexpr std::size_t json_input_cap = 64u << 20; // 64 MiB
 // Bundles nest about 8 levels deep; tool documents fewer.
 inline constexpr int json_depth_cap = 64;
 
-// Input refused before it was parsed: too large, too deep, unreadable.
-struct InputError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+// Input refused before it was parsed: missing, unreadable, too large, too
+// deep. A failure (exit 1) wherever it is read, a file named on the command
+// line included: as util-linux does for a file it cannot open, the command
+// line was well formed and the file is what failed; usage (2) is for a line
+// that is not.
+struct InputError : Error {
+    explicit InputError(const std::string& message) : Error(ErrorKind::failure, message) {}
 };
 
 // The file's contents; throws InputError "PATH: why" when it cannot be read
 // or holds more than cap bytes ("more than 1 MiB; no register dump is that
 // large"). Reads at most cap + 1 bytes, whatever the file claims to be.
 std::string read_file_capped(const std::filesystem::path& path, std::size_t cap, std::string_view what);
+
+// Throws InputError "PATH: why" for a path that errno says could not be
+// opened: the one wording of a missing or unreadable input file, also for
+// one opened by other means (mmc-format's image).
+[[noreturn]] void throw_unreadable(const std::string& path, int error_number);
 
 // The same for a path named on the command line, where "-" is standard
 // input: `mmc-bus --ios -`.

@@ -1,4 +1,5 @@
 #include "cli/json_out.h"
+#include "cli/json_printed.h"
 
 #include "cli/printable.h"
 #include "version.h"
@@ -50,9 +51,12 @@ JsonText dump_any(const Json& doc, int indent)
     return out;
 }
 
+bool document_printed = false;
+
 template <typename Json>
 void print_any(const Json& doc, std::string_view tool, int indent)
 {
+    document_printed = true;
     const JsonText j = dump_any(doc, indent);
     std::cout << j.text << '\n';
     if (!j.replaced_at.empty()) {
@@ -62,6 +66,9 @@ void print_any(const Json& doc, std::string_view tool, int indent)
 }
 
 } // namespace
+
+bool json_printed() { return document_printed; }
+void forget_json_printed() { document_printed = false; }
 
 JsonText dump_json(const nlohmann::json& doc, int indent) { return dump_any(doc, indent); }
 JsonText dump_json(const nlohmann::ordered_json& doc, int indent) { return dump_any(doc, indent); }

@@ -22,7 +22,7 @@ std::optional<int> subcommand_index(int argc, char** argv, std::string_view tool
     optind = 0;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "+:hV", longopts, nullptr)) != -1) {
+    while ((c = next_option(argc, argv, "+:hV", longopts)) != -1) {
         switch (c) {
         case 'h': usage(stdout); return std::nullopt;
         case 'V': print_version_and_exit(tool);

@@ -32,6 +32,14 @@ std::string_view to_string(Severity s)
     return "?";
 }
 
+// "an AU", "an erase group", "a boundary unit": the unit's name after its article.
+static std::string a_unit(std::string_view unit_name)
+{
+    // By sound: a vowel, or a capital read as a letter name ("AU" is "ay-you").
+    const bool an = !unit_name.empty() && std::string_view("aeiouAEFHILMNORSX").find(unit_name[0]) != std::string_view::npos;
+    return fmt::format("{} {}", an ? "an" : "a", unit_name);
+}
+
 std::string offset_into(uint64_t offset_bytes, uint64_t unit_bytes, std::string_view unit_name)
 {
     const std::string unit = cli::format_bytes(unit_bytes);
@@ -61,7 +69,7 @@ struct Checker {
         const uint64_t off = p.start * sector_bytes % unit;
         if (off == 0) {
             add(Severity::ok, "partition_start", p.number,
-                fmt::format("partition {} starts on a {} boundary (sector {})", p.number, unit_name, p.start));
+                fmt::format("partition {} starts on {} boundary (sector {})", p.number, a_unit(unit_name), p.start));
             return;
         }
         if (holds_volume) {
@@ -89,13 +97,13 @@ struct Checker {
         // The data area: where every file's clusters begin.
         const uint64_t data_off = data_at % unit;
         if (data_off == 0)
-            add(Severity::ok, "data_start", part, fmt::format("the {} data area starts on a {} boundary", fs, unit_name));
+            add(Severity::ok, "data_start", part, fmt::format("the {} data area starts on {} boundary", fs, a_unit(unit_name)));
         else
             add(Severity::misaligned, "data_start", part,
                 fmt::format("the {} data area starts {}: each {} of file data straddles two {}s (twice the "
                             "program and erase work for a sequential write), and the {} holding the FAT's end "
-                            "also holds the first clusters, so every FAT update rewrites an {} of file data",
-                            fs, offset_into(data_off, unit, unit_name), unit_name, unit_name, unit_name, unit_name));
+                            "also holds the first clusters, so every FAT update rewrites {} of file data",
+                            fs, offset_into(data_off, unit, unit_name), unit_name, unit_name, unit_name, a_unit(unit_name)));
         if (data_off % v.cluster_bytes() != 0 && v.cluster_bytes() <= unit)
             add(Severity::misaligned, "cluster_alignment", part,
                 fmt::format("clusters of {} start {} into their own size: one cluster in every {} straddles two {}s",
@@ -116,7 +124,7 @@ struct Checker {
                             "places them (the FATs end where the data area starts)",
                             offset_into(fat_off, unit, unit_name), unit_name));
         else
-            add(Severity::ok, "fat_start", part, fmt::format("the FAT starts on a {} boundary", unit_name));
+            add(Severity::ok, "fat_start", part, fmt::format("the FAT starts on {} boundary", a_unit(unit_name)));
 
         if (!r.sd) return;
         const SdLayout& sd = *r.sd;
@@ -159,7 +167,7 @@ struct Checker {
         const auto part = p.number ? std::optional<unsigned>(p.number) : std::nullopt;
         const uint64_t main_off = (p.start * sector_bytes + v.main_start_bytes()) % unit;
         if (main_off == 0)
-            add(Severity::ok, "f2fs_main_start", part, fmt::format("the f2fs main area starts on a {} boundary", unit_name));
+            add(Severity::ok, "f2fs_main_start", part, fmt::format("the f2fs main area starts on {} boundary", a_unit(unit_name)));
         else
             add(Severity::misaligned, "f2fs_main_start", part,
                 fmt::format("the f2fs main area starts {}: each {} segment and each section it writes as one "

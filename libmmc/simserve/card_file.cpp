@@ -28,18 +28,13 @@ const std::vector<std::string_view>& card_option_names()
 
 sim::Params load_card_file(const fs::path& file, const sim::Params& base)
 {
-    std::string text;
-    try {
-        text = cli::read_file_capped(file, cli::json_input_cap, "card file");
-    } catch (const cli::InputError& e) {
-        const std::string why = std::string(e.what()).substr(file.string().size() + 2); // "PATH: why"
-        throw std::invalid_argument(fmt::format("{}: cannot read card file: {}", file.string(), why));
-    }
+    // Missing or unreadable: cli::InputError, a failure like every input file's.
+    const std::string text = cli::read_file_capped(file, cli::json_input_cap, "card file");
     nlohmann::json doc;
     try {
         doc = cli::parse_json_capped(text);
     } catch (const nlohmann::json::exception& e) {
-        throw std::invalid_argument(fmt::format("{}: not JSON: {}", file.string(), e.what()));
+        throw std::invalid_argument(fmt::format("{}: not JSON: {}", file.string(), e.what())); // run_tool words the library's marks
     } catch (const cli::InputError& e) {
         throw std::invalid_argument(fmt::format("{}: {}", file.string(), e.what()));
     }

@@ -21,7 +21,9 @@ const std::vector<std::string_view>& card_option_names();
 // A card file is either a subset of parameters (sim/presets/*.json) or a
 // describe document ({"tool": "mmc-sim", "card": {...}}), so that what
 // --describe -J printed can be handed back with --card-file. Applied over base.
-// Throws std::invalid_argument naming the file.
+// Throws cli::InputError when the file is missing or unreadable (a failure,
+// as every input file) and std::invalid_argument naming the file when it is
+// no card.
 sim::Params load_card_file(const std::filesystem::path& file, const sim::Params& base);
 
 // Where this program's installation keeps its data: the source tree

@@ -16,10 +16,19 @@ tools/checkusage.sh is the model), checked from each tool's own getopt table:
 - every tool has each file and list HACKING.md's "Adding a tool" names (man
   page, bash completion, zsh's #compdef line, a row in "The tools", the
   package's Description, a tool-level test), and that section names them;
-  a planted tool with none proves each is looked for.
+  a planted tool with none proves each is looked for;
+- one voice: every tool and subcommand parses with cli::next_option, so a
+  single-valued option given twice is a usage error naming it (the options
+  that gather excepted), and -J before or after a bad option prints the
+  error as a JSON object on stdout; --help and the man page list the same
+  options; each man page's EXIT STATUS uses only the statuses README.md's
+  table gives the tool, and the code's numbers are the table's; what --help
+  and the man page list of the presets and bus modes is what the parser
+  takes.
 
 Prints one "  ok"/"  FAIL" line per check and a summary line last."""
 import glob
+import json
 import os
 import re
 import shutil
@@ -56,11 +65,11 @@ def getopt_table(source):
     if not m and not group:
         return None
     table = []
-    for name, val in re.findall(r'\{"([a-z0-9-]+)",\s*\w+,\s*nullptr,\s*([^}]+?)\}', (m or group).group(1)):
+    for name, has_arg, val in re.findall(r'\{"([a-z0-9-]+)",\s*(\w+),\s*nullptr,\s*([^}]+?)\}', (m or group).group(1)):
         letter = re.fullmatch(r"'(.)'", val.strip())
-        table.append((name, letter.group(1) if letter else None))
+        table.append((name, letter.group(1) if letter else None, has_arg != "no_argument"))
     if not m:
-        table += [(name, None) for name in device_sources(group.group(2) or "")]
+        table += [(name, None, has_arg) for name, has_arg in device_sources(group.group(2) or "")]
     return table
 
 
@@ -73,7 +82,10 @@ def device_sources(chosen):
     fields = re.search(r"struct DeviceSourceSet \{(.*?)\};", header, re.S).group(1)
     taken = {f: v == "true" for f, v in re.findall(r"bool (\w+) = (true|false);", fields)}
     taken.update({f: v == "true" for f, v in re.findall(r"\.(\w+) = (true|false)", chosen)})
-    return [name for f, name in re.findall(r'if \(which\.(\w+)\) table\.push_back\(\{"([a-z-]+)"', source) if taken[f]]
+    names = dict(re.findall(r'constexpr const char\* (\w+_name) = "([a-z-]+)"', header + source))
+    return [(names.get(name, name), has_arg != "no_argument")
+            for f, name, has_arg in re.findall(r'if \(which\.(\w+)\) table\.push_back\(\{"?([a-z_-]+)"?,\s*(\w+)', source)
+            if taken[f]]
 
 
 def run(cmd, stdout=subprocess.PIPE):
@@ -82,6 +94,7 @@ def run(cmd, stdout=subprocess.PIPE):
 
 letters = {}  # letter -> {long name: [tools]}
 helps = {}  # "tool" or "tool subcommand" -> its --help
+parsers = []  # (tool, [subcommand words], getopt table, source file)
 tools = sorted(f[:-4] for f in os.listdir(os.path.join(top, "tools")) if f.endswith(".cpp"))
 for tool in tools:
     exe = os.path.join(top, "build", "bin", tool)
@@ -126,8 +139,14 @@ for tool in tools:
         check(f"{tool}: every part in tools/{tool}/ is a subcommand its --help lists",
               all(f[:-4] in subcommands for f in os.listdir(parts) if f.endswith(".cpp")),
               f"subcommands listed: {subcommands}")
+    front = os.path.join(top, "tools", tool + ".cpp")
+    if re.search(r"\bsubcommand_index\(", open(front, encoding="utf-8").read()):
+        front = os.path.join(top, "libmmc", "cli", "subcommand.cpp")
+    parsers.append((tool, [], table, front))
+    for who, options, _ in tables[1:]:
+        parsers.append((tool, who.split()[1:], options, os.path.join(parts, who.split()[1] + ".cpp")))
     for who, options, help_text in tables:
-        for name, letter in options:
+        for name, letter, _ in options:
             check(f"{who} --{name}: in --help", f"--{name}" in help_text)
             check(f"{who} --{name}: in the man page", re.search(rf"--{re.escape(name)}\b", man) is not None)
             if letter:
@@ -240,6 +259,136 @@ for what, pattern in [("a second meaning (--family TEXT)", r"mmc-fake --family T
                       ("a tool the README lists that lacks the option", r"--range-size: the README lists mmc-fake, whose --help has no --range-size")]:
     check(f"planted: the language check catches {what}", any(re.search(pattern, p) for p in new),
           "; ".join(new) or "nothing caught")
+
+
+# One voice: every tool (and subcommand) parses through cli::next_option, so
+# that a single-valued option given twice is a usage error naming it, the
+# options that gather (its list in the source) are left alone, and -J
+# anywhere on the line makes an error a JSON document on stdout too.
+def gathering(source):
+    text = open(source, encoding="utf-8").read()
+    m = re.search(r"next_option\([^;]*?\{([^}]*)\}\)\)", text, re.S)
+    return re.findall(r'"([a-z0-9-]+)"', m.group(1)) if m else []
+
+
+for tool, words, table, source in parsers:
+    who = " ".join([tool] + words)
+    exe = os.path.join(top, "build", "bin", tool)
+    text = open(source, encoding="utf-8").read() if os.path.exists(source) else ""
+    check(f"{who}: parses with cli::next_option", "next_option(" in text and "getopt_long(" not in text,
+          "getopt_long called directly: repeated options and -J errors are missed")
+    gathers = gathering(source) if os.path.exists(source) else []
+    for name, _, takes_value in table:
+        if not takes_value:
+            continue
+        twice = run([exe] + words + [f"--{name}=1", f"--{name}=2"])
+        said = f"--{name}: given more than once" in twice.stderr
+        if name in gathers:
+            check(f"{who} --{name}: gathers (given twice is no repeat)", not said, twice.stderr.strip()[:200])
+        else:
+            check(f"{who} --{name} twice: a usage error naming it", twice.returncode == 2 and said,
+                  f"exit {twice.returncode}: {twice.stderr.strip()[:200]}")
+    if not any(name == "json" for name, _, _ in table):
+        continue
+    for line in (["-J", "--no-such-option"], ["--no-such-option", "-J"]):
+        r = run([exe] + words + line)
+        try:
+            doc = json.loads(r.stdout)
+        except ValueError:
+            doc = {}
+        err = doc.get("error") if isinstance(doc.get("error"), dict) else {}
+        check(f"{who} {' '.join(line)}: a JSON error object on stdout, exit 2",
+              r.returncode == 2 and doc.get("tool") == tool and "version" in doc and err.get("exit_status") == 2
+              and "--no-such-option" in err.get("message", ""), f"exit {r.returncode}: stdout {r.stdout.strip()[:200]!r}")
+
+# The help and the man page list the same options: each item (.TP) of the
+# man page that names an option is one the tool or a subcommand has, and
+# each option --help shows has an item.
+for tool in tools:
+    page = os.path.join(top, "man", tool + ".1")
+    if not os.path.exists(page):
+        continue
+    text = open(page, encoding="utf-8").read().replace("\\-", "-")
+    text = text.split("\n.SH EXAMPLES")[0]
+    items = set()
+    for heading in re.findall(r"^\.TP\n([^\n]*)", text, re.M):
+        items.update(re.findall(r"(?<![\w-])--([a-z0-9][a-z0-9-]*)", re.sub(r"\\f[BIRP]|^\.B[RI]? ", "", heading)))
+    shown = set()
+    for who, help_text in helps.items():
+        if who.split()[0] == tool:  # a deprecated spelling has its line in --help, its words in the man page
+            shown.update(name for name, _, old in language.help_options(help_text)[0] if not old)
+    for name in sorted(items - shown):
+        check(f"{tool}.1 --{name}: an option --help shows", False, "the man page has an item for an option no --help lists")
+    for name in sorted(shown - items):
+        check(f"{tool} --{name}: an item (.TP) in the man page", False, "--help shows it; the man page has no item for it")
+    check(f"{tool}: --help and the man page list the same options", items == shown,
+          f"{len(items ^ shown)} differ")
+
+# One table of exit statuses (README): each man page's EXIT STATUS uses
+# only the statuses the table gives the tool, and the code's own numbers are
+# the table's.
+statuses = language.exit_statuses(readme)
+check("README has the exit-status table", len(statuses) >= 4, f"{len(statuses)} rows")
+
+
+def allowed_statuses(who):
+    allowed = set()
+    for status, _, row_tools in statuses:
+        if "every tool" in row_tools or who in row_tools or any(t.startswith(who + " ") for t in row_tools):
+            allowed.update(range(129, 193) if status == "128+N" else [int(status)])
+    return allowed
+
+
+for tool in tools:
+    page = os.path.join(top, "man", tool + ".1")
+    if not os.path.exists(page):
+        continue
+    m = re.search(r"^\.SH EXIT STATUS\n(.*?)(?=^\.SH )", open(page, encoding="utf-8").read(), re.M | re.S)
+    check(f"{tool}.1: has an EXIT STATUS section", m is not None)
+    if not m:
+        continue
+    body = re.sub(r"\\f[BIRP]|\\-", lambda x: "-" if x.group(0) == "\\-" else "", m.group(1))
+    used = {int(n) for n in re.findall(r"(?<![\w.+-])(\d{1,3})(?![\w.%]|\+| ?[KMG]i?B)", body)}
+    extra = sorted(used - allowed_statuses(tool))
+    check(f"{tool}.1: EXIT STATUS uses the table's statuses only", not extra, f"not in README's table: {extra}")
+    check(f"{tool}.1: EXIT STATUS points to the one table", "README" in body or "mmckit(7)" in body or "every mmckit tool" in body,
+          "no pointer to the toolkit's table")
+
+table_of = {status: meaning for status, meaning, _ in statuses}
+exits = dict((v, int(n)) for v, n in re.findall(r"(\w+) = (\d+)", re.search(
+    r"enum Exit \{([^}]*)\}", open(os.path.join(top, "libmmc", "cli", "cli.h"), encoding="utf-8").read()).group(1)))
+for name, status in sorted(exits.items()):
+    check(f"cli::{name} = {status} is in the table", str(status) in table_of, "missing")
+for source, words in (("libmmc/health/verdict.cpp", "mmc-health"), ("libmmc/probe/capacity_view.cpp", "mmc-probe capacity")):
+    code = open(os.path.join(top, source), encoding="utf-8").read()
+    fn = re.search(r"int exit_status\(Verdict[^)]*\)\n\{(.*?)\n\}", code, re.S).group(1)
+    for verdict, status in re.findall(r"case Verdict::(\w+): return (\d+);", fn):
+        if status == "0":
+            continue
+        row = [r for r in statuses if r[0] == status]
+        check(f"{words}: {verdict} exits {status} as the table says",
+              bool(row) and words in row[0][2] and verdict.replace("_", " ").split()[-1] in row[0][1].replace("_", " "),
+              f"table: {row}")
+
+# Enumerations: what --help and the man page list is what the parser takes.
+presets = sorted(f[:-5] for f in os.listdir(os.path.join(top, "sim", "presets")) if f.endswith(".json"))
+sim_help = re.search(r"--preset NAME +start from a preset \(([^)]*)\)", helps.get("mmc-sim", ""))
+check("mmc-sim --help: lists every preset", sim_help is not None and sorted(sim_help.group(1).split(", ")) == presets,
+      f"--help: {sim_help.group(1) if sim_help else None}; files: {presets}")
+sim_man = open(os.path.join(top, "man", "mmc-sim.1"), encoding="utf-8").read().replace("\\-", "-")
+sim_presets = re.search(r"^\.SH PRESETS\n(.*?)(?=^\.SH )", sim_man, re.M | re.S)
+named = set(re.findall(r"\\fB([a-z0-9-]+)\\fR", sim_presets.group(1))) if sim_presets else set()
+check("mmc-sim.1 PRESETS: names every preset", set(presets) <= named, f"missing: {sorted(set(presets) - named)}")
+bad_mode = run([os.path.join(top, "build", "bin", "mmc-tune"), "bus", "--mode", "NO-SUCH-MODE", "mmc0"])
+parser_modes = re.search(r"expected (.*)", bad_mode.stderr)
+parser_modes = set(re.split(r", | or ", parser_modes.group(1).strip())) if parser_modes else set()
+help_modes = re.search(r"--mode LIST +the bus modes to trial \(comma separated: (.*?)\)", " ".join(helps.get("mmc-tune bus", "").split()))
+help_modes = set(re.split(r",\s*| or ", help_modes.group(1))) if help_modes else set()
+check("mmc-tune bus --mode: --help lists what the parser takes", parser_modes and help_modes == parser_modes,
+      f"--help: {sorted(help_modes)}; parser: {sorted(parser_modes)}")
+tune_man = open(os.path.join(top, "man", "mmc-tune.1"), encoding="utf-8").read().replace("\\-", "-")
+missing_modes = [m for m in parser_modes if m not in tune_man]
+check("mmc-tune.1: names every bus mode the parser takes", parser_modes and not missing_modes, f"missing: {missing_modes}")
 
 # Every man page formats without a groff warning (lintian reports them as
 # groff-message: a line starting with "." or "'" is a request, for one).

@@ -49,7 +49,24 @@ def _tables(section):
             current.append(_cells(line))
         else:
             current = None
-    return [t[2:] for t in tables]  # header and --- rule
+    return [t[2:] for t in tables if t[0][0] != "status"]  # header and --- rule; not the exit statuses
+
+
+def exit_statuses(readme):
+    """The section's exit-status table: [(status, meaning, {tools})]; a
+    status is a number or "128+N"."""
+    start = readme.find(HEADING)
+    end = readme.find("\n## ", start + len(HEADING))
+    rows, inside = [], False
+    for line in readme[start:end if end > 0 else len(readme)].splitlines():
+        if line.startswith("| status |"):
+            inside = True
+        elif inside and line.startswith("|") and not line.startswith("| ---"):
+            status, meaning, tools = _cells(line)
+            rows.append((status, meaning, {t.strip() for t in tools.split(",")}))
+        elif not line.startswith("|"):
+            inside = False
+    return rows
 
 
 class Language:

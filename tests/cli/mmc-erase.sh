@@ -16,8 +16,8 @@ if [ -x /usr/bin/python3 ]; then python3() { /usr/bin/python3 "$@"; }; fi
 run 2 $erase --method wipe /dev/null && expect "unknown method: usage error" "$err" "--method wipe: expected auto, discard"
 run 2 $erase && expect "no device: usage error" "$err" "no DEVICE given"
 run 2 $erase --offset 12Q /dev/null && expect "bad size" "$err" "--offset: '12Q': unknown unit 'Q'"
-run 2 $erase --au measure --au 4M /dev/null && expect "--au twice is a conflict, not 'the first wins'" "$err" "--au given twice \('measure' and '4M'\); give one"
-run 2 $erase --au 4M --au measure /dev/null && expect "--au twice, either order" "$err" "--au given twice \('4M' and 'measure'\)"
+run 2 $erase --au measure --au 4M /dev/null && expect "--au twice is a conflict, not 'the first wins'" "$err" "^mmc-erase: --au: given more than once \('measure' and '4M'\); give one$"
+run 2 $erase --au 4M --au measure /dev/null && expect "--au twice, either order" "$err" "--au: given more than once \('4M' and 'measure'\)"
 run 0 $erase --help && expect "--help lists the methods" "$out" "sd-discard, fule"
 run 0 $erase --version && expect "--version" "$out" "mmc-erase from mmckit [0-9]"
 # Not a device at all: said so, and --any-device (given here) is no remedy.

@@ -15,7 +15,7 @@ fmt=build/bin/mmc-format
 data=tests/data/format
 
 run 2 $fmt && expect "no device: usage error" "$err" "no DEVICE given"
-run 2 $fmt --au measure --au 4M x.img && expect "--au twice is a conflict" "$err" "--au given twice"
+run 2 $fmt --au measure --au 4M x.img && expect "--au twice is a usage error" "$err" "--au: given more than once"
 run 2 $fmt --fs-layout ntfs x.img && expect "--fs-layout takes sd, ext4 (linux) or f2fs" "$err" "--fs-layout ntfs: expected sd, ext4 \(or linux\) or f2fs"
 run 2 $fmt --check --yes x.img && expect "--check writes nothing: --yes contradicts it" "$err" "--yes with --check"
 run 2 $fmt --check --volume-label A x.img && expect "--check with --volume-label" "$err" "--volume-label with --check"
@@ -26,7 +26,7 @@ run 1 $fmt --check $data/empty.img && expect "a 0-byte image: empty" "$err" "emp
 run 1 $fmt --check $data/gpt-protective.img && expect "a GPT: refused with why" "$err" "a GPT \(protective MBR, type 0xee\)"
 run 1 $fmt --check $data/extended-loop.img && expect "an extended-partition loop" "$err" "chain loops back to sector 1"
 run 1 $fmt --check $data/fat32-near-head.img && expect "a truncated image: the partition past its end" "$err" "truncated: partition 1 ends at sector 7979009, past the end \(10 sectors\)"
-run 1 $fmt --check /nonexistent/card.img && expect "a missing image: no such device" "$err" "no such device"
+run 1 $fmt --check /nonexistent/card.img && expect "a missing image: a missing file, not a device" "$err" "^mmc-format: /nonexistent/card.img: No such file or directory$"
 
 # Posted fdisk -l outputs (tests/data/format/README.md): the table read from
 # the text, each partition's start checked; what cannot be exact is refused.
@@ -73,8 +73,9 @@ print((2048 + r + n * fat) * 512 % (8 << 20) // 1024)" "$work/vfat.img")
     json_eq "its data area is the finding, with its cost" \
         "[f['message'] for f in j['findings'] if f['what'] == 'data_start'][0].split(' starts ')[1].split(':')[0]" "$into KiB into an 8 MiB AU"
     run 0 $fmt --check "$work/vfat.img" && expect "held against the SD layout's unit without --au" "$out" "unit: +4 MiB \(the SD layout's boundary unit"
+    expect "the unit's article: a boundary unit" "$out" "rewrites a boundary unit of file data"
 else
-    skip "mkfs.vfat image: dosfstools not installed"; skip "its finding"; skip "without --au"
+    skip "mkfs.vfat image: dosfstools not installed"; skip "its finding"; skip "without --au"; skip "the unit's article"
 fi
 rm -f "$work/vfat.img"
 
@@ -158,7 +159,7 @@ rm -f "$img"
 # Loop devices: a card's rules for a device that is not a card.
 truncate -s 1001M "$work/loop.img"
 dev=$(losetup -f --show -P "$work/loop.img") && loops="$dev"
-run 1 $fmt --yes "$dev" && expect "a loop device without --any-device: refused, with the remedy" "$err" "not an MMC/SD device.*--any-device"
+run 1 $fmt --yes "$dev" && expect "a loop device without --any-device: refused, with the remedy" "$err" "not an MMC/SD device.*use --any-device to write to it anyway$"
 sum_before=$(cksum <"$work/loop.img")
 run 0 $fmt -n --any-device "$dev" && expect "-n: the plan" "$out" "Dry run: nothing was written"
 [ "$(cksum <"$work/loop.img")" = "$sum_before" ] && pass "-n wrote nothing" || fail "-n changed the device"

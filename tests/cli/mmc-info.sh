@@ -23,8 +23,8 @@ run 2 $info --decode scr=02c58003zz000000 && expect "non-hex names the character
 run 2 $info --decode ssr= && expect "empty value" "$err" "ssr: empty value"
 run 2 $info --decode foo=00 && expect "unknown register" "$err" "unknown register 'foo'"
 run 2 $info --decode csd && expect "missing =" "$err" "expected KIND=HEX"
-run 2 $info --decode csd=@/nonexistent/file && expect "unreadable @FILE" "$err" "/nonexistent/file: No such file"
-run 2 $info --decode ext_csd=@/dev/zero && expect "@FILE is capped: /dev/zero fails at once" "$err" "/dev/zero: more than 1 MiB; no register dump is that large"
+run 1 $info --decode csd=@/nonexistent/file && expect "unreadable @FILE: a failure, as every missing input file" "$err" "/nonexistent/file: No such file"
+run 1 $info --decode ext_csd=@/dev/zero && expect "@FILE is capped (a failure, as every input file): /dev/zero fails at once" "$err" "/dev/zero: more than 1 MiB; no register dump is that large"
 # An EXT_CSD printed by a pre-2013 kernel (ext_csd[511] first): a real dump.
 rev=tests/data/ext_csd/reversed-emmc441-kylemanna.hex
 run 0 $info --family mmc -J --decode ext_csd=@$rev &&
@@ -65,9 +65,10 @@ run 0 $info --decode cid=035344534e3531328053e8f3b1015500 --decode csd=$emmc_csd
 run 0 $info --family sd --decode csd=$emmc_csd && expect "--family is obeyed and named" "$out" "^Family: +SD \(given: --family sd\)$"
 # --card was the family here, a card file in mmc-sim, a filter in mmc-report
 # before --family: the old spelling still works, with one warning line.
-run 0 $info --card mmc --card mmc --decode csd=$emmc_csd && expect "deprecated --card: still the family" "$out" "^Family: +MMC \(given: --family mmc\)$"
+run 0 $info --card mmc --decode csd=$emmc_csd && expect "deprecated --card: still the family" "$out" "^Family: +MMC \(given: --family mmc\)$"
 want_err="mmc-info: --card is deprecated: use --family"
-[ "$(cat "$err")" = "$want_err" ] && pass "deprecated --card: one warning line, however often given" || fail "deprecated --card: stderr '$(cat "$err")'"
+[ "$(cat "$err")" = "$want_err" ] && pass "deprecated --card: one warning line" || fail "deprecated --card: stderr '$(cat "$err")'"
+run 2 $info --card mmc --card mmc --decode csd=$emmc_csd && expect "deprecated --card twice: a repeated option" "$err" "^mmc-info: --card: given more than once"
 run 1 $info --sysfs-root /nonexistent && expect "a --sysfs-root that does not exist is an error, not 'no cards'" "$err" "mmc-info: /nonexistent: no such directory"
 empty=$(mktemp -d)
 run 0 $info --sysfs-root "$empty" && expect "no arguments lists cards (none in an empty tree)" "$out" "No MMC/SD cards found"

@@ -3,10 +3,13 @@
 #include "bench/session.h"
 #include "cli/cli.h"
 #include "cli/errors.h"
+#include "cli/json_out.h"
+#include "cli/json_printed.h"
 #include "erase/device.h"
 #include "erase/plan.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 using namespace mmc::cli;
 
@@ -115,4 +118,54 @@ TEST(CliErrors, AsUsageMakesInputErrorsUsageErrors)
 {
     EXPECT_EQ(run([]() -> int { return as_usage([]() -> int { throw std::runtime_error("csd: odd number of hex digits"); }); }).first, 2);
     EXPECT_EQ(run([]() -> int { return as_usage([]() -> int { throw Error(ErrorKind::failure, "kept"); }); }).first, 1);
+}
+
+TEST(CliErrors, LibraryMarksAreTakenOut)
+{
+    EXPECT_EQ(library_text("card.json: not JSON: [json.exception.parse_error.101] parse error at line 1, column 1"),
+              "card.json: not JSON: parse error at line 1, column 1");
+    EXPECT_EQ(library_text("[json.exception.type_error.302] type must be number, but is string"), "type must be number, but is string");
+    EXPECT_EQ(library_text("/dev/mmcblk0: no such device"), "/dev/mmcblk0: no such device");
+    const auto [status, text] = run([]() -> int { return static_cast<int>(nlohmann::json::parse("garbage").size()); });
+    EXPECT_EQ(status, 1);
+    EXPECT_EQ(text.find("[json.exception"), std::string::npos) << text;
+}
+
+TEST(CliErrors, AFileThatCannotBeReadIsAFailureEvenAsUsageInput)
+{
+    const auto [status, text] = run([]() -> int { return as_usage([] { return static_cast<int>(read_arg_or_file("@/nonexistent/x").size()); }); });
+    EXPECT_EQ(status, 1);
+    EXPECT_EQ(text, "mmc-test: /nonexistent/x: No such file or directory\n");
+}
+
+TEST(CliErrors, WithJsonRequestedTheErrorIsAlsoADocumentOnStdout)
+{
+    request_json_errors();
+    forget_json_printed();
+    testing::internal::CaptureStdout();
+    const auto [status, text] = run([]() -> int { throw UsageError("--from: given more than once ('A' and 'B'); give one"); });
+    const std::string doc = testing::internal::GetCapturedStdout();
+    request_json_errors(false);
+    EXPECT_EQ(status, 2);
+    EXPECT_EQ(text.rfind("mmc-test: --from: given more than once", 0), 0u) << text;
+    const auto j = nlohmann::json::parse(doc);
+    EXPECT_EQ(j["tool"], "mmc-test");
+    EXPECT_TRUE(j.contains("version"));
+    EXPECT_EQ(j["error"]["message"], "--from: given more than once ('A' and 'B'); give one");
+    EXPECT_EQ(j["error"]["exit_status"], 2);
+}
+
+TEST(CliErrors, AToolsOwnDocumentIsTheOnlyOne)
+{
+    request_json_errors();
+    forget_json_printed();
+    testing::internal::CaptureStdout();
+    const auto [status, text] = run([]() -> int {
+        print_tool_json({{"verdict", "misaligned"}}, "mmc-test");
+        throw Error(ErrorKind::failure, "the new layout does not check aligned");
+    });
+    const std::string out = testing::internal::GetCapturedStdout();
+    request_json_errors(false);
+    EXPECT_EQ(status, 1);
+    EXPECT_EQ(nlohmann::json::parse(out)["verdict"], "misaligned") << out; // one document: parse would throw on two
 }

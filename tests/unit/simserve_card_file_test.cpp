@@ -1,6 +1,7 @@
 // Card files as mmc-sim, the plugin and the lab read them: a preset (a
 // subset of parameters) or a whole --describe -J document, and the describe
 // views.
+#include "cli/input.h"
 #include "simserve/card_file.h"
 
 #include <cstdio>
@@ -62,7 +63,7 @@ TEST(SimserveCardFile, ErrorsNameTheFile)
             EXPECT_NE(std::string(e.what()).find(f->path), std::string::npos) << e.what();
         }
     }
-    EXPECT_THROW(simserve::load_card_file("/nonexistent/card.json", sim::default_params()), std::invalid_argument);
+    EXPECT_THROW(simserve::load_card_file("/nonexistent/card.json", sim::default_params()), mmc::cli::InputError);
 }
 
 TEST(SimserveCardFile, DescribeTextListsEveryOptionInHelpOrderWithUnits)

@@ -85,7 +85,7 @@ CapacityCommandOptions parse_capacity_command(int argc, char** argv)
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":ynJhV", longopts.data(), nullptr)) != -1) {
+    while ((c = cli::next_option(argc, argv, ":ynJhV", longopts.data())) != -1) {
         switch (c) {
         case destructive: o.probe.destructive = true; break;
         case max_cache:

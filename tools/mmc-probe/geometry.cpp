@@ -122,7 +122,7 @@ GeometryCommandOptions parse_geometry_command(const std::vector<std::string>& ar
     optind = 0; // a fresh scan (0 also resets getopt's internal state)
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv.data(), ":nyJvhV", longopts.data(), nullptr)) != -1) {
+    while ((c = cli::next_option(argc, argv.data(), ":nyJvhV", longopts.data())) != -1) {
         switch (c) {
         case from_flashbench: o.flashbench = optarg; break;
         case repeats:

@@ -76,9 +76,9 @@ Options:
                              card with a mounted filesystem, and modes only
                              the SoC table rules out (never kept)
      --mode LIST             the bus modes to trial (comma separated: SDR104,
-                             DDR50, SDR50, SDR25, HS, legacy, HS400, HS200, DDR52,
-                             MMC-HS); default: from the fastest down to the
-                             first clean one
+                             DDR50, SDR50, SDR25, HS, legacy, HS400ES, HS400,
+                             HS200, DDR52, MMC-HS); default: from the fastest
+                             down to the first clean one
      --destructive           with --offset and --size: a write-read-compare in
                              that scratch region in every trial (its data put back)
      --offset SIZE           the scratch region's start
@@ -201,7 +201,7 @@ Options parse_options(int argc, char** argv)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":yni:JhV", longopts.data(), nullptr)) != -1) {
+    while ((c = cli::next_option(argc, argv, ":yni:JhV", longopts.data())) != -1) {
         const std::string arg = optarg ? optarg : "";
         switch (c) {
         case apply: o.apply = true; break;

@@ -188,7 +188,7 @@ Options parse_options(int argc, char** argv)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":d:ynJhV", emmc_options().data(), nullptr)) != -1) {
+    while ((c = cli::next_option(argc, argv, ":d:ynJhV", emmc_options().data(), {"gp"})) != -1) {
         const std::string arg = optarg ? optarg : "";
         switch (c) {
         case volatile_cache: once(o, S::volatile_cache); r.cache = setting([&] { return tune::parse_on_off(S::volatile_cache, arg); }); break;

@@ -164,7 +164,7 @@ Options parse_options(int argc, char** argv)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":ynJhV", longopts.data(), nullptr)) != -1) {
+    while ((c = cli::next_option(argc, argv, ":ynJhV", longopts.data())) != -1) {
         const std::string arg = optarg ? optarg : "";
         switch (c) {
         case time_opt: o.budget_s = positive_seconds("--time", arg); break;
