@@ -7,6 +7,7 @@
 #include "mmc-probe/capacity.h"
 #include "mmc-probe/geometry.h"
 #include "mmc-probe/tool.h"
+#include "mmc-probe/verify.h"
 #include "version.h"
 
 #include <cstring>
@@ -24,15 +25,17 @@ void usage(std::FILE* to)
  {0} geometry [options] DEVICE
  {0} geometry [options] --from-flashbench FILE|-
  {0} capacity [options] DEVICE
+ {0} verify [options] DEVICE | --file-system DIR
  {0} -h|--help|-V|--version
 
 Measure what an SD, microSD or eMMC card's registers cannot be trusted to
-say: its flash geometry (page, allocation unit, open AUs) and its real
-capacity. "{0} SUBCOMMAND --help" lists a subcommand's options.
+say: its flash geometry (page, allocation unit, open AUs), its real
+capacity and whether it keeps what is written to it. "{0} SUBCOMMAND --help" lists a subcommand's options.
 
 Subcommands:
  geometry   page and AU size from read timing; open AUs with --destructive
  capacity   the fake-capacity probe
+ verify     every sector written and read back (a device, or a file system's free space)
 
 Options:
  -h, --help     display this help
@@ -46,13 +49,14 @@ Options:
 // The tool once started; what it throws, run_tool reports.
 int run(int argc, char** argv)
 {
-    const auto at = mmc::cli::subcommand_index(argc, argv, tool, usage, "geometry or capacity");
+    const auto at = mmc::cli::subcommand_index(argc, argv, tool, usage, "geometry, capacity or verify");
     if (!at) return mmc::cli::ok;
     const std::string sub = argv[*at];
     const std::vector<std::string> rest(argv + *at + 1, argv + argc);
     if (sub == "geometry") return mmc_probe::run_geometry(rest);
     if (sub == "capacity") return mmc_probe::run_capacity(argc - *at, argv + *at);
-    mmc::cli::throw_unknown_subcommand(sub, "geometry or capacity");
+    if (sub == "verify") return mmc_probe::run_verify(argc - *at, argv + *at);
+    mmc::cli::throw_unknown_subcommand(sub, "geometry, capacity or verify");
 }
 
 int main(int argc, char** argv)

@@ -22,6 +22,9 @@ public:
     uint32_t block_size() const override { return block_size_; }
     void read(uint64_t block, std::span<uint8_t> out) override;
     void write(uint64_t block, std::span<const uint8_t> data) override;
+    // As read, but false when the device answers EIO (a block it cannot read).
+    bool try_read(uint64_t block, std::span<uint8_t> out);
+    void flush(); // fsync: the device's own cache too
 
 private:
     std::string path_;
