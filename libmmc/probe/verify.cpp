@@ -139,8 +139,13 @@ VerifyResult run_verify(VerifyTarget& target, const VerifyOptions& o)
     r.size = target.size() / unit * unit;
     VerifyFaults faults{r};
     std::vector<uint8_t> buf(o.request_bytes);
+    auto since = [](std::chrono::steady_clock::time_point t) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+    };
     auto done = [&] {
-        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        r.seconds = since(started);
+        if (r.bytes_verified || r.bytes_written == r.size) r.read_seconds = r.seconds - r.write_seconds;
+        else r.write_seconds = r.seconds;
         return r;
     };
 
@@ -169,6 +174,7 @@ VerifyResult run_verify(VerifyTarget& target, const VerifyOptions& o)
         }
     }
     target.flush();
+    r.write_seconds = since(started);
 
     for (uint64_t at = 0; at < r.size; at += o.request_bytes) {
         if (stopped(o)) {

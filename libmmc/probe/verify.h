@@ -67,7 +67,8 @@ struct VerifyProgress {
 
 struct VerifyOptions {
     uint64_t pass = 1;                      // named in every sector (the caller picks it at random)
-    uint64_t request_bytes = 1 << 20;       // one write or read
+    uint64_t request_bytes = 4 << 20;       // one write or read: the kernel splits it into the
+                                            // host's requests and keeps them all in flight
     uint64_t stripe_bytes = 48ull << 20;    // a multiple of the request; 48 MiB holds whole AUs of 4, 8,
                                             // 12 and 16 MiB, so each AU is written front to back
     bool descending = true;                 // stripes from the last down (a file system's fill: false)
@@ -87,6 +88,8 @@ struct VerifyResult {
     uint64_t aliased_bytes = 0, lost_bytes = 0, corrupt_bytes = 0, read_error_bytes = 0;
     bool interrupted = false;
     double seconds = 0;
+    double write_seconds = 0; // writing and flushing
+    double read_seconds = 0;  // reading back and checking
 };
 
 // The pattern of one sector of `pass` at byte `offset`: a header (a magic

@@ -43,7 +43,10 @@ FileFill::FileFill(const fs::path& dir, uint64_t limit, uint64_t file_bytes) : d
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw std::runtime_error(fmt::format("{}: not a directory", dir.string()));
     if (::access(dir.c_str(), W_OK) != 0) throw file_error(dir, "cannot write there");
-    size_ = static_cast<uint64_t>(sv.f_bavail) * sv.f_frsize / file_fill_unit * file_fill_unit;
+    // As root, the blocks the file system keeps for root too, as f3write
+    // fills them: they are flash that holds data one day all the same.
+    const uint64_t blocks = ::geteuid() == 0 ? sv.f_bfree : sv.f_bavail;
+    size_ = blocks * sv.f_frsize / file_fill_unit * file_fill_unit;
     if (limit) size_ = std::min(size_, limit / file_fill_unit * file_fill_unit);
 }
 

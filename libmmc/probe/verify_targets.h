@@ -29,7 +29,8 @@ private:
 
 class FileFill : public VerifyTarget {
 public:
-    // The fill is at most `limit` bytes (0: all the free space), in files of
+    // The fill is at most `limit` bytes (0: all the free space, root's
+    // reserve included when run as root), in files of
     // `file_bytes` named mmc-probe-verify.N in `dir`. Throws
     // std::runtime_error when dir is not a writable directory.
     FileFill(const std::filesystem::path& dir, uint64_t limit, uint64_t file_bytes = uint64_t{1} << 30);

@@ -86,6 +86,8 @@ nlohmann::ordered_json verify_document(const VerifyWhere& w, const VerifyResult&
     doc["bytes_verified"] = r.bytes_verified;
     doc["bad_bytes"] = {{"aliasing", r.aliased_bytes}, {"lost", r.lost_bytes}, {"corrupt", r.corrupt_bytes}, {"read_error", r.read_error_bytes}};
     doc["seconds"] = r.seconds;
+    doc["write_seconds"] = r.write_seconds;
+    doc["read_seconds"] = r.read_seconds;
     return doc;
 }
 

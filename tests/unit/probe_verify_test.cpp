@@ -58,6 +58,7 @@ VerifyOptions options()
     VerifyOptions o;
     o.pass = 0x1234;
     o.stripe_bytes = 4 * MiB;
+    o.request_bytes = MiB;
     return o;
 }
 
