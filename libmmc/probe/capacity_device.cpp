@@ -42,20 +42,6 @@ DeviceBlocks::DeviceBlocks(const std::string& path) : path_(path)
 DeviceBlocks::~DeviceBlocks()
 {
     if (fd_ >= 0) ::close(fd_);
-    std::free(bounce_);
-}
-
-uint8_t* DeviceBlocks::bounce(std::size_t bytes)
-{
-    if (bytes > bounce_size_) {
-        std::free(bounce_);
-        bounce_ = nullptr;
-        void* p = nullptr;
-        if (::posix_memalign(&p, 4096, bytes) != 0) throw std::runtime_error("out of memory for an I/O buffer");
-        bounce_ = static_cast<uint8_t*>(p);
-        bounce_size_ = bytes;
-    }
-    return bounce_;
 }
 
 void DeviceBlocks::read(uint64_t block, std::span<uint8_t> out)
@@ -65,7 +51,7 @@ void DeviceBlocks::read(uint64_t block, std::span<uint8_t> out)
 
 bool DeviceBlocks::try_read(uint64_t block, std::span<uint8_t> out)
 {
-    uint8_t* buf = bounce(out.size());
+    uint8_t* buf = bounce_.get(out.size());
     const off_t at = static_cast<off_t>(block * block_size_);
     ssize_t n;
     do n = ::pread(fd_, buf, out.size(), at); // Ctrl-C's handler has no SA_RESTART
@@ -85,7 +71,7 @@ void DeviceBlocks::flush()
 
 void DeviceBlocks::write(uint64_t block, std::span<const uint8_t> data)
 {
-    uint8_t* buf = bounce(data.size());
+    uint8_t* buf = bounce_.get(data.size());
     std::memcpy(buf, data.data(), data.size());
     const off_t at = static_cast<off_t>(block * block_size_);
     ssize_t n;

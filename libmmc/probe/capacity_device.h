@@ -4,6 +4,7 @@
 // device's logical blocks (BLKSSZGET).
 #pragma once
 
+#include "probe/aligned_buffer.h"
 #include "probe/capacity.h"
 
 #include <string>
@@ -31,9 +32,7 @@ private:
     int fd_ = -1;
     uint32_t block_size_ = 512;
     uint64_t blocks_ = 0;
-    uint8_t* bounce_ = nullptr; // aligned for O_DIRECT
-    std::size_t bounce_size_ = 0;
-    uint8_t* bounce(std::size_t bytes);
+    AlignedBuffer bounce_;
 };
 
 } // namespace mmc::probe

@@ -53,20 +53,6 @@ FileFill::FileFill(const fs::path& dir, uint64_t limit, uint64_t file_bytes) : d
 FileFill::~FileFill()
 {
     remove_files();
-    std::free(bounce_);
-}
-
-uint8_t* FileFill::bounce(std::size_t bytes)
-{
-    if (bytes > bounce_size_) {
-        std::free(bounce_);
-        bounce_ = nullptr;
-        void* p = nullptr;
-        if (::posix_memalign(&p, 4096, bytes) != 0) throw std::runtime_error("out of memory for an I/O buffer");
-        bounce_ = static_cast<uint8_t*>(p);
-        bounce_size_ = bytes;
-    }
-    return bounce_;
 }
 
 std::pair<fs::path, uint64_t> FileFill::where(uint64_t offset) const
@@ -138,7 +124,7 @@ bool FileFill::read(uint64_t offset, std::span<uint8_t> out)
         read_index_ = index;
     }
     if (!read_direct_) ::posix_fadvise(read_fd_, static_cast<off_t>(in_file), static_cast<off_t>(out.size()), POSIX_FADV_DONTNEED);
-    uint8_t* buf = bounce(out.size());
+    uint8_t* buf = bounce_.get(out.size());
     std::size_t done = 0;
     while (done < out.size()) {
         const ssize_t n = ::pread(read_fd_, buf + done, out.size() - done, static_cast<off_t>(in_file + done));

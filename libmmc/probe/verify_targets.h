@@ -59,9 +59,7 @@ private:
     int read_fd_ = -1;
     std::size_t read_index_ = 0;
     bool read_direct_ = false;
-    uint8_t* bounce_ = nullptr;
-    std::size_t bounce_size_ = 0;
-    uint8_t* bounce(std::size_t bytes);
+    AlignedBuffer bounce_;
 };
 
 } // namespace mmc::probe
