@@ -71,6 +71,11 @@ Card:
      --gc-stall TIME        a garbage-collection stall (0 = none) ...
      --gc-every N           ... for every N blocks the FTL has to make free
      --gc-reserve SIZE      erased flash kept: opening an AU below it makes a block free
+     --endurance CYCLES     P/E cycles a block is rated for, or tlc, mlc, pslc (0 = never wears)
+     --age TIME             the card's age (e.g. 17520h); read retries grow with it
+     --spare-blocks N       blocks that take worn-out blocks' places
+     --end-of-life MODE     once worn out: read-only, lose-writes or dead
+     --weak OFFSET,SIZE[,LEVEL]  a region needing LEVEL more read retries (repeatable)
      --seed N               the starting state's random seed
  Options apply in order over the preset or card file.
 

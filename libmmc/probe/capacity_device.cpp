@@ -42,38 +42,36 @@ DeviceBlocks::DeviceBlocks(const std::string& path) : path_(path)
 DeviceBlocks::~DeviceBlocks()
 {
     if (fd_ >= 0) ::close(fd_);
-    std::free(bounce_);
-}
-
-uint8_t* DeviceBlocks::bounce(std::size_t bytes)
-{
-    if (bytes > bounce_size_) {
-        std::free(bounce_);
-        bounce_ = nullptr;
-        void* p = nullptr;
-        if (::posix_memalign(&p, 4096, bytes) != 0) throw std::runtime_error("out of memory for an I/O buffer");
-        bounce_ = static_cast<uint8_t*>(p);
-        bounce_size_ = bytes;
-    }
-    return bounce_;
 }
 
 void DeviceBlocks::read(uint64_t block, std::span<uint8_t> out)
 {
-    uint8_t* buf = bounce(out.size());
+    if (!try_read(block, out)) throw os_error(path_, fmt::format("read of block {}", block));
+}
+
+bool DeviceBlocks::try_read(uint64_t block, std::span<uint8_t> out)
+{
+    uint8_t* buf = bounce_.get(out.size());
     const off_t at = static_cast<off_t>(block * block_size_);
     ssize_t n;
     do n = ::pread(fd_, buf, out.size(), at); // Ctrl-C's handler has no SA_RESTART
     while (n < 0 && errno == EINTR);
+    if (n < 0 && errno == EIO) return false;
     if (n < 0) throw os_error(path_, fmt::format("read of block {}", block));
     if (static_cast<std::size_t>(n) != out.size())
         throw std::runtime_error(fmt::format("{}: short read at block {}", path_, block));
     std::memcpy(out.data(), buf, out.size());
+    return true;
+}
+
+void DeviceBlocks::flush()
+{
+    if (::fsync(fd_) != 0) throw os_error(path_, "flush");
 }
 
 void DeviceBlocks::write(uint64_t block, std::span<const uint8_t> data)
 {
-    uint8_t* buf = bounce(data.size());
+    uint8_t* buf = bounce_.get(data.size());
     std::memcpy(buf, data.data(), data.size());
     const off_t at = static_cast<off_t>(block * block_size_);
     ssize_t n;

@@ -4,6 +4,7 @@
 // device's logical blocks (BLKSSZGET).
 #pragma once
 
+#include "probe/aligned_buffer.h"
 #include "probe/capacity.h"
 
 #include <string>
@@ -22,15 +23,16 @@ public:
     uint32_t block_size() const override { return block_size_; }
     void read(uint64_t block, std::span<uint8_t> out) override;
     void write(uint64_t block, std::span<const uint8_t> data) override;
+    // As read, but false when the device answers EIO (a block it cannot read).
+    bool try_read(uint64_t block, std::span<uint8_t> out);
+    void flush(); // fsync: the device's own cache too
 
 private:
     std::string path_;
     int fd_ = -1;
     uint32_t block_size_ = 512;
     uint64_t blocks_ = 0;
-    uint8_t* bounce_ = nullptr; // aligned for O_DIRECT
-    std::size_t bounce_size_ = 0;
-    uint8_t* bounce(std::size_t bytes);
+    AlignedBuffer bounce_;
 };
 
 } // namespace mmc::probe

@@ -76,6 +76,42 @@ uint64_t Card::drained(uint64_t at)
     return cached_bytes_;
 }
 
+Card::Retries Card::retries(uint64_t offset, uint64_t length, uint64_t at, bool skip_first_page) const
+{
+    Retries r;
+    const BlockWear& wear = flash_.ftl().wear();
+    bool first = true;
+    pieces(offset, length, [&](uint64_t logical, std::optional<uint64_t> phys, uint64_t) {
+        const bool skip = first && skip_first_page;
+        first = false;
+        if (!phys || skip) return;
+        const unsigned steps = wear.retry_steps(*phys / p_.page_bytes, p_.wear.age_ns + at);
+        r.steps += std::min(steps, max_read_retries);
+        if (steps > max_read_retries && !r.unreadable) r.unreadable = logical;
+    });
+    return r;
+}
+
+void Card::refuse_at_end_of_life(const char* what, uint64_t offset, uint64_t start, bool changes_data)
+{
+    if (!flash_.ftl().wear().end_of_life()) return;
+    const EndOfLife mode = p_.wear.end_of_life;
+    if (mode == EndOfLife::lose_writes || (mode == EndOfLife::read_only && !changes_data)) return;
+    const uint64_t end = std::max(start, flash_free_) + p_.timing.command_ns;
+    counters_.busy_ns += end - start;
+    host_free_ = end;
+    if (mode == EndOfLife::dead)
+        throw RequestFailed(RequestFailed::Kind::dead, offset, end, fmt::format("{} at {}: the card is dead (worn out)", what, offset));
+    ++counters_.wear.refused_writes;
+    throw RequestFailed(RequestFailed::Kind::write_protected, offset, end,
+                        fmt::format("{} at {}: the card is read-only (worn out)", what, offset));
+}
+
+bool Card::losing_writes() const
+{
+    return flash_.ftl().wear().end_of_life() && p_.wear.end_of_life == EndOfLife::lose_writes;
+}
+
 uint64_t Card::read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns)
 {
     return read(offset, out, arrival_ns, false);
@@ -94,6 +130,7 @@ uint64_t Card::read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns
         return host_free_;
     }
     const uint64_t start = continues ? host_free_ : std::max(arrival_ns, host_free_);
+    refuse_at_end_of_life("read", offset, start, false);
     fold_idle(start);
     uint64_t service = read_service_ns(p_, offset, out.size());
     const bool same_page = continues && offset % p_.page_bytes != 0;
@@ -102,6 +139,9 @@ uint64_t Card::read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns
         if (same_page) service -= p_.timing.page_read_ns;
         if (offset % p_.au_bytes == 0) service += p_.timing.au_cross_ns;
     }
+    const Retries retried = retries(offset, out.size(), start, same_page);
+    service += retried.steps * p_.timing.page_read_ns;
+    counters_.wear.read_retries += retried.steps;
     const uint64_t end = std::max(start, flash_free_) + service;
     pieces(offset, out.size(), [&](uint64_t logical, std::optional<uint64_t> phys, uint64_t n) {
         const auto dst = out.subspan(logical - offset, n);
@@ -124,6 +164,11 @@ uint64_t Card::read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns
     counters_.reads.busy_ns += end - start;
     counters_.busy_ns += end - start;
     host_free_ = end;
+    if (retried.unreadable) {
+        ++counters_.wear.read_errors;
+        throw RequestFailed(RequestFailed::Kind::read_error, *retried.unreadable, std::max(end, arrival_ns),
+                            fmt::format("read at {}: uncorrectable bit errors", *retried.unreadable));
+    }
     return std::max(end, arrival_ns);
 }
 
@@ -131,6 +176,18 @@ uint64_t Card::write(uint64_t offset, std::span<const uint8_t> data, uint64_t ar
 {
     check_range("write", offset, data.size());
     const uint64_t start = std::max(arrival_ns, host_free_);
+    refuse_at_end_of_life("write", offset, start, true);
+    if (losing_writes()) { // acknowledged as if cached; nothing reaches the flash
+        const uint64_t end = start + transfer_ns(p_.timing, data.size());
+        ++counters_.wear.lost_writes;
+        counters_.wear.lost_write_bytes += data.size();
+        ++counters_.writes.requests;
+        counters_.writes.bytes += data.size();
+        counters_.writes.busy_ns += end - start;
+        counters_.busy_ns += end - start;
+        host_free_ = end;
+        return end;
+    }
     fold_idle(start);
     // The data first, while the FTL still knows which pages held data before.
     pieces(offset, data.size(), [&](uint64_t logical, std::optional<uint64_t> phys, uint64_t n) {
@@ -172,11 +229,12 @@ uint64_t Card::write(uint64_t offset, std::span<const uint8_t> data, uint64_t ar
 uint64_t Card::discard(uint64_t offset, uint64_t length, uint64_t arrival_ns)
 {
     check_range("discard", offset, length);
-    if (bridge_) bridge_->forget(offset, length);
     const uint64_t start = std::max(arrival_ns, host_free_);
+    refuse_at_end_of_life("discard", offset, start, true);
+    if (bridge_ && !losing_writes()) bridge_->forget(offset, length);
     fold_idle(start);
     uint64_t flash = 0;
-    storage_runs(offset, length, [&](uint64_t phys, uint64_t n) {
+    if (!losing_writes()) storage_runs(offset, length, [&](uint64_t phys, uint64_t n) {
         flash += flash_.ftl().discard(phys, n, counters_, [&](uint64_t page) { store_.drop(page); });
     });
     const uint64_t end = std::max(start, flash_free_) + p_.timing.command_ns + flash;
@@ -191,6 +249,7 @@ uint64_t Card::discard(uint64_t offset, uint64_t length, uint64_t arrival_ns)
 uint64_t Card::flush(uint64_t arrival_ns)
 {
     const uint64_t start = std::max(arrival_ns, host_free_);
+    refuse_at_end_of_life("flush", 0, start, false);
     fold_idle(start);
     const uint64_t end = std::max(start, flash_free_) + p_.timing.command_ns;
     ++counters_.flushes.requests;
@@ -203,6 +262,11 @@ uint64_t Card::flush(uint64_t arrival_ns)
 const Counters& Card::counters() const
 {
     flash_.ftl().summarize(counters_.aus);
+    const BlockWear& wear = flash_.ftl().wear();
+    counters_.wear.erase_counts = wear.erase_counts();
+    counters_.wear.remapped_blocks = wear.remapped();
+    counters_.wear.spare_blocks_left = wear.spares_left();
+    counters_.wear.end_of_life = wear.end_of_life();
     counters_.pages_stored = store_.pages_stored();
     return counters_;
 }
@@ -217,7 +281,7 @@ nlohmann::json Card::counters_json() const
 uint64_t Card::predict_read(uint64_t offset, uint64_t length) const
 {
     check_range("read", offset, length);
-    return read_service_ns(p_, offset, length);
+    return read_service_ns(p_, offset, length) + retries(offset, length, host_free_, false).steps * p_.timing.page_read_ns;
 }
 
 uint64_t Card::predict_write(uint64_t offset, uint64_t length) const

@@ -23,6 +23,13 @@
 // Limbo addresses of a fake (no storage behind them) cost command + bus for
 // a write (the data goes nowhere) and the read formula for a read; a
 // discard there does nothing (F3's devices have no discard).
+// A worn card (wear.h): each read-retry step a page needs costs another
+// page_read; a page past the ECC fails the read (RequestFailed, after the
+// time the retries took). At the end of life: read-only refuses writes and
+// discards (RequestFailed after command); lose-writes acknowledges them
+// after command + bus and stores nothing (a discard does nothing); dead
+// fails every request after command. The request that wears the last
+// block out is served; the end begins with the next one.
 // With a bridge cache (a USB reader's RAM, bridge_cache.h) a read it can
 // answer costs the bus transfer alone and never reaches the card: not
 // counted as the card's read, but in counters_json()'s "bridge_cache".
@@ -34,6 +41,7 @@
 #include "sim/flash_writes.h"
 #include "sim/params.h"
 #include "sim/store.h"
+#include "sim/wear.h"
 
 #include <cstdint>
 #include <deque>
@@ -52,7 +60,8 @@ public:
 
     // Each returns the virtual time the request completes: it starts at
     // max(arrival_ns, the end of the previous request). A range beyond the
-    // announced size throws std::out_of_range.
+    // announced size throws std::out_of_range; a request a worn card does
+    // not serve throws RequestFailed.
     uint64_t read(uint64_t offset, std::span<uint8_t> out, uint64_t arrival_ns);
     // The next part of a multi-block read whose previous part ended at
     // `offset` (the SD lab's sector-at-a-time requests, command_joiner.h):
@@ -93,6 +102,18 @@ private:
     // The card was idle until `start`: the SLC cache folds.
     void fold_idle(uint64_t start);
     uint64_t drained(uint64_t at);
+    // Read-retry steps for the pages [first_page, end_page) of the storage
+    // behind [offset, ...) at virtual time `at`: the steps taken, and the
+    // logical offset of the first page past the ECC, if any.
+    struct Retries {
+        uint64_t steps = 0;
+        std::optional<uint64_t> unreadable;
+    };
+    Retries retries(uint64_t offset, uint64_t length, uint64_t at, bool skip_first_page) const;
+    // At the end of life, what a request other than a read meets: throws
+    // for read-only (writes and discards) and dead, having taken command.
+    void refuse_at_end_of_life(const char* what, uint64_t offset, uint64_t start, bool changes_data);
+    bool losing_writes() const;
 
     Params p_;
     FakeMap fakes_;

@@ -3,6 +3,8 @@
 #include "sim/timing.h"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 namespace mmc::sim {
 
@@ -53,8 +55,10 @@ uint64_t CommandJoiner::settle(uint64_t arrival_ns)
     if (run_.empty()) return arrival_ns;
     // The card takes the run as one command from its first sector's
     // arrival: its command, bus and flash time, after whatever it was busy with.
-    const uint64_t done = card_.write(run_offset_, run_, run_arrival_);
-    run_.clear();
+    // Taken out first: a worn card may refuse it (RequestFailed), and the
+    // run must not be offered again with the next request.
+    const std::vector<uint8_t> run = std::exchange(run_, {});
+    const uint64_t done = card_.write(run_offset_, run, run_arrival_);
     return std::max(done, arrival_ns);
 }
 

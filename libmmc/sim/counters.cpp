@@ -1,5 +1,7 @@
 #include "sim/counters.h"
 
+#include <algorithm>
+
 namespace mmc::sim {
 
 namespace {
@@ -57,6 +59,28 @@ nlohmann::json to_json(const Counters& c)
                 {"erased", c.aus.erased},
                 {"fragmented", c.aus.fragmented},
                 {"valid_pages", c.aus.valid_pages}};
+    // Erase counts as runs of neighbouring blocks with the same count: a
+    // large card's thousands of blocks stay a few lines while most are alike.
+    nlohmann::json runs = nlohmann::json::array();
+    const auto& counts = c.wear.erase_counts;
+    uint64_t most = 0;
+    for (std::size_t i = 0; i < counts.size();) {
+        std::size_t end = i;
+        while (end < counts.size() && counts[end] == counts[i]) ++end;
+        runs.push_back({{"block", i}, {"blocks", end - i}, {"erases", counts[i]}});
+        most = std::max(most, counts[i]);
+        i = end;
+    }
+    j["wear"] = {{"erase_counts", std::move(runs)},
+                 {"max_erases", most},
+                 {"read_retries", c.wear.read_retries},
+                 {"read_errors", c.wear.read_errors},
+                 {"remapped_blocks", c.wear.remapped_blocks},
+                 {"spare_blocks_left", c.wear.spare_blocks_left},
+                 {"end_of_life", c.wear.end_of_life},
+                 {"lost_writes", c.wear.lost_writes},
+                 {"lost_write_bytes", c.wear.lost_write_bytes},
+                 {"refused_writes", c.wear.refused_writes}};
     j["pages_stored"] = c.pages_stored;
     return j;
 }

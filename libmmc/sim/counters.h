@@ -48,6 +48,19 @@ struct GcStalls {
     void record(const GcStall&);
 };
 
+// The flash's wear (wear.h) and what it has cost the host.
+struct WearCounters {
+    std::vector<uint64_t> erase_counts; // per erase block (AU), since its last remap
+    uint64_t read_retries = 0;     // read-retry steps taken, each another page read
+    uint64_t read_errors = 0;      // reads failed: a page past the ECC
+    uint64_t remapped_blocks = 0;  // worn-out blocks a spare took the place of
+    uint64_t spare_blocks_left = 0;
+    bool end_of_life = false;      // a block wore out with no spare left
+    uint64_t lost_writes = 0;      // writes acknowledged and not stored (end of life: lose-writes)
+    uint64_t lost_write_bytes = 0;
+    uint64_t refused_writes = 0;   // writes and discards refused (end of life: read-only)
+};
+
 struct Counters {
     RequestCounters reads, writes, discards, flushes;
     uint64_t busy_ns = 0;          // total service time
@@ -65,6 +78,7 @@ struct Counters {
     SlcCounters slc;
     GcStalls gc_stalls;
     AuSummary aus;
+    WearCounters wear;
     uint64_t pages_stored = 0;     // memory the simulator holds for data, in pages
 };
 

@@ -9,7 +9,7 @@ Ftl::Ftl(const Params& p, uint64_t physical_bytes)
     : t_(p.timing), page_bytes_(p.page_bytes), au_bytes_(p.au_bytes), pages_per_au_(p.au_bytes / p.page_bytes),
       pages_(physical_bytes / p.page_bytes), aus_((pages_ + pages_per_au_ - 1) / pages_per_au_),
       open_limit_(p.open_aus), reserve_aus_((p.sustained.gc_reserve_bytes + p.au_bytes - 1) / p.au_bytes),
-      fat_aus_(std::min(aus_, (p.fat_area_bytes + p.au_bytes - 1) / p.au_bytes))
+      fat_aus_(std::min(aus_, (p.fat_area_bytes + p.au_bytes - 1) / p.au_bytes)), wear_(p, aus_)
 {
     const bool all_valid = p.state != StartState::clean;
     valid_.assign((pages_ + 63) / 64, all_valid ? ~uint64_t{0} : 0);
@@ -38,9 +38,10 @@ uint64_t Ftl::copy_valid(uint64_t first_page, uint64_t end_page, Counters& c)
     return n * (t_.page_read_ns + t_.page_program_ns);
 }
 
-uint64_t Ftl::erase(Counters& c)
+uint64_t Ftl::erase(uint64_t au, Counters& c)
 {
     ++c.erases;
+    wear_.erased(au);
     return t_.block_erase_ns;
 }
 
@@ -54,7 +55,7 @@ Ftl::OpenAu* Ftl::find_open(uint64_t au)
 uint64_t Ftl::full_merge(uint64_t au, Counters& c)
 {
     const uint64_t start = au * pages_per_au_;
-    return copy_valid(start, start + au_pages(au), c) + erase(c);
+    return copy_valid(start, start + au_pages(au), c) + erase(au, c);
 }
 
 uint64_t Ftl::close(std::size_t i, Counters& c)
@@ -69,7 +70,7 @@ uint64_t Ftl::close(std::size_t i, Counters& c)
 
 uint64_t Ftl::take_block(uint64_t au, Counters& c)
 {
-    if (!(flags_[au] & erased_flag)) return erase(c);
+    if (!(flags_[au] & erased_flag)) return erase(au, c);
     flags_[au] &= ~erased_flag;
     --erased_aus_;
     if (erased_aus_ < reserve_aus_) ++c.blocks_made_free; // below the reserve: one made up
@@ -97,7 +98,7 @@ uint64_t Ftl::write_fat_area(uint64_t au, uint64_t first, uint64_t last, bool en
     }
     if (log->used + n > au_pages(au)) { // full: the AU's valid pages merged into a block, a fresh log
         ++c.merges;
-        ns += full_merge(au, c) + erase(c);
+        ns += full_merge(au, c) + erase(au, c);
         *log = {au, 0, true};
     }
     // Page-mapped: every write takes log pages, wherever it goes.
@@ -129,7 +130,7 @@ uint64_t Ftl::write_open_au(uint64_t au, uint64_t first, uint64_t last, bool end
     }
     OpenAu* w = &open_.back();
     if (!in_order_with(*w, first - start) && w->used + n > au_pages(au)) { // log full: merge, fresh log
-        ns += close(open_.size() - 1, c) + erase(c);
+        ns += close(open_.size() - 1, c) + erase(au, c);
         open_.push_back({au, 0, true});
         w = &open_.back();
     }
@@ -191,7 +192,7 @@ uint64_t Ftl::discard_done(uint64_t au, uint64_t first, uint64_t end, Counters& 
     const bool was_erased = flags_[au] & erased_flag;
     flags_[au] = erased_flag;
     if (!was_erased) ++erased_aus_;
-    return was_erased ? 0 : erase(c);
+    return was_erased ? 0 : erase(au, c);
 }
 
 void Ftl::summarize(AuSummary& s) const

@@ -55,6 +55,7 @@
 //   small pieces all over its first AUs, fast this way (LWN 2011: "Optimizing
 //   Linux with cheap flash drives"; flashbench's --find-fat looks at these
 //   AUs and its --open-au test starts past them).
+// Every erase counts against its AU's block (wear.h).
 // An erase is counted where a fresh block is needed; the blocks merges
 // release are erased then. Writing into pages that hold valid data (a full
 // card) therefore costs copies and erases that a discarded card does not.
@@ -62,6 +63,7 @@
 
 #include "sim/counters.h"
 #include "sim/params.h"
+#include "sim/wear.h"
 
 #include <cstdint>
 #include <vector>
@@ -98,6 +100,7 @@ public:
 
     void summarize(AuSummary&) const;
     uint64_t erased_aus() const { return erased_aus_; }
+    const BlockWear& wear() const { return wear_; }
 
 private:
     struct OpenAu {
@@ -112,7 +115,7 @@ private:
     uint64_t au_pages(uint64_t au) const;
     void set_valid(uint64_t page, bool v);
     uint64_t copy_valid(uint64_t first_page, uint64_t end_page, Counters&);
-    uint64_t erase(Counters&);
+    uint64_t erase(uint64_t au, Counters&);
     OpenAu* find_open(uint64_t au);
     uint64_t close(std::size_t open_index, Counters&);
     uint64_t open(uint64_t au, Counters&);
@@ -140,6 +143,7 @@ private:
     std::vector<OpenAu> open_;     // least recently written first
     uint64_t fat_aus_;             // AUs [0, fat_aus_) are the FAT area
     std::vector<OpenAu> fat_logs_; // the FAT area's logs (used = pages in the log)
+    BlockWear wear_;
 };
 
 } // namespace mmc::sim

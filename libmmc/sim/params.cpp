@@ -73,6 +73,39 @@ bool bool_value(std::string_view name, std::string_view value)
     bad(name, value, "expected yes or no");
 }
 
+// A card's age: the duration syntax without time_value's hour, which
+// holds flash times, not years.
+uint64_t age_value(std::string_view name, std::string_view value)
+{
+    double ns = 0;
+    try {
+        ns = cli::parse_duration(value).count();
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(fmt::format("{}: {}", name, e.what()));
+    }
+    if (ns > 100 * 365.25 * 86400e9) bad(name, value, "older than a hundred years");
+    return static_cast<uint64_t>(std::llround(ns));
+}
+
+// OFFSET,SIZE[,LEVEL]: sizes as every size, the level a whole number.
+WeakRegion weak_value(std::string_view name, std::string_view value)
+{
+    const auto first = value.find(',');
+    if (first == std::string_view::npos) bad(name, value, "expected OFFSET,SIZE[,LEVEL]");
+    const auto second = value.find(',', first + 1);
+    WeakRegion w;
+    w.offset = size_value(name, value.substr(0, first));
+    w.size = size_value(name, value.substr(first + 1, second == std::string_view::npos ? std::string_view::npos : second - first - 1));
+    w.level = default_weak_level;
+    if (second != std::string_view::npos) {
+        const uint64_t level = integer_value(name, value.substr(second + 1));
+        if (level < 1 || level > 64) bad(name, value, "LEVEL is 1 to 64 read-retry steps");
+        w.level = static_cast<unsigned>(level);
+    }
+    if (w.size == 0) bad(name, value, "an empty region");
+    return w;
+}
+
 bool is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 } // namespace
@@ -128,6 +161,36 @@ const char* to_string(StartState s)
     case StartState::clean: return "clean";
     case StartState::full: return "full";
     case StartState::fragmented: return "fragmented";
+    }
+    return "?";
+}
+
+// Published ratings, per block, for the flash types SD and eMMC cards are
+// built from:
+// - mlc 10000: Kingston's "Flash Memory Guide" rates MLC flash at up to
+//   10,000 write cycles per physical sector (and SLC at 100,000).
+// - tlc 3000: the "3K P/E cycles" high-endurance (3D TLC) microSD cards
+//   are specified with (e.g. the surveillance microSD specification at
+//   smd-chip.com, "Endurance and Write Cycles": 3K P/E); consumer TLC is
+//   often rated lower, 1,000 or less.
+// - pslc 30000: industrial cards run their flash as pseudo-SLC at ratings
+//   of 30,000 P/E cycles and up (first-hk.com, "Understanding pSLC
+//   Lifespan": 30,000 to 100,000); the low end, as a card sold without a
+//   datasheet figure should be assumed.
+uint64_t endurance_preset(std::string_view name)
+{
+    if (name == "tlc") return 3000;
+    if (name == "mlc") return 10000;
+    if (name == "pslc") return 30000;
+    return 0;
+}
+
+const char* to_string(EndOfLife e)
+{
+    switch (e) {
+    case EndOfLife::read_only: return "read-only";
+    case EndOfLife::lose_writes: return "lose-writes";
+    case EndOfLife::dead: return "dead";
     }
     return "?";
 }
@@ -195,6 +258,18 @@ void set_option(Params& p, std::string_view name, std::string_view value)
         if (v < 1 || v > 1'000'000) bad(name, value, "expected 1 (a stall for every block made free) to 1000000");
         p.sustained.gc_every = static_cast<unsigned>(v);
     } else if (name == "gc-reserve") p.sustained.gc_reserve_bytes = size_value(name, value);
+    else if (name == "endurance") {
+        const uint64_t preset = endurance_preset(value);
+        p.wear.endurance = preset ? preset : integer_value(name, value);
+        if (p.wear.endurance > 10'000'000) bad(name, value, "more P/E cycles than any flash is rated for");
+    } else if (name == "age") p.wear.age_ns = age_value(name, value);
+    else if (name == "spare-blocks") p.wear.spare_blocks = integer_value(name, value);
+    else if (name == "end-of-life") {
+        if (value == "read-only") p.wear.end_of_life = EndOfLife::read_only;
+        else if (value == "lose-writes") p.wear.end_of_life = EndOfLife::lose_writes;
+        else if (value == "dead") p.wear.end_of_life = EndOfLife::dead;
+        else bad(name, value, "expected read-only, lose-writes or dead");
+    } else if (name == "weak") p.wear.weak.push_back(weak_value(name, value));
     else if (name == "seed") p.seed = integer_value(name, value);
     else throw std::invalid_argument(fmt::format("unknown card option '{}'", name));
 }
@@ -257,6 +332,9 @@ void validate(const Params& p)
     if (s.gc_reserve_bytes > (uint64_t{1} << 44)) fail("gc-reserve: larger than 16 TiB");
     if (s.gc_stall_ns > hour) fail("gc-stall: longer than an hour");
     if (s.gc_every < 1) fail("gc-every: at least 1");
+    for (const WeakRegion& w : p.wear.weak)
+        if (w.size == 0 || w.offset >= real || w.size > real - w.offset)
+            fail(fmt::format("weak: {} bytes at {}: outside the card's {} bytes of flash", w.size, w.offset, real));
     if (p.fake == Fake::none) {
         if (p.real_size_bytes && p.real_size_bytes != p.size_bytes)
             fail("real-size: only a fake card has less storage than it announces");
@@ -318,6 +396,13 @@ nlohmann::json to_json(const Params& p)
     j["gc_stall"] = p.sustained.gc_stall_ns;
     j["gc_every"] = p.sustained.gc_every;
     j["gc_reserve"] = p.sustained.gc_reserve_bytes;
+    j["endurance"] = p.wear.endurance;
+    j["age"] = p.wear.age_ns;
+    j["spare_blocks"] = p.wear.spare_blocks;
+    j["end_of_life"] = to_string(p.wear.end_of_life);
+    nlohmann::json weak = nlohmann::json::array();
+    for (const WeakRegion& w : p.wear.weak) weak.push_back(fmt::format("{},{},{}", w.offset, w.size, w.level));
+    j["weak"] = std::move(weak);
     j["seed"] = p.seed;
     return j;
 }
@@ -332,6 +417,15 @@ Params params_from_json(const nlohmann::json& j, Params base)
         if (key == "comment") continue;
         std::string name = key;
         for (auto& c : name) if (c == '_') c = '-';
+        if (name == "weak") { // a list of regions, each as the option takes it; it replaces the base's
+            if (!value.is_array()) throw std::invalid_argument(fmt::format("{}: expected a list of \"OFFSET,SIZE,LEVEL\"", key));
+            p.wear.weak.clear();
+            for (const auto& region : value) {
+                if (!region.is_string()) throw std::invalid_argument(fmt::format("{}: {} is not \"OFFSET,SIZE,LEVEL\"", key, region.dump()));
+                set_option(p, name, region.get<std::string>());
+            }
+            continue;
+        }
         std::string text;
         if (value.is_string()) text = value.get<std::string>();
         else if (value.is_boolean()) text = value.get<bool>() ? "yes" : "no";
@@ -341,7 +435,7 @@ Params params_from_json(const nlohmann::json& j, Params base)
             text = std::to_string(value.get<uint64_t>());
             // Numbers are ns for times: give the option its unit.
             if (name == "command" || name == "page-read" || name == "page-program" || name == "block-erase" ||
-                name == "au-cross" || name == "gc-stall" || name == "slc-fold-after")
+                name == "au-cross" || name == "gc-stall" || name == "slc-fold-after" || name == "age")
                 text += "ns";
         } else if (value.is_number_float() && name.ends_with("rate")) text = fmt::format("{}", value.get<double>());
         else throw std::invalid_argument(fmt::format("{}: {} is not a value this key takes", key, value.dump()));

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string_view>
+#include <vector>
 
 namespace mmc::sim {
 
@@ -50,6 +51,30 @@ struct Sustained {
                                     // (as large as the card or larger: every opening is)
 };
 
+// What a worn card does once a block wears out with no spare left to take
+// its place: write-protect itself (as many SD cards do at the end), go on
+// acknowledging writes it no longer stores, or answer nothing at all.
+enum class EndOfLife { read_only, lose_writes, dead };
+
+// Flash that reads badly from the start (a weak die or plane): every page
+// overlapping [offset, offset + size) of the storage needs `level` more
+// read-retry steps (wear.h).
+struct WeakRegion {
+    uint64_t offset = 0;
+    uint64_t size = 0;
+    unsigned level = 0;
+};
+
+// How the flash wears (wear.h has the model). All zero: a card that never
+// wears, timing exactly as without.
+struct Wear {
+    uint64_t endurance = 0;    // P/E cycles a block is rated for (0 = never wears out)
+    uint64_t age_ns = 0;       // the card's age when served; virtual time adds to it
+    uint64_t spare_blocks = 0; // blocks that take a worn-out block's place
+    EndOfLife end_of_life = EndOfLife::read_only;
+    std::vector<WeakRegion> weak;
+};
+
 struct Params {
     uint64_t size_bytes = 0;  // announced capacity
     uint32_t page_bytes = 0;  // flash page, 4-64 KiB, a power of two
@@ -70,24 +95,36 @@ struct Params {
     uint8_t erased_byte = 0;      // what reads of discarded ranges return (0x00 or 0xff)
     Timing timing;
     Sustained sustained;
+    Wear wear;
     uint64_t seed = 0;
 };
+
+// The P/E cycles a flash type is rated for, by name ("tlc", "mlc",
+// "pslc"); 0 for a name it does not know.
+uint64_t endurance_preset(std::string_view name);
+inline constexpr unsigned default_weak_level = 4;
 
 // A typical 2015 class-10 microSD (16 GB, 4 MiB AU, 16 KiB pages).
 Params default_params();
 
 const char* to_string(StartState);
 const char* to_string(Fake);
+const char* to_string(EndOfLife);
 
 // One card option by its long name without dashes: "size", "page", "au",
 // "open-aus", "fat-area", "cache", "state", "fake", "real-size", "module", "strict-cache",
 // "bridge-cache", "erased-byte", "command", "page-read", "page-program", "block-erase",
 // "au-cross", "bus-rate", "slc-cache", "slc-rate", "native-rate",
-// "slc-fold-rate", "slc-fold-after", "gc-stall", "gc-every", "gc-reserve", "seed". Sizes take
+// "slc-fold-rate", "slc-fold-after", "gc-stall", "gc-every", "gc-reserve", "endurance",
+// "age", "spare-blocks", "end-of-life", "weak", "seed". Sizes take
 // cli::parse_size ("4k", "12M"); times take cli::parse_duration ("800ns",
 // "100us", "1.5ms", "2s"; a bare number is seconds); bus-rate and the other
 // rates take bytes per second as a number ("25e6") or a size ("25M" = 25
 // MiB/s); strict-cache takes "" (the bare flag), yes/no, true/false, 1/0.
+// endurance takes a number of P/E cycles or a flash type's rating (tlc,
+// mlc, pslc: endurance_preset); age a time without the hour's limit
+// ("17520h": two years); weak takes OFFSET,SIZE[,LEVEL] and adds a region
+// each time (LEVEL defaults to default_weak_level).
 // Throws std::invalid_argument naming the option.
 void set_option(Params&, std::string_view name, std::string_view value);
 

@@ -21,7 +21,8 @@ const std::vector<std::string_view>& card_option_names()
         "size",    "page",      "au",           "open-aus",    "fat-area",    "cache",   "state",    "fake",
         "real-size", "module",  "strict-cache", "bridge-cache", "erased-byte", "command", "page-read", "page-program",
         "block-erase", "au-cross", "bus-rate",  "slc-cache", "slc-rate", "native-rate", "slc-fold-rate",
-        "slc-fold-after", "gc-stall", "gc-every", "gc-reserve", "seed",
+        "slc-fold-after", "gc-stall", "gc-every", "gc-reserve", "endurance", "age", "spare-blocks", "end-of-life",
+        "weak", "seed",
     };
     return names;
 }
@@ -130,6 +131,8 @@ std::string format_value(std::string_view key, const nlohmann::json& v)
         if (v.get<double>() == 0) return key == "slc_fold_rate" ? "0 (native_rate's)" : "0 (page_program's)";
         return fmt::format("{:g} MB/s", v.get<double>() / 1e6);
     }
+    if (key == "age" && v.is_number_unsigned()) return fmt::format("{:g} h", v.get<uint64_t>() / 3600e9);
+    if (key == "endurance" && v.is_number_unsigned() && v.get<uint64_t>() == 0) return "0 (never wears out)";
     if (key == "erased_byte" && v.is_number_unsigned()) return fmt::format("0x{:02x}", v.get<unsigned>());
     return v.dump();
 }

@@ -22,7 +22,7 @@ run 2 $probe capacity && expect "no DEVICE" "$err" "no DEVICE given"
 run 2 $probe capacity --max-cache 1x /dev/null && expect "bad --max-cache names the option" "$err" "--max-cache: '1x'"
 run 2 $probe capacity --bogus /dev/null && expect "unknown option" "$err" "--bogus"
 not_devices "mmc-probe capacity -n --any-device" "" $probe capacity -n --any-device
-run 2 $probe frobnicate && expect "unknown subcommand" "$err" "unknown subcommand 'frobnicate'; expected geometry or capacity"
+run 2 $probe frobnicate && expect "unknown subcommand" "$err" "unknown subcommand 'frobnicate'; expected geometry, capacity"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v nbdfuse >/dev/null || ! command -v nbdkit >/dev/null ||
     [ ! -e /dev/loop-control ] || [ ! -e /dev/fuse ]; then

@@ -1,5 +1,5 @@
 #!/bin/sh
-# check: expect 35
+# check: expect 50
 # mmc-sim: option errors and --describe anywhere; then, as root with loop and
 # FUSE, the simulated card through a real block device with plain dd: data,
 # discard, the fakes, the counters, exit statuses, signals and teardown.
@@ -67,6 +67,13 @@ run 0 $sim --size 1G --describe -J &&
     json_eq "a card without the options: no cache, no stalls" \
         "j['card']['slc_cache'], j['modelled']['sustained']['knee_bytes'], j['modelled']['sustained']['gc_stalls']['fragmented']['count']" "0 None 0"
 
+# --- Wear ---
+run 0 $sim --capacity 64M --endurance tlc --age 17520h --spare-blocks 3 --end-of-life lose-writes --weak 8M,1M --weak 16M,64k,9 --describe -J &&
+    json_eq "describe -J: the wear options resolved" "j['card']['endurance'], j['card']['age'], j['card']['spare_blocks'], j['card']['end_of_life'], j['card']['weak']" \
+        "3000 63072000000000000 3 lose-writes ['8388608,1048576,4', '16777216,65536,9']"
+run 2 $sim --end-of-life melt --describe && expect "a bad end of life names the choices" "$err" "--end-of-life melt: .*read-only, lose-writes or dead"
+run 2 $sim --capacity 64M --weak 63M,4M --describe && expect "a weak region beyond the card refused" "$err" "weak: .*outside the card"
+
 if [ -d sim/presets ]; then
     for p in sim/presets/*.json; do
         name=$(basename "$p" .json)
@@ -86,6 +93,7 @@ fi
 fast="--command 20us --page-read 10us --page-program 20us --block-erase 100us --au-cross 0ns --bus-rate 2e9"
 export TMPDIR="$work/tmp"; mkdir -p "$TMPDIR"
 dd if=/dev/urandom of="$work/data" bs=64k count=16 status=none
+head -c 65536 "$work/data" >"$work/first"
 
 # no_leftovers NAME: nothing of a served card remains.
 no_leftovers() {
@@ -134,7 +142,6 @@ dd if="$w/data" of="$d" bs=64k count=1 seek=512 oflag=direct status=none   # at 
 dd if="$d" bs=64k count=1 skip=256 iflag=direct status=none >"$w/at16m"    # at 16 MiB
 dd if="$d" bs=64k count=1 skip=512 iflag=direct status=none >"$w/at32m"
 SCRIPT
-head -c 65536 "$work/data" >"$work/first"
 run 0 $sim $fast --capacity 64M --fake wraparound --real-size 16M -- sh "$work/fake.sh" "$work"
 if cmp -s "$work/first" "$work/at16m"; then pass "wraparound: offset real_size reads what was written at 0"; else fail "wraparound: 16 MiB does not read what 0 holds"; fi
 run 0 $sim $fast --capacity 64M --fake limbo --real-size 16M -- sh "$work/fake.sh" "$work"
@@ -142,6 +149,33 @@ if [ -s "$work/at32m" ] && [ "$(od -An -tx1 -v "$work/at32m" | tr -d ' \n0')" = 
     pass "limbo: a write beyond the real size reads back as zeros"
 else fail "limbo: beyond the real size did not read zeros"; fi
 no_leftovers "after the fakes"
+
+# A read past the ECC is EIO through the whole chain; a worn-out card that
+# turned read-only refuses writes (EROFS from the plugin, EPERM or EIO as the
+# kernel passes it on) and keeps what it had.
+cat >"$work/worn.sh" <<'SCRIPT'
+d=$MMC_SIM_DEV; w=$1
+dd if="$d" of=/dev/null bs=64k count=1 skip=512 iflag=direct 2>"$w/weak.err"; echo $? >"$w/weak.rc"   # 32 MiB
+dd if="$d" of=/dev/null bs=64k count=1 skip=64 iflag=direct status=none; echo $? >"$w/strong.rc"
+cat "$w/data" "$w/data" "$w/data" "$w/data" >"$w/data4"
+dd if="$w/data4" of="$d" bs=1M seek=8 oflag=direct status=none; echo $? >"$w/first.rc"   # AU 2 whole: takes the erased block
+dd if="$w/data4" of="$d" bs=1M seek=8 oflag=direct 2>/dev/null; echo $? >"$w/second.rc"  # its first request erases it: worn out
+dd if=/dev/zero of="$d" bs=64k count=1 seek=128 oflag=direct 2>"$w/ro.err"; echo $? >"$w/ro.rc"
+dd if="$d" bs=64k count=1 skip=128 iflag=direct status=none >"$w/kept"  # AU 2 again
+SCRIPT
+run 0 $sim $fast --capacity 64M --au 4M --fat-area 0 --endurance 1 --weak 32M,64k,9 --stats "$work/worn.json" -- sh "$work/worn.sh" "$work"
+[ "$(cat "$work/weak.rc")" != 0 ] && grep -q "Input/output error" "$work/weak.err" && pass "a read past the ECC fails with EIO" ||
+    fail "weak read: rc $(cat "$work/weak.rc") $(cat "$work/weak.err")"
+[ "$(cat "$work/strong.rc")" = 0 ] && pass "the rest of the card reads" || fail "a healthy read failed"
+[ "$(cat "$work/first.rc")" = 0 ] && [ "$(cat "$work/second.rc")" != 0 ] && pass "writes are taken until a block wears out, and refused after" ||
+    fail "writes around the end: $(cat "$work/first.rc") $(cat "$work/second.rc")"
+[ "$(cat "$work/ro.rc")" != 0 ] && pass "a read-only card refuses a write: $(head -1 "$work/ro.err")" || fail "a read-only card took a write"
+cmp -s "$work/first" "$work/kept" && pass "the read-only card kept its data" || fail "the read-only card's data changed"
+cp "$work/worn.json" "$out"
+json_eq "stats: the read error, the end of life, the refused write and the erase count" \
+    "j['counters']['wear']['read_errors'] >= 1, j['counters']['wear']['end_of_life'], j['counters']['wear']['refused_writes'] >= 1, j['counters']['wear']['max_erases']" \
+    "True True True 1"
+no_leftovers "after a worn card"
 
 run 127 $sim $fast --capacity 16M -- /nonexistent/command && expect "a missing COMMAND is 127" "$err" "/nonexistent/command"
 

@@ -1,5 +1,6 @@
 #include "capacity.h"
 #include "tool.h"
+#include "whole_card.h"
 
 #include "cli/cli.h"
 #include "cli/device_sources.h"
@@ -125,21 +126,10 @@ int run_capacity(int argc, char** argv)
 {
     CapacityCommandOptions o = parse_capacity_command(argc, argv); // a cli::UsageError goes to the tool's cli::run_tool
 
-    dev::ResolveOptions ro;
-    ro.roots = o.roots;
-    ro.any_device = o.any_device;
-    dev::Device d;
-    try {
-        d = dev::resolve_device(o.device, dev::Purpose::probe, ro);
-        if (d.is_partition) {
-            cli::error(tool, partition_refusal(d.path, d.disk_path));
-            return cli::usage;
-        }
-        d.require_allowed();
-    } catch (const dev::DeviceError& e) {
-        cli::error(tool, cli::error_text(e));
-        return cli::failure;
-    }
+    int refused = cli::failure;
+    const auto card = resolve_whole_card(o.device, o.any_device, o.roots, refused);
+    if (!card) return refused;
+    const dev::Device& d = *card;
     const CapacityTarget target = capacity_target(d, o.roots, o.use_ioctl);
 
     std::unique_ptr<DeviceBlocks> io;

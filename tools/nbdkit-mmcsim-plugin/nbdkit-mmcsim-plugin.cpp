@@ -152,12 +152,21 @@ void write_stats()
 }
 
 // Every callback: a model exception becomes an NBD error with its message.
+// A request a worn card refused is answered when the model says, as a card
+// that took its time to fail: EROFS for a write to a card that turned
+// read-only (the client sees EPERM, NBD's nearest), EIO for a read error
+// or a dead card.
 template <typename F>
 int guarded(F&& f)
 {
     try {
         f();
         return 0;
+    } catch (const mmc::sim::RequestFailed& e) {
+        answer_at(e.done_ns);
+        nbdkit_error("%s", e.what());
+        nbdkit_set_error(e.kind == mmc::sim::RequestFailed::Kind::write_protected ? EROFS : EIO);
+        return -1;
     } catch (const std::exception& e) {
         nbdkit_error("%s", e.what());
         nbdkit_set_error(EIO);

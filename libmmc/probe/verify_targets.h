@@ -1,0 +1,65 @@
+// What `mmc-probe verify` fills: a whole block device (destructive), or the
+// free space of a mounted file system as files of its own, removed at the
+// end. Reads go past the page cache: O_DIRECT where the file system takes
+// it, else the cached pages are dropped (fsync, then POSIX_FADV_DONTNEED)
+// before each read.
+#pragma once
+
+#include "probe/capacity_device.h"
+#include "probe/verify.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace mmc::probe {
+
+class DeviceVerifyTarget : public VerifyTarget {
+public:
+    explicit DeviceVerifyTarget(DeviceBlocks& io) : io_(io) {}
+    uint64_t size() const override { return io_.block_count() * io_.block_size(); }
+    uint32_t io_unit() const override { return io_.block_size(); }
+    bool write(uint64_t offset, std::span<const uint8_t> data) override;
+    void flush() override { io_.flush(); }
+    bool read(uint64_t offset, std::span<uint8_t> out) override;
+
+private:
+    DeviceBlocks& io_;
+};
+
+class FileFill : public VerifyTarget {
+public:
+    // The fill is at most `limit` bytes (0: all the free space, root's
+    // reserve included when run as root), in files of
+    // `file_bytes` named mmc-probe-verify.N in `dir`. Throws
+    // std::runtime_error when dir is not a writable directory.
+    FileFill(const std::filesystem::path& dir, uint64_t limit, uint64_t file_bytes = uint64_t{1} << 30);
+    ~FileFill() override; // removes every file it made
+    FileFill(const FileFill&) = delete;
+    FileFill& operator=(const FileFill&) = delete;
+
+    uint64_t size() const override { return size_; }
+    bool write(uint64_t offset, std::span<const uint8_t> data) override;
+    void flush() override;
+    bool read(uint64_t offset, std::span<uint8_t> out) override;
+
+    // Removes every file it made; the number removed. Safe to call twice.
+    std::size_t remove_files();
+    const std::vector<std::filesystem::path>& files() const { return files_; }
+    // The file and the offset in it that a fill offset falls in.
+    std::pair<std::filesystem::path, uint64_t> where(uint64_t offset) const;
+
+private:
+    int open_for_write(std::size_t index);
+    std::filesystem::path dir_;
+    uint64_t file_bytes_, size_ = 0;
+    std::vector<std::filesystem::path> files_;
+    int write_fd_ = -1;
+    std::size_t write_index_ = 0;
+    int read_fd_ = -1;
+    std::size_t read_index_ = 0;
+    bool read_direct_ = false;
+    AlignedBuffer bounce_;
+};
+
+} // namespace mmc::probe
