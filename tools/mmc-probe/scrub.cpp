@@ -70,7 +70,7 @@ ScrubCommandOptions parse_scrub_command(int argc, char** argv)
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":JhV", longopts.data(), nullptr)) != -1) {
+    while ((c = cli::next_option(argc, argv, ":JhV", longopts.data())) != -1) {
         switch (c) {
         case any_device: o.any_device = true; break;
         case 'J': o.json = true; break;

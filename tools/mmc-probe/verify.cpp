@@ -84,7 +84,7 @@ VerifyCommandOptions parse_verify_command(int argc, char** argv)
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":ynJhV", longopts.data(), nullptr)) != -1) {
+    while ((c = cli::next_option(argc, argv, ":ynJhV", longopts.data())) != -1) {
         switch (c) {
         case file_system: o.directory = optarg; break;
         case 'y': o.yes = true; break;
