@@ -298,7 +298,8 @@ int run(int argc, char** argv)
         if (!o.decode.empty()) raws.push_back(decoded_card(o));
     });
     if (o.from) {
-        const std::string text = mmc::cli::read_input(*o.from, mmc::cli::register_input_cap, "raw health file");
+        const std::string text = mmc::cli::in_context(
+            "--from", [&] { return mmc::cli::read_input(*o.from, mmc::cli::register_input_cap, "raw health file"); });
         raws = mmc::cli::in_context(*o.from, [&] { return mmc::health::parse_raw_file(text); });
         if (raws.empty()) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: holds no card", *o.from));
     } else if (o.decode.empty()) {

@@ -131,7 +131,7 @@ Options parse_options(int argc, char** argv)
     opterr = 0;
     int c;
     // '+': stop at COMMAND, so that its own options are not taken for ours.
-    while ((c = mmc::cli::next_option(argc, argv, "+:p:c:JvhV", longopts.data())) != -1) {
+    while ((c = mmc::cli::next_option(argc, argv, "+:p:c:JvhV", longopts.data(), {"weak"})) != -1) {
         switch (c) {
         case 'c': mmc::cli::warn_deprecated(tool, "-c", "--card-file"); [[fallthrough]];
         case card_deprecated:

@@ -6,7 +6,14 @@ namespace mmc::sim {
 
 namespace {
 // Age in ns times four times the endurance overflows 64 bits within a year.
+// 32-bit ARM (the armhf tools) has no 128-bit integer: there the product is
+// a double's, whose rounding can move a step's boundary by a few ns; the
+// exact figures are those of the 64-bit hosts the simulator's tests run on.
+#ifdef __SIZEOF_INT128__
 __extension__ typedef unsigned __int128 wide_t;
+#else
+typedef double wide_t;
+#endif
 } // namespace
 
 BlockWear::BlockWear(const Params& p, uint64_t blocks)

@@ -89,7 +89,7 @@ head -c 2000000 /dev/zero | tr '\0' ' ' >"$work/big.json"
 run 1 $health --from "$work/big.json" && expect "oversized file" "$err" "more than 1 MiB"
 head -c 4096 /dev/urandom >"$work/random.json"
 run 1 $health --from "$work/random.json" && expect "random bytes" "$err" "random.json: not JSON"
-run 1 $health --from /nonexistent/raw.json && expect "missing file" "$err" "/nonexistent/raw.json"
+run 1 $health --from /nonexistent/raw.json && expect "missing file: named with its option" "$err" "^mmc-health: --from: /nonexistent/raw.json: "
 python3 - "$data/sandisk-worn.json" "$work/long-block.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

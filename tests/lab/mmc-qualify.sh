@@ -54,7 +54,9 @@ for v in a1:
     assert got is not None and ceiling == j['bus']['ceiling_mb_s'], v
     mb_per_unit = {'IOPS': 4096 / 1e6, 'MB/s': 1}[v['unit']]
     got_mb, need_mb = got * mb_per_unit, need * mb_per_unit
-    if got_mb > ceiling:
+    # The JSON rounds the figure to 0.1 MB/s and the tool compares it
+    # unrounded: a figure that reads as the ceiling may be just above it.
+    if got_mb > ceiling or (abs(got_mb - ceiling) <= 0.05 and v['result'] == 'not-applicable'):
         want, why = 'not-applicable', 'more than the bus can carry'
     elif got >= need:
         want, why = 'pass', 'meets the required'
