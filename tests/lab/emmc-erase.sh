@@ -168,8 +168,11 @@ common() {
 refused() { # refused METHOD REGEX
     rc "--method $1 refused (exit 1)" "refuse-$1" 1
     expect "$p: --method $1: the reason is the register" "$d/refuse-$1.err" "method $1 refused: $2"
-    if [ -f "$d/refuse-$1.json" ] && [ ! -s "$d/refuse-$1.json" ]; then pass "$p: --method $1: no JSON (nothing touched)"; else
-        fail "$p: --method $1: a refusal printed JSON"; head -c 300 "$d/refuse-$1.json" 2>/dev/null | sed 's/^/    | /'
+    # -J on a failure prints the toolkit's error object and nothing else:
+    # no plan, no erase (nothing touched).
+    if $PY -c "import json,sys; j=json.load(open(sys.argv[1])); assert set(j) == {'tool','version','error'} and j['error']['exit_status'] == 1, j" \
+        "$d/refuse-$1.json" >/dev/null 2>&1; then pass "$p: --method $1: only the JSON error object (nothing touched)"; else
+        fail "$p: --method $1: a refusal printed more than the JSON error object"; head -c 300 "$d/refuse-$1.json" 2>/dev/null | sed 's/^/    | /'
     fi
 }
 boot_left_alone() { # boot_left_alone WHAT
