@@ -197,7 +197,7 @@ if run 0 "$work/check_mmc_health" --help; then
     else pass "check_mmc_health --help: no -c, --family, no -J"; fi
 fi
 run 3 "$work/check_mmc_health" -w 20:10 --from $data/sandisk-worn.json && expect "a bad range is UNKNOWN" "$out" "^MMC_HEALTH UNKNOWN - '20:10': the start 20 is above the end 10$"
-run 3 $health --nagios --from /nonexistent.json && expect "a failure is UNKNOWN" "$out" "^MMC_HEALTH UNKNOWN - /nonexistent.json"
+run 3 $health --nagios --from /nonexistent.json && expect "a failure is UNKNOWN, naming --from" "$out" "^MMC_HEALTH UNKNOWN - --from: /nonexistent.json"
 run 3 $health --nagios -J --from $data/emmc-cm4.json && expect "--nagios with --json is UNKNOWN (a usage error)" "$out" "^MMC_HEALTH UNKNOWN - --nagios and --json"
 run 2 $health -w 80 --from $data/emmc-cm4.json && expect "-w alone is refused" "$err" "only qualify --nagios"
 run 0 $health -c mmc --decode "ext_csd=$($PY -c "import json; print(json.load(open('$data/emmc-cm4.json'))['cards'][0]['registers']['ext_csd'])")" &&
