@@ -67,7 +67,10 @@ std::string verify_result_text(const VerifyWhere& w, const VerifyResult& r)
     return out;
 }
 
-nlohmann::ordered_json verify_document(const VerifyWhere& w, const VerifyResult& r)
+namespace {
+
+// What every verify document starts with: the tool, the command and where.
+nlohmann::ordered_json verify_head(const VerifyWhere& w)
 {
     nlohmann::ordered_json doc;
     doc["tool"] = "mmc-probe";
@@ -75,6 +78,14 @@ nlohmann::ordered_json verify_document(const VerifyWhere& w, const VerifyResult&
     doc["command"] = "verify";
     doc["target"] = w.target;
     doc["mode"] = w.file_system ? "file_system" : "device";
+    return doc;
+}
+
+} // namespace
+
+nlohmann::ordered_json verify_document(const VerifyWhere& w, const VerifyResult& r)
+{
+    auto doc = verify_head(w);
     doc["interrupted"] = r.interrupted;
     doc["verdict"] = r.interrupted ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(to_string(r.verdict));
     doc["first_bad_offset"] = r.first_bad_offset ? nlohmann::ordered_json(*r.first_bad_offset) : nlohmann::ordered_json(nullptr);
@@ -93,12 +104,7 @@ nlohmann::ordered_json verify_document(const VerifyWhere& w, const VerifyResult&
 
 nlohmann::ordered_json verify_dry_run_document(const VerifyWhere& w, uint64_t bytes)
 {
-    nlohmann::ordered_json doc;
-    doc["tool"] = "mmc-probe";
-    doc["version"] = mmc::version;
-    doc["command"] = "verify";
-    doc["target"] = w.target;
-    doc["mode"] = w.file_system ? "file_system" : "device";
+    auto doc = verify_head(w);
     doc["dry_run"] = true;
     doc["size"] = bytes;
     return doc;
