@@ -1,5 +1,5 @@
 // An option renamed so that one long option means one thing in every tool
-// (README, "One command-line language"): its old spelling still works for
+// (libmmc/cli/options.tsv, deprecated-options.tsv): its old spelling still works for
 // one release and says, once, what to type instead.
 #pragma once
 

@@ -9,20 +9,20 @@ tools/checkusage.sh is the model), checked from each tool's own getopt table:
   and so is every option of a subcommand whose front end is a part of the
   tool (tools/TOOL/SUBCOMMAND.cpp: its own table, its own --help);
 - a short letter means the same long option in every tool;
-- every long option of every tool (and subcommand) means what README.md's
-  "One command-line language" table says, one meaning per option and one
+- every long option of every tool (and subcommand) means what the
+  registry libmmc/cli/options.tsv says, one meaning per option and one
   spelling per meaning (language.py); a planted offender proves the check
   catches each kind;
 - every tool has each file and list HACKING.md's "Adding a tool" names (man
-  page, bash completion, zsh's #compdef line, a row in "The tools", the
-  package's Description, a tool-level test), and that section names them;
+  page, bash completion, zsh's #compdef line, the package's Description, a
+  tool-level test), and that section names them;
   a planted tool with none proves each is looked for;
 - one voice: every tool and subcommand parses with cli::next_option, so a
   single-valued option given twice is a usage error naming it (the options
   that gather excepted), and -J before or after a bad option prints the
   error as a JSON object on stdout; --help and the man page list the same
-  options; each man page's EXIT STATUS uses only the statuses README.md's
-  table gives the tool, and the code's numbers are the table's; what --help
+  options; each man page's EXIT STATUS uses only the statuses
+  libmmc/cli/exit-statuses.tsv gives the tool, and the code's numbers are the table's; what --help
   and the man page list of the presets and bus modes is what the parser
   takes.
 
@@ -171,7 +171,6 @@ for name in sorted(d for d in os.listdir(tools_dir) if os.path.isdir(os.path.joi
 
 # Every file and list a tool needs (HACKING.md's "Adding a tool"), for every
 # tool; a planted tool that has none of them proves each is looked for.
-readme = open(os.path.join(top, "README.md"), encoding="utf-8").read()
 
 
 def section(text, title):
@@ -179,16 +178,14 @@ def section(text, title):
     return m.group(1) if m else ""
 
 
-def missing_pieces(tool, tree, readme, zsh, control):
+def missing_pieces(tool, tree, zsh, control):
     """What tool lacks of what HACKING.md's "Adding a tool" lists, in the tree
-    at tree, with these texts of README.md, zsh/_mmckit and debian/control."""
+    at tree, with these texts of zsh/_mmckit and debian/control."""
     problems = [f"no {path}" for path in (f"man/{tool}.1", f"bash-completion/{tool}")
                 if not os.path.exists(os.path.join(tree, path))]
     compdef = re.search(r"^#compdef (.*)$", zsh, re.M)
     if not compdef or tool not in compdef.group(1).split():
         problems.append("not on zsh/_mmckit's #compdef line")
-    if not re.search(rf"^\| `{re.escape(tool)}` \|", section(readme, "The tools"), re.M):
-        problems.append("no row in README.md's table \"The tools\"")
     description = control.split("\nDescription:", 1)[1] if "\nDescription:" in control else ""
     if not re.search(rf"(?<![\w-]){re.escape(tool)}(?![\w-])", description):
         problems.append("not named in debian/control's Description")
@@ -201,12 +198,11 @@ def missing_pieces(tool, tree, readme, zsh, control):
 zsh_text = open(os.path.join(top, "zsh", "_mmckit"), encoding="utf-8").read()
 control_text = open(os.path.join(top, "debian", "control"), encoding="utf-8").read()
 for tool in tools:
-    problems = missing_pieces(tool, top, readme, zsh_text, control_text)
+    problems = missing_pieces(tool, top, zsh_text, control_text)
     check(f"{tool}: has every file and list of HACKING.md's \"Adding a tool\"", not problems, "; ".join(problems))
-planted_missing = missing_pieces("mmc-fake", top, readme, zsh_text, control_text)
+planted_missing = missing_pieces("mmc-fake", top, zsh_text, control_text)
 for piece, said in [("man page", "no man/mmc-fake.1"), ("bash completion", "no bash-completion/mmc-fake"),
                     ("place in zsh/_mmckit", "not on zsh/_mmckit's #compdef line"),
-                    ("row in the README's tools", "no row in README.md's table"),
                     ("mention in debian/control", "not named in debian/control's Description"),
                     ("tool-level test", "no tests/cli/mmc-fake.sh")]:
     check(f"planted: a tool without a {piece} fails", any(p.startswith(said) for p in planted_missing),
@@ -214,7 +210,7 @@ for piece, said in [("man page", "no man/mmc-fake.1"), ("bash completion", "no b
 hacking = open(os.path.join(top, "HACKING.md"), encoding="utf-8").read()
 adding = section(hacking, "Adding a tool")
 for piece in ["tools/NAME.cpp", "tools/NAME/", "man/NAME.1", "bash-completion/NAME", "bash-completion/_mmckit",
-              "zsh/_mmckit", '"The tools"', '"One command-line language"', "debian/control", "tests/cli/NAME.sh"]:
+              "zsh/_mmckit", 'libmmc/cli/options.tsv', "debian/control", "tests/cli/NAME.sh"]:
     check(f"HACKING.md's \"Adding a tool\" names {piece}", piece in adding)
 
 for letter, names in sorted(letters.items()):
@@ -222,19 +218,19 @@ for letter, names in sorted(letters.items()):
           "; ".join(f"--{n} in {', '.join(t)}" for n, t in sorted(names.items())))
 
 # One command-line language: each long option of each tool, with its meaning.
-readme = open(os.path.join(top, "README.md"), encoding="utf-8").read()
-lang = language.Language(readme)
+registry = language.read_registry()
+lang = language.Language(registry)
 found, pending, listing = language.problems(helps, lang)
 for line in listing:
     check(line, True)
 for problem in found:
     check("one command-line language", False, problem)
 for line in pending:
-    skip(line.split(":")[0], "not yet in line (README): " + line.split(": ", 1)[1])
+    skip(line.split(":")[0], "not yet in line (pending-options.tsv): " + line.split(": ", 1)[1])
 
 # ... and the check catches what it is for: a planted tool whose --help
 # gives --family a second meaning, uses the deprecated --length and --card
-# as live options, brings an option nobody wrote down, and a README row
+# as live options, brings an option nobody wrote down, and a registry row
 # that spells --size's meaning a second time.
 planted_help = """Usage:
  mmc-fake [options] DEVICE
@@ -247,16 +243,17 @@ Options:
      --destructive       destroy everything
  -h, --help              display this help
 """
-planted_readme = readme.replace("| `--sysfs-root` |", "| `--range-size` | `SIZE` | a region's length, from --offset | mmc-fake |\n| `--sysfs-root` |", 1)
-planted, _, _ = language.problems(dict(helps, **{"mmc-fake": planted_help}), language.Language(planted_readme))
+planted_registry = dict(registry, **{"options.tsv": registry["options.tsv"] +
+                                    "--range-size\tSIZE\ta region's length, from --offset\tmmc-fake\n"})
+planted, _, _ = language.problems(dict(helps, **{"mmc-fake": planted_help}), language.Language(planted_registry))
 new = [p for p in planted if p not in found]
 for what, pattern in [("a second meaning (--family TEXT)", r"mmc-fake --family TEXT: .*a second meaning"),
                       ("a deprecated spelling used live (--length)", r"mmc-fake --length: a deprecated spelling \(of --size\)"),
                       ("a deprecated spelling used live (--card)", r"mmc-fake --card: a deprecated spelling"),
-                      ("an option nobody wrote down (--region-end)", r"mmc-fake --region-end: not in the README"),
+                      ("an option nobody wrote down (--region-end)", r"mmc-fake --region-end: not in options.tsv"),
                       ("--destructive without --dry-run", r"mmc-fake: --destructive without -n/--dry-run"),
                       ("one meaning, two spellings (--range-size)", r"--size and --range-size both mean"),
-                      ("a tool the README lists that lacks the option", r"--range-size: the README lists mmc-fake, whose --help has no --range-size")]:
+                      ("a tool the registry lists that lacks the option", r"--range-size: options.tsv lists mmc-fake, whose --help has no --range-size")]:
     check(f"planted: the language check catches {what}", any(re.search(pattern, p) for p in new),
           "; ".join(new) or "nothing caught")
 
@@ -324,11 +321,11 @@ for tool in tools:
     check(f"{tool}: --help and the man page list the same options", items == shown,
           f"{len(items ^ shown)} differ")
 
-# One table of exit statuses (README): each man page's EXIT STATUS uses
-# only the statuses the table gives the tool, and the code's own numbers are
-# the table's.
-statuses = language.exit_statuses(readme)
-check("README has the exit-status table", len(statuses) >= 4, f"{len(statuses)} rows")
+# One table of exit statuses (libmmc/cli/exit-statuses.tsv): each man page's
+# EXIT STATUS uses only the statuses the table gives the tool, and the code's
+# own numbers are the table's.
+statuses = language.exit_statuses(registry)
+check("exit-statuses.tsv has the exit-status table", len(statuses) >= 4, f"{len(statuses)} rows")
 
 
 def allowed_statuses(who):
@@ -350,8 +347,8 @@ for tool in tools:
     body = re.sub(r"\\f[BIRP]|\\-", lambda x: "-" if x.group(0) == "\\-" else "", m.group(1))
     used = {int(n) for n in re.findall(r"(?<![\w.+-])(\d{1,3})(?![\w.%]|\+| ?[KMG]i?B)", body)}
     extra = sorted(used - allowed_statuses(tool))
-    check(f"{tool}.1: EXIT STATUS uses the table's statuses only", not extra, f"not in README's table: {extra}")
-    check(f"{tool}.1: EXIT STATUS points to the one table", "README" in body or "mmckit(7)" in body or "every mmckit tool" in body,
+    check(f"{tool}.1: EXIT STATUS uses the table's statuses only", not extra, f"not in exit-statuses.tsv: {extra}")
+    check(f"{tool}.1: EXIT STATUS points to the one table", "every mmckit tool" in body,
           "no pointer to the toolkit's table")
 
 table_of = {status: meaning for status, meaning, _ in statuses}

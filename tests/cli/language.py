@@ -1,10 +1,29 @@
-"""The command-line language of README.md ("One command-line language"), read
-from the README and held against each tool's --help: one meaning per long
-option across the tools, one spelling per meaning. Pure functions over text,
-so that conventions.py can prove the check catches a planted offender."""
+"""The toolkit's command-line language, read from its registry in
+libmmc/cli/ and held against each tool's --help: one meaning per long option
+across the tools, one spelling per meaning. Pure functions over text, so
+that conventions.py can prove the check catches a planted offender.
+
+The registry is three tab-separated files, a header line first, "#" lines
+ignored (a cell holding a "|" needs no escape):
+- options.tsv: option, argument, meaning, tools. The argument is empty for
+  a flag, else the word --help shows (SIZE), its values (on|off), several
+  forms joined by " or " (NAME or LIST), or an optional value ([=MODE]).
+  The tools are comma separated, a subcommand as "mmc-probe verify".
+- deprecated-options.tsv: old (one or more spellings, comma separated),
+  new, tools: spellings accepted with a warning for one release.
+- exit-statuses.tsv: status (a number or 128+N), meaning, tools.
+An option not yet in line would be a row of pending-options.tsv (option,
+tool, what it means there, what it is to become): reported as skipped."""
+import os
 import re
 
-HEADING = "## One command-line language"
+REGISTRY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "libmmc", "cli")
+COLUMNS = {
+    "options.tsv": ["option", "argument", "meaning", "tools"],
+    "deprecated-options.tsv": ["old", "new", "tools"],
+    "exit-statuses.tsv": ["status", "meaning", "tools"],
+    "pending-options.tsv": ["option", "tool", "what", "becomes"],
+}
 
 OPTION_LINE = re.compile(
     r"^ {1,8}(?:-[A-Za-z0-9], +)?--([a-z0-9-]+)(\[=[^\]]*\])?(?: (\S+))?(?: {2,}(.*))?$")
@@ -28,71 +47,69 @@ def help_options(text):
     return found, unread
 
 
-def _cells(row):
-    """A markdown table row's cells; "\\|" is a pipe inside a cell."""
-    row = row.strip().strip("|").replace("\\|", "\x00")
-    return [c.strip().replace("\x00", "|") for c in row.split("|")]
+def rows(text, name):
+    """The rows of one registry file's text (name says which, for its
+    columns and for the errors), header checked and dropped."""
+    columns = COLUMNS[name]
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip() and not line.startswith("#")]
+    if not lines or lines[0][1].split("\t") != columns:
+        raise ValueError(f"{name}: the first line must be the header {chr(9).join(columns)!r} (tab separated)")
+    found = []
+    for n, line in lines[1:]:
+        cells = [c.strip() for c in line.split("\t")]
+        if len(cells) != len(columns):
+            raise ValueError(f"{name}:{n}: {len(cells)} cells, expected {len(columns)} ({', '.join(columns)}), tab separated")
+        found.append(cells)
+    return found
 
 
-def _code(cell):
-    return [c.strip() for c in re.findall(r"`([^`]*)`", cell)]
+def read_registry(directory=REGISTRY):
+    """{file name: its text} of the registry files present in directory."""
+    texts = {}
+    for name in COLUMNS:
+        path = os.path.join(directory, name)
+        if os.path.exists(path):
+            texts[name] = open(path, encoding="utf-8").read()
+    return texts
 
 
-def _tables(section):
-    """The section's tables, each a list of rows of cells, header dropped."""
-    tables, current = [], None
-    for line in section.splitlines():
-        if line.startswith("|"):
-            if current is None:
-                current = []
-                tables.append(current)
-            current.append(_cells(line))
-        else:
-            current = None
-    return [t[2:] for t in tables if t[0][0] != "status"]  # header and --- rule; not the exit statuses
+def _tools(cell):
+    return {t.strip() for t in cell.split(",") if t.strip()}
 
 
-def exit_statuses(readme):
-    """The section's exit-status table: [(status, meaning, {tools})]; a
-    status is a number or "128+N"."""
-    start = readme.find(HEADING)
-    end = readme.find("\n## ", start + len(HEADING))
-    rows, inside = [], False
-    for line in readme[start:end if end > 0 else len(readme)].splitlines():
-        if line.startswith("| status |"):
-            inside = True
-        elif inside and line.startswith("|") and not line.startswith("| ---"):
-            status, meaning, tools = _cells(line)
-            rows.append((status, meaning, {t.strip() for t in tools.split(",")}))
-        elif not line.startswith("|"):
-            inside = False
-    return rows
+def _arguments(cell):
+    """The argument tokens a registry cell allows: "SIZE or measure" is two,
+    "on|off" two, "[=MODE]" one."""
+    args = set()
+    for alt in (cell.split(" or ") if cell else []):
+        alt = alt.strip()
+        args.update([alt] if alt.startswith("[") else alt.split("|"))
+    return args
+
+
+def exit_statuses(texts):
+    """The exit-status table: [(status, meaning, {tools})]; a status is a
+    number or "128+N"."""
+    return [(status, meaning, _tools(tools))
+            for status, meaning, tools in rows(texts.get("exit-statuses.tsv", ""), "exit-statuses.tsv")]
 
 
 class Language:
-    def __init__(self, readme):
-        start = readme.find(HEADING)
-        if start < 0:
-            raise ValueError(f"README has no '{HEADING}' section")
-        end = readme.find("\n## ", start + len(HEADING))
-        tables = _tables(readme[start:end if end > 0 else len(readme)])
-        if len(tables) not in (2, 3):
-            raise ValueError(f"expected the options and deprecated tables (and not yet in line), found {len(tables)}")
-        tables.append([])  # no third table: every option in line
+    def __init__(self, texts):
+        """texts: {registry file name: its text}, as read_registry gives."""
         self.rows = []        # (option, {arguments}, meaning, {tools})
-        for option, arg, meaning, tools in tables[0]:
-            args = set()
-            for alt in (arg.strip("`").split(" or ") if arg else []):
-                args.update(alt.strip("`").split("|") if not alt.startswith("[") else [alt.strip("`")])
-            self.rows.append((_code(option)[0].lstrip("-"), args, meaning, {t.strip() for t in tools.split(",")}))
+        for option, arg, meaning, tools in rows(texts.get("options.tsv", ""), "options.tsv"):
+            self.rows.append((option.lstrip("-"), _arguments(arg), meaning, _tools(tools)))
         self.deprecated = {}  # (old, tool) -> new
-        for old, new, tools in tables[1]:
-            for o in _code(old):
-                for t in tools.split(","):
-                    self.deprecated[(o.lstrip("-"), t.strip())] = _code(new)[0].lstrip("-")
+        if "deprecated-options.tsv" in texts:
+            for old, new, tools in rows(texts["deprecated-options.tsv"], "deprecated-options.tsv"):
+                for o in old.split(","):
+                    for t in _tools(tools):
+                        self.deprecated[(o.strip().lstrip("-"), t)] = new.lstrip("-")
         self.pending = {}     # (option, tool) -> why
-        for option, tool, what, becomes in tables[2]:
-            self.pending[(_code(option)[0].lstrip("-"), tool.strip())] = f"{what}; to become {becomes}"
+        if "pending-options.tsv" in texts:
+            for option, tool, what, becomes in rows(texts["pending-options.tsv"], "pending-options.tsv"):
+                self.pending[(option.lstrip("-"), tool)] = f"{what}; to become {becomes}"
 
 
 def _tokens(arg):
@@ -103,14 +120,14 @@ def _tokens(arg):
 
 def problems(helps, language):
     """Check every tool's --help against the language. Returns (problems,
-    skipped, listing): what breaks it, what the README says is not yet in
+    skipped, listing): what breaks it, what pending-options.tsv says is not yet in
     line (with why), and one line per long option with its meaning."""
     found, skipped = [], []
     rows = {}
     meanings = {}
     for option, args, meaning, tools in language.rows:
         if option in rows:
-            found.append(f"--{option} has two rows in the README: one option, two meanings")
+            found.append(f"--{option} has two rows in options.tsv: one option, two meanings")
         rows[option] = (args, meaning, tools)
         if meaning in meanings:
             found.append(f"--{meanings[meaning]} and --{option} both mean '{meaning}': one meaning, two spellings")
@@ -124,7 +141,7 @@ def problems(helps, language):
         for name, arg, new in options:
             if new is not None:
                 if language.deprecated.get((name, tool)) != new:
-                    found.append(f"{tool} --{name}: deprecated for --{new}, but not so in the README's deprecated table")
+                    found.append(f"{tool} --{name}: deprecated for --{new}, but not so in deprecated-options.tsv")
                 if new not in names:
                     found.append(f"{tool} --{name}: deprecated for --{new}, which {tool} does not have")
                 continue
@@ -139,14 +156,14 @@ def problems(helps, language):
                 found.append(f"{tool} --{name}: a deprecated spelling (of --{new}) used as a live option")
                 continue
             if name not in rows:
-                found.append(f"{tool} --{name}: not in the README's table: write down what it means")
+                found.append(f"{tool} --{name}: not in options.tsv: write down what it means")
                 continue
             args, meaning, tools = rows[name]
             if tool not in tools:
-                found.append(f"{tool} --{name}: the README's row for --{name} ('{meaning}') does not list {tool}: "
+                found.append(f"{tool} --{name}: options.tsv's row for --{name} ('{meaning}') does not list {tool}: "
                              "the same meaning there, or a second one?")
             if not _tokens(arg) <= args:
-                found.append(f"{tool} --{name} {arg}: the README's --{name} takes {' or '.join(sorted(args)) or 'no argument'}"
+                found.append(f"{tool} --{name} {arg}: options.tsv's --{name} takes {' or '.join(sorted(args)) or 'no argument'}"
                              f" ('{meaning}'): a second meaning")
         if "destructive" in names and "dry-run" not in names:
             if ("destructive", tool) in language.pending:
@@ -157,6 +174,22 @@ def problems(helps, language):
     for option, (args, meaning, tools) in sorted(rows.items()):
         have = live.get(option, set())
         for tool in sorted(tools - have):
-            found.append(f"--{option}: the README lists {tool}, whose --help has no --{option}")
+            found.append(f"--{option}: options.tsv lists {tool}, whose --help has no --{option}")
         listing.append(f"--{option} ({meaning}): {', '.join(sorted(have))}")
     return found, skipped, listing
+
+
+def row_from_markdown(line):
+    """A row of the markdown tables the registry once was ("| `--x` | `SIZE`
+    | what | mmc-y |", "+" of a diff allowed) as a registry line."""
+    line = line.strip().lstrip("+").strip().strip("|").replace("\\|", "\x00")
+    return "\t".join(c.strip().replace("`", "").replace("\x00", "|") for c in line.split("|"))
+
+
+if __name__ == "__main__":
+    import sys
+    if sys.argv[1:2] != ["--row"]:
+        sys.exit("usage: language.py --row [MARKDOWN-ROW...]  (rows from stdin without one)")
+    for line in sys.argv[2:] or sys.stdin:
+        if line.strip().lstrip("+").startswith("|"):
+            print(row_from_markdown(line))

@@ -1,6 +1,6 @@
 #!/bin/sh
 # check: expect 5
-# The tools speak with one voice (README's "One command-line language"): a
+# The tools speak with one voice (README, "One command-line language"): a
 # file named on the command line that is missing is exit 1 in every tool and
 # for every option that reads one, its message naming the file; with -J the
 # same error is a JSON document on stdout; a file whose contents are no card
