@@ -212,9 +212,15 @@ int run(int argc, char** argv)
     // A second signal is ignored too: a card command in flight always ends.
     mmc::cli::install_stop_signals(mmc::cli::SecondSignal::ignored);
 
-    // A bad range is a usage error (erase::PlanError), the rest failures.
+    // Resolved and identified once; planned again after --au measure from
+    // the same record. A bad range is a usage error (erase::PlanError), the
+    // rest failures.
+    const auto device = mmc::cli::in_context(o.device, [&] { return mmc::erase::device_to_erase(o.device, o.lib); });
+    const auto card = mmc::dev::identify(device, o.lib.roots, {o.lib.use_ioctl});
     auto prepare = [&] {
-        return mmc::cli::in_context(o.device, [&] { return mmc::erase::prepare(o.device, o.range, o.method, o.lib); });
+        return mmc::cli::in_context(o.device, [&] {
+            return mmc::erase::prepare(device, card ? &*card : nullptr, o.range, o.method, o.lib);
+        });
     };
     mmc::erase::Prepared prepared = prepare();
     if (o.measure_au) { // the device is resolved and safe: measure, then plan again with the AU found

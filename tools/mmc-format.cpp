@@ -8,6 +8,7 @@
 #include "cli/progress.h"
 #include "cli/size.h"
 #include "cli/stop_signal.h"
+#include "dev/identify.h"
 #include "dev/resolver.h"
 #include "erase/erase.h"
 #include "cli/input.h"
@@ -18,6 +19,7 @@
 #include "probe/ladder.h"
 #include "probe/sampler.h"
 #include "probe/words_view.h"
+#include "regs/card_facts.h"
 #include "version.h"
 
 #include <atomic>
@@ -178,17 +180,23 @@ bool is_regular_file(const std::string& path)
     return false;
 }
 
-// The card's unit from its registers (SSR AU_SIZE, the eMMC erase group in
-// use by regs' one rule, sysfs preferred_erase_size).
-mmc::format::Unit card_unit(const mmc::dev::Device& d)
+// The card's unit from its identified record (SSR AU_SIZE, the eMMC erase
+// group in use by regs' one rule, sysfs preferred_erase_size).
+mmc::format::Unit card_unit(const mmc::dev::Identified& card)
 {
-    if (!d.card) return {};
-    const auto t = mmc::erase::erase_target(d, mmc::dev::SysRoots{}, true);
-    if (t.caps.au_bytes) return {t.caps.au_bytes, "SSR AU_SIZE"};
-    if (const auto group = mmc::regs::erase_group_in_use(mmc::erase::erase_group_registers(t.caps)); group && group->bytes > 512)
-        return {group->bytes, std::string(group->source) + " erase group"};
-    if (t.caps.preferred_erase_bytes) return {t.caps.preferred_erase_bytes, "sysfs preferred_erase_size"};
+    if (card.facts.au_bytes) return {*card.facts.au_bytes, "SSR AU_SIZE"};
+    if (card.facts.family == mmc::regs::CardFamily::mmc)
+        if (const auto group = mmc::regs::erase_group(card.registers); group && group->bytes > 512)
+            return {group->bytes, std::string(group->source) + " erase group"};
+    if (card.card.preferred_erase_size) return {card.card.preferred_erase_size, "sysfs preferred_erase_size"};
     return {};
+}
+
+// The device's card, identified once for the run (its unit, and the erase
+// of --erase-first), with card commands as mmc-erase gathers them.
+std::optional<mmc::dev::Identified> identify_card(const std::optional<mmc::dev::Device>& d)
+{
+    return d ? mmc::dev::identify(*d, mmc::dev::SysRoots{}, {true}) : std::nullopt;
 }
 
 uint64_t measured_au(const std::string& disk_path)
@@ -210,11 +218,14 @@ uint64_t measured_au(const std::string& disk_path)
 }
 
 // The unit for this run: --au, a measured AU, or the card's registers.
-mmc::format::Unit unit_for(const Options& o, const std::optional<mmc::dev::Device>& d, const std::string& path)
+// The card is identified only when its registers decide the unit.
+mmc::format::Unit unit_for(const Options& o, const std::optional<mmc::dev::Device>& d, const std::string& path,
+                           std::optional<mmc::dev::Identified>& card)
 {
     if (o.au) return {o.au, "--au"};
     if (o.measure_au) return {measured_au(path), "the read ladder (mmc-probe geometry)"};
-    return d ? card_unit(*d) : mmc::format::Unit{};
+    if (!card) card = identify_card(d);
+    return card ? card_unit(*card) : mmc::format::Unit{};
 }
 
 // --check --fdisk-text: the table as fdisk -l printed it; the file
@@ -249,7 +260,8 @@ int run_check(const Options& o)
         d = mmc::dev::resolve_device(o.device, mmc::dev::Purpose::read, ro);
         path = d->disk_path; // the table is the disk's, whichever partition was named
     }
-    const mmc::format::Unit unit = unit_for(o, d, path);
+    std::optional<mmc::dev::Identified> card;
+    const mmc::format::Unit unit = unit_for(o, d, path, card);
     const auto result = mmc::cli::in_context(o.device, [&] {
         mmc::format::DiskFile f(path);
         try {
@@ -281,7 +293,8 @@ int run_format(const Options& o)
                                               o.device, d->disk_path));
         path = d->path;
     }
-    const mmc::format::Unit unit = unit_for(o, d, path);
+    std::optional<mmc::dev::Identified> card;
+    const mmc::format::Unit unit = unit_for(o, d, path, card);
     const uint64_t sectors = mmc::cli::in_context(o.device, [&] { return mmc::format::DiskFile(path).sectors(); });
     mmc::format::MakeOptions mo;
     mo.layout = o.layout;
@@ -322,9 +335,12 @@ int run_format(const Options& o)
         eo.any_device = o.any_device;
         eo.verify = mmc::erase::VerifyMode::sampled;
         if (unit.bytes) eo.au_bytes = unit.bytes, eo.au_source = unit.source;
+        if (!card) card = identify_card(d);
         const auto rep = mmc::cli::in_context(o.device, [&] {
-            return mmc::erase::erase_range(o.device, mmc::erase::Range{}, mmc::erase::Method::automatic, eo, nullptr,
-                                           mmc::cli::stop_requested());
+            const auto target = mmc::erase::device_to_erase(o.device, eo);
+            return mmc::erase::execute(mmc::erase::prepare(target, card ? &*card : nullptr, mmc::erase::Range{},
+                                                           mmc::erase::Method::automatic, eo),
+                                       nullptr, mmc::cli::stop_requested());
         });
         if (rep.interrupted) throw mmc::cli::Error(mmc::cli::ErrorKind::interrupted, "interrupted while erasing; nothing was formatted");
         if (!rep.error.empty()) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: erase: {}", o.device, rep.error));

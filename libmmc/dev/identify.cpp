@@ -65,6 +65,12 @@ Identified identify(const Card& card, const SysRoots& roots, const SourceOptions
     return id;
 }
 
+std::optional<Identified> identify(const Device& device, const SysRoots& roots, const SourceOptions& options)
+{
+    if (!device.card) return std::nullopt;
+    return identify(*device.card, roots, options);
+}
+
 nlohmann::ordered_json identity_json(const dev::Identity& id)
 {
     nlohmann::ordered_json j;

@@ -7,6 +7,7 @@
 
 #include "dev/card.h"
 #include "dev/register_sources.h"
+#include "dev/resolver.h"
 #include "regs/card_registers.h"
 
 #include <cstdint>
@@ -52,6 +53,10 @@ struct Identified {
 // Gather, decode and sum up one card. Never throws for a card whose
 // registers cannot be read: what is missing is in gathered.notes.
 Identified identify(const Card& card, const SysRoots& roots, const SourceOptions& options);
+// The card of a resolved device, identified: what a run hands on to erase
+// and format (resolve once, identify once); nothing when the device is not
+// on an MMC host (a USB reader's slot, a loop device).
+std::optional<Identified> identify(const Device& device, const SysRoots& roots, const SourceOptions& options);
 
 // The identity alone, from a card and whatever registers were decoded
 // (pure; identify() uses it, tests call it on fixtures).

@@ -66,7 +66,7 @@ void apply_registers(Capabilities& c, const regs::CardRegisters& regs, uint64_t 
     c.erased_byte = regs::erased_byte(regs);
 }
 
-Target erase_target(const dev::Device& d, const dev::SysRoots& roots, bool use_ioctl)
+Target erase_target(const dev::Device& d, const dev::Identified* id)
 {
     Target t;
     t.name = d.name;
@@ -108,19 +108,22 @@ Target erase_target(const dev::Device& d, const dev::SysRoots& roots, bool use_i
                                                  : fmt::format("a {} card", dev::to_string(card.type));
     c.preferred_erase_bytes = card.preferred_erase_size;
 
-    const auto id = dev::identify(card, roots, {use_ioctl});
-    t.notes = id.gathered.notes;
-    c.raw_channel = id.gathered.commands_work;
-    if (!c.raw_channel) c.raw_unavailable = commands_unavailable(id.gathered);
-    c.ssr_source = id.facts.ssr_source;
-    apply_registers(c, id.registers, card.capacity_bytes);
+    if (!id) {
+        c.raw_unavailable = "the card was not identified";
+        return t;
+    }
+    t.notes = id->gathered.notes;
+    c.raw_channel = id->gathered.commands_work;
+    if (!c.raw_channel) c.raw_unavailable = commands_unavailable(id->gathered);
+    c.ssr_source = id->facts.ssr_source;
+    apply_registers(c, id->registers, card.capacity_bytes);
     if (t.disk != card.block) {
         // An eMMC boot area is its own disk; raw addresses would land in the user area.
         c.raw_channel = false;
         c.raw_unavailable = fmt::format("{} is an eMMC boot area; raw erase commands would need a partition switch",
                                         t.disk);
     }
-    t.card = id.identity;
+    t.card = id->identity;
     return t;
 }
 

@@ -1,7 +1,7 @@
 // The device an erase is aimed at: the named block device (a disk or a
 // partition, resolved to its disk and bounds by dev/resolver), the MMC/SD
-// card behind it with the registers erase decisions need, and the block
-// queue's limits. Sysfs is a root so tests can use fixture trees.
+// card behind it with the registers erase decisions need (as dev::identify
+// gave them: erase reads no register itself), and the block queue's limits.
 #pragma once
 
 #include "cli/errors.h"
@@ -48,9 +48,11 @@ struct TargetError : cli::Error {
 };
 
 // The erase target a device resolved for Purpose::erase is: its bounds, the
-// queue's limits and, on a card, the registers erase decisions need
-// (use_ioctl: read SSR/EXT_CSD with card commands, allow raw methods).
-Target erase_target(const dev::Device& device, const dev::SysRoots& roots, bool use_ioctl);
+// queue's limits and, on a card, what erase decisions need from the card's
+// identified record (card: dev::identify(device); nullptr when the device
+// has no card; raw methods only where its gathering could send commands).
+// Pure, like apply_registers: the caller resolved and identified once.
+Target erase_target(const dev::Device& device, const dev::Identified* card);
 
 // Fill the register-derived fields of caps from a card's decoded registers
 // (pure; used by erase_target and the tests).

@@ -17,23 +17,36 @@ std::string_view to_string(ChunkKind k)
     return "chunk";
 }
 
-Prepared prepare(const std::string& device, const Range& range, Method method, const Options& options)
+dev::Device device_to_erase(const std::string& typed, const Options& options)
 {
-    Prepared p;
-    p.device = device;
-    p.options = options;
     // Refuses a device that is not a card (without any_device) or is in use.
     dev::ResolveOptions ro;
     ro.roots = options.roots;
     ro.proc = options.safety.proc;
     ro.any_device = options.any_device;
     try {
-        const dev::Device resolved = dev::resolve_device(device, dev::Purpose::erase, ro);
+        dev::Device resolved = dev::resolve_device(typed, dev::Purpose::erase, ro);
         resolved.require_allowed();
-        p.target = erase_target(resolved, options.roots, options.use_ioctl);
+        return resolved;
     } catch (const dev::DeviceError& e) {
         throw TargetError(e.why, e.reason, e.remedy);
     }
+}
+
+Prepared prepare(const std::string& device, const Range& range, Method method, const Options& options)
+{
+    const dev::Device resolved = device_to_erase(device, options);
+    const auto card = dev::identify(resolved, options.roots, {options.use_ioctl});
+    return prepare(resolved, card ? &*card : nullptr, range, method, options);
+}
+
+Prepared prepare(const dev::Device& device, const dev::Identified* card, const Range& range, Method method,
+                 const Options& options)
+{
+    Prepared p;
+    p.device = device.typed;
+    p.options = options;
+    p.target = erase_target(device, card);
     const auto& t = p.target;
     const auto& caps = t.caps;
 

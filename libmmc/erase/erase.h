@@ -1,6 +1,6 @@
 // Erasing a range of an SD/MMC card (or, with any_device, any block device):
-// the API mmc-erase and mmc-bench share. prepare() finds the device, checks
-// it is safe to touch, chooses the method and plans the work without
+// the API mmc-erase and mmc-bench share. device_to_erase() finds the
+// device and checks it is safe to touch; prepare() chooses the method and plans the work without
 // touching anything; execute() does it chunk by chunk, stopping between
 // chunks when `stop` becomes true, then verifies (the phases of
 // erase/phases.h on the device opened by erase/open_device.h). erase_range()
@@ -88,7 +88,19 @@ struct Report {
     double seconds = 0;            // erase time (not verification)
 };
 
-// Throws Refused, PlanError (a bad range: a usage error), TargetError (no such
+// The device a name leads to, resolved for erasing and allowed (not in use;
+// a card, or any block device with options.any_device). Throws TargetError
+// with the resolver's words, less the name, which the caller puts first.
+dev::Device device_to_erase(const std::string& typed, const Options& options);
+
+// The plan for a device device_to_erase gave and its card as dev::identify
+// gave it (nullptr: no card), so a caller that resolved and identified once
+// can plan again (mmc-erase --au measure) without reading the card again.
+// Throws Refused, PlanError (a bad range: a usage error).
+Prepared prepare(const dev::Device& device, const dev::Identified* card, const Range& range, Method method,
+                 const Options& options);
+// The same from a name, for callers holding no record yet: resolves and
+// identifies through dev/ once, then plans. Also throws TargetError (no such
 // device, not a card without any_device, in use: mounted, swap, held).
 Prepared prepare(const std::string& device, const Range& range, Method method, const Options& options);
 

@@ -43,14 +43,23 @@ struct StepContext {
     const std::atomic<bool>& stop;
     std::function<void(const std::string&)> note;
     std::function<void(const std::string& text, bool last)> progress;
-    // Learned by the info step: the card, identified once (the bus step
-    // reuses its registers), and its identity object for the tool's JSON.
-    std::optional<dev::Identified> identified;
+    // The run's card, identified once by the first step that asks (info,
+    // bus, erase read this one record); its identity object for the tool's
+    // JSON, set by the info step.
+    const dev::Identified& identify(const dev::Card& card)
+    {
+        if (!identified || identified->card.name != card.name)
+            identified = dev::identify(card, settings.roots, {settings.use_ioctl});
+        return *identified;
+    }
     json card = nullptr;
     // Learned by the geometry step: mmc-probe geometry's document (null
     // when it did not run or failed); the state step takes its AU from it
     // when the registers give none.
     json geometry = nullptr;
+
+private:
+    std::optional<dev::Identified> identified;
 };
 
 // Where a step's -J document goes in the bundle: the part of the tool that

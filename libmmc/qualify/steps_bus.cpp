@@ -42,13 +42,7 @@ StepResult run_bus(StepContext& c)
         if (s.reader) return run_reader_bus(s);
         const auto target = dev::resolve(s.device, s.roots);
         const dev::Card* card = target.card ? &*target.card : nullptr;
-        // The info step's registers when it identified this card; else read them now.
-        const regs::CardRegisters* registers = nullptr;
-        std::optional<dev::Identified> own;
-        if (c.identified && card && c.identified->card.name == card->name)
-            registers = &c.identified->registers;
-        else if (card)
-            registers = &own.emplace(dev::identify(*card, s.roots, {s.use_ioctl})).registers;
+        const regs::CardRegisters* registers = card ? &c.identify(*card).registers : nullptr;
         auto evidence = dev::gather_bus_evidence(target.host, card, registers, s.roots);
         out::BusReport report{bus::diagnose(evidence), target.host.controller.describe(), evidence.kernel_message,
                               std::nullopt, {}, evidence.dt, {}, evidence.log_note};

@@ -56,7 +56,9 @@ StepResult run_erase(StepContext& c)
             options.au_bytes = au;
             options.au_source = "the geometry step (mmc-probe geometry)";
         }
-        prepared = erase::prepare(s.device, erase_range(s), erase::Method::automatic, options);
+        const dev::Device device = erase::device_to_erase(s.device, options);
+        const dev::Identified* card = device.card ? &c.identify(*device.card) : nullptr;
+        prepared = erase::prepare(device, card, erase_range(s), erase::Method::automatic, options);
     } catch (const erase::PlanError& e) {
         return failed(cli::usage, fmt::format("{}: {}", s.device, e.what()));
     } catch (const cli::Error& e) { // a refusal: its remedy too

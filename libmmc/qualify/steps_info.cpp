@@ -21,7 +21,7 @@ StepResult run_info(StepContext& c)
     try {
         const auto target = dev::resolve(s.device, s.roots);
         if (!target.card) return failed(cli::failure, fmt::format("{}: no card", s.device));
-        const auto& id = c.identified.emplace(dev::identify(*target.card, s.roots, {s.use_ioctl}));
+        const auto& id = c.identify(*target.card);
         StepResult r;
         r.doc = tool_doc("mmc-info", out::device_json(id));
         c.card = dev::identity_json(id.identity);

@@ -63,11 +63,16 @@ std::optional<EraseGroup> erase_group_in_use(const EraseGroupRegisters& r)
     return std::nullopt;
 }
 
-std::optional<uint64_t> erase_group_bytes(const CardRegisters& regs)
+std::optional<EraseGroup> erase_group(const CardRegisters& regs)
 {
     const auto def = field_value(regs.get(RegKind::ext_csd), "erase_group_def");
-    const auto group = erase_group_in_use({hc_erase_group_bytes(regs).value_or(0), def && (*def & 1),
-                                           csd_erase_group_bytes(regs).value_or(0)});
+    return erase_group_in_use({hc_erase_group_bytes(regs).value_or(0), def && (*def & 1),
+                               csd_erase_group_bytes(regs).value_or(0)});
+}
+
+std::optional<uint64_t> erase_group_bytes(const CardRegisters& regs)
+{
+    const auto group = erase_group(regs);
     return group ? std::optional<uint64_t>(group->bytes) : std::nullopt;
 }
 

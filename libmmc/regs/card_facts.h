@@ -55,7 +55,8 @@ struct EraseGroup {
 // CSD's. With no CSD group known, the HC group is the only one there is.
 // The one rule every caller uses (identify, erase, format).
 std::optional<EraseGroup> erase_group_in_use(const EraseGroupRegisters& r);
-// MMC: erase_group_in_use over the decoded CSD and EXT_CSD.
+// MMC: erase_group_in_use over the decoded CSD and EXT_CSD, and its size alone.
+std::optional<EraseGroup> erase_group(const CardRegisters& regs);
 std::optional<uint64_t> erase_group_bytes(const CardRegisters& regs);
 
 // The user area's size from the registers: EXT_CSD SEC_COUNT, else the
