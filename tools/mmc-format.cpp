@@ -234,13 +234,9 @@ int run_fdisk_text_check(const Options& o)
 {
     const std::string text = mmc::cli::read_input(o.fdisk_text, 1 << 20, "fdisk -l output");
     const auto [name, result] = mmc::cli::in_context(o.fdisk_text, [&] {
-        try {
-            const auto disk = mmc::format::pick_fdisk_disk(mmc::format::parse_fdisk_text(text), o.device);
-            const mmc::format::Unit unit = o.au ? mmc::format::Unit{o.au, "--au"} : mmc::format::Unit{};
-            return std::pair{disk.name, mmc::format::check_table(disk.table, disk.sectors, unit, "fdisk -l's output")};
-        } catch (const mmc::format::TableError& e) {
-            throw mmc::cli::Error(mmc::cli::ErrorKind::failure, e.what());
-        }
+        const auto disk = mmc::format::pick_fdisk_disk(mmc::format::parse_fdisk_text(text), o.device);
+        const mmc::format::Unit unit = o.au ? mmc::format::Unit{o.au, "--au"} : mmc::format::Unit{};
+        return std::pair{disk.name, mmc::format::check_table(disk.table, disk.sectors, unit, "fdisk -l's output")};
     });
     if (o.json)
         print_json(mmc::format::check_json(name, result));
@@ -264,11 +260,7 @@ int run_check(const Options& o)
     const mmc::format::Unit unit = unit_for(o, d, path, card);
     const auto result = mmc::cli::in_context(o.device, [&] {
         mmc::format::DiskFile f(path);
-        try {
-            return mmc::format::check_layout(f.reader(), f.sectors(), unit);
-        } catch (const mmc::format::TableError& e) {
-            throw mmc::cli::Error(mmc::cli::ErrorKind::failure, e.what());
-        }
+        return mmc::format::check_layout(f.reader(), f.sectors(), unit);
     });
     if (o.json)
         print_json(mmc::format::check_json(o.device, result));
@@ -302,13 +294,7 @@ int run_format(const Options& o)
     mo.unit_bytes = unit.bytes;
     mo.unit_source = unit.source;
     mo.volume_id = static_cast<uint32_t>(std::time(nullptr));
-    const auto plan = mmc::cli::in_context(o.device, [&] {
-        try {
-            return mmc::format::make_plan(sectors, mo);
-        } catch (const std::invalid_argument& e) {
-            throw mmc::cli::UsageError(e.what());
-        }
-    });
+    const auto plan = mmc::cli::in_context(o.device, [&] { return mmc::format::make_plan(sectors, mo); });
     std::string text = mmc::format::plan_text(o.device, plan);
     if (o.erase_first) text += "erase:       the whole card first, verified (mmc-erase's path)\n";
     if (o.dry_run) {

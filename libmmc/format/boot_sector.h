@@ -2,6 +2,7 @@
 // from bytes (pure, fuzzable) into the geometry a layout check needs, with
 // every field a hostile image could make nonsense checked before use.
 #pragma once
+#include "cli/errors.h"
 #include "format/partition_table.h"
 #include "format/sd_layout.h"
 #include <cstdint>
@@ -35,8 +36,9 @@ struct FsInfo {
     uint32_t free_count = 0, next_free = 0;
 };
 
-struct BootSectorError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+// A failure (exit 1), as every library error is a cli::Error.
+struct BootSectorError : cli::Error {
+    explicit BootSectorError(const std::string& what) : cli::Error(cli::ErrorKind::failure, what, cli::Remedy::none) {}
 };
 
 // Whether the sector looks like a FAT or exFAT boot sector at all (a jump,

@@ -32,6 +32,25 @@ std::string_view to_string(Severity s)
     return "?";
 }
 
+std::string_view to_string(Aspect a)
+{
+    switch (a) {
+    case Aspect::partition_table: return "partition_table";
+    case Aspect::partition_start: return "partition_start";
+    case Aspect::fat_start: return "fat_start";
+    case Aspect::data_start: return "data_start";
+    case Aspect::cluster_alignment: return "cluster_alignment";
+    case Aspect::cluster_size: return "cluster_size";
+    case Aspect::reserved_sectors: return "reserved_sectors";
+    case Aspect::fat_size: return "fat_size";
+    case Aspect::fsinfo: return "fsinfo";
+    case Aspect::file_system: return "file_system";
+    case Aspect::f2fs_main_start: return "f2fs_main_start";
+    case Aspect::f2fs_section_size: return "f2fs_section_size";
+    }
+    return "?";
+}
+
 // "an AU", "an erase group", "a boundary unit": the unit's name after its article.
 static std::string a_unit(std::string_view unit_name)
 {
@@ -56,9 +75,9 @@ struct Checker {
     std::string unit_name = "AU"; // "AU", "erase group", "boundary unit"
     bool undecided = false;       // a start only a boot sector unseen could say is aligned or not
 
-    void add(Severity s, std::string what, std::optional<unsigned> part, std::string message)
+    void add(Severity s, Aspect what, std::optional<unsigned> part, std::string message)
     {
-        r.findings.push_back({s, std::move(what), part, std::move(message)});
+        r.findings.push_back({s, what, part, std::move(message)});
     }
 
     // holds_volume: a FAT or exFAT volume whose areas are checked on their
@@ -68,17 +87,17 @@ struct Checker {
     {
         const uint64_t off = p.start * sector_bytes % unit;
         if (off == 0) {
-            add(Severity::ok, "partition_start", p.number,
+            add(Severity::ok, Aspect::partition_start, p.number,
                 fmt::format("partition {} starts on {} boundary (sector {})", p.number, a_unit(unit_name), p.start));
             return;
         }
         if (holds_volume) {
-            add(Severity::note, "partition_start", p.number,
+            add(Severity::note, Aspect::partition_start, p.number,
                 fmt::format("partition {} starts {}; what its file system's areas cost is said below", p.number,
                             offset_into(off, unit, unit_name)));
             return;
         }
-        add(Severity::misaligned, "partition_start", p.number,
+        add(Severity::misaligned, Aspect::partition_start, p.number,
             fmt::format("partition {} starts {}: every {}-sized write the file system makes straddles two {}s, "
                         "so the card programs and later garbage-collects two where one would do",
                         p.number, offset_into(off, unit, unit_name), unit_name, unit_name));
@@ -97,15 +116,15 @@ struct Checker {
         // The data area: where every file's clusters begin.
         const uint64_t data_off = data_at % unit;
         if (data_off == 0)
-            add(Severity::ok, "data_start", part, fmt::format("the {} data area starts on {} boundary", fs, a_unit(unit_name)));
+            add(Severity::ok, Aspect::data_start, part, fmt::format("the {} data area starts on {} boundary", fs, a_unit(unit_name)));
         else
-            add(Severity::misaligned, "data_start", part,
+            add(Severity::misaligned, Aspect::data_start, part,
                 fmt::format("the {} data area starts {}: each {} of file data straddles two {}s (twice the "
                             "program and erase work for a sequential write), and the {} holding the FAT's end "
                             "also holds the first clusters, so every FAT update rewrites {} of file data",
                             fs, offset_into(data_off, unit, unit_name), unit_name, unit_name, unit_name, a_unit(unit_name)));
         if (data_off % v.cluster_bytes() != 0 && v.cluster_bytes() <= unit)
-            add(Severity::misaligned, "cluster_alignment", part,
+            add(Severity::misaligned, Aspect::cluster_alignment, part,
                 fmt::format("clusters of {} start {} into their own size: one cluster in every {} straddles two {}s",
                             cli::format_bytes(v.cluster_bytes()), cli::format_bytes(data_off % v.cluster_bytes()),
                             unit_name, unit_name));
@@ -114,45 +133,45 @@ struct Checker {
         const uint64_t fat_off = fat_at % unit;
         const bool fat_shares_with_data = fat_end > 0 && (fat_end - 1) / unit == data_at / unit && data_off != 0;
         if (fat_shares_with_data)
-            add(Severity::misaligned, "fat_start", part,
+            add(Severity::misaligned, Aspect::fat_start, part,
                 fmt::format("the FAT starts {} and its last {} also holds file data: every FAT update also "
                             "rewrites the clusters that share its {}",
                             offset_into(fat_off, unit, unit_name), unit_name, unit_name));
         else if (fat_off != 0)
-            add(Severity::ok, "fat_start", part,
+            add(Severity::ok, Aspect::fat_start, part,
                 fmt::format("the FAT starts {}; its {}s hold only the boot sectors and the FATs, as the SD layout "
                             "places them (the FATs end where the data area starts)",
                             offset_into(fat_off, unit, unit_name), unit_name));
         else
-            add(Severity::ok, "fat_start", part, fmt::format("the FAT starts on {} boundary", a_unit(unit_name)));
+            add(Severity::ok, Aspect::fat_start, part, fmt::format("the FAT starts on {} boundary", a_unit(unit_name)));
 
         if (!r.sd) return;
         const SdLayout& sd = *r.sd;
         const std::string capacity = cli::format_bytes(r.disk_sectors * sector_bytes);
         if (v.fs != sd.fs)
-            add(Severity::differs, "file_system", part,
+            add(Severity::differs, Aspect::file_system, part,
                 fmt::format("{} where the SD layout for {} has {}", fs, capacity, to_string(sd.fs)));
         const uint64_t sd_cluster = uint64_t{sd.sectors_per_cluster} * sector_bytes;
         if (v.cluster_bytes() < sd_cluster)
-            add(Severity::differs, "cluster_size", part,
+            add(Severity::differs, Aspect::cluster_size, part,
                 fmt::format("clusters of {} where the SD layout for {} has {}: {} times the FAT updates per byte "
                             "written, each a rewrite in the FAT's {}",
                             cli::format_bytes(v.cluster_bytes()), capacity, cli::format_bytes(sd_cluster),
                             sd_cluster / v.cluster_bytes(), unit_name));
         else if (v.cluster_bytes() > sd_cluster)
-            add(Severity::differs, "cluster_size", part,
+            add(Severity::differs, Aspect::cluster_size, part,
                 fmt::format("clusters of {} where the SD layout for {} has {}: fewer FAT updates, more slack per small file",
                             cli::format_bytes(v.cluster_bytes()), capacity, cli::format_bytes(sd_cluster)));
         if (p.number <= 1 && p.start != sd.partition_start)
-            add(Severity::differs, "partition_start", part,
+            add(Severity::differs, Aspect::partition_start, part,
                 fmt::format("partition {} starts at sector {}; the SD layout starts it at {}", p.number, p.start,
                             sd.partition_start));
         if (v.fs == sd.fs && v.sectors_per_cluster * bps == sd_cluster && p.start == sd.partition_start) {
             if (v.reserved_sectors * bps != uint64_t{sd.reserved_sectors} * sector_bytes)
-                add(Severity::differs, "reserved_sectors", part,
+                add(Severity::differs, Aspect::reserved_sectors, part,
                     fmt::format("{} reserved sectors (or FAT offset); the SD layout has {}", v.reserved_sectors, sd.reserved_sectors));
             if (v.fs != FsType::exfat && v.fat_sectors * bps != uint64_t{sd.fat_sectors} * sector_bytes)
-                add(Severity::differs, "fat_size", part,
+                add(Severity::differs, Aspect::fat_size, part,
                     fmt::format("a FAT of {} sectors; the SD layout has {}", v.fat_sectors, sd.fat_sectors));
         }
     }
@@ -167,19 +186,19 @@ struct Checker {
         const auto part = p.number ? std::optional<unsigned>(p.number) : std::nullopt;
         const uint64_t main_off = (p.start * sector_bytes + v.main_start_bytes()) % unit;
         if (main_off == 0)
-            add(Severity::ok, "f2fs_main_start", part, fmt::format("the f2fs main area starts on {} boundary", a_unit(unit_name)));
+            add(Severity::ok, Aspect::f2fs_main_start, part, fmt::format("the f2fs main area starts on {} boundary", a_unit(unit_name)));
         else
-            add(Severity::misaligned, "f2fs_main_start", part,
+            add(Severity::misaligned, Aspect::f2fs_main_start, part,
                 fmt::format("the f2fs main area starts {}: each {} segment and each section it writes as one "
                             "straddles two {}s, so the card programs and garbage-collects two where one would do",
                             offset_into(main_off, unit, unit_name), cli::format_bytes(v.segment_bytes), unit_name));
         const uint64_t section = v.section_bytes();
         if (section % unit == 0)
-            add(Severity::ok, "f2fs_section_size", part,
+            add(Severity::ok, Aspect::f2fs_section_size, part,
                 fmt::format("f2fs sections of {} hold whole {}s: its cleaner frees a {} at a time", cli::format_bytes(section),
                             unit_name, unit_name));
         else
-            add(Severity::differs, "f2fs_section_size", part,
+            add(Severity::differs, Aspect::f2fs_section_size, part,
                 fmt::format("f2fs sections of {} where the {} is {}: its cleaner frees part of one at a time, and the "
                             "card copies the rest before it can erase it (mkfs.f2fs -s {} makes sections of one {})",
                             cli::format_bytes(section), unit_name, cli::format_bytes(unit),
@@ -192,7 +211,7 @@ struct Checker {
     // is not held against the table without the boot sector.
     void check_start_only(const Partition& p, std::string_view seen_from)
     {
-        add(Severity::note, "file_system", p.number,
+        add(Severity::note, Aspect::file_system, p.number,
             fmt::format("partition {} ({}): its file system is not in {}; only where it starts is checked", p.number,
                         partition_type_name(p.type), seen_from));
         r.volumes.push_back({p, std::nullopt, fmt::format("not in {}", seen_from), std::nullopt, std::nullopt});
@@ -205,7 +224,7 @@ struct Checker {
         // and data area land on the unit all the same (the SD layout floats
         // small cards' partitions so): only its boot sector can tell.
         undecided = true;
-        add(Severity::note, "partition_start", p.number,
+        add(Severity::note, Aspect::partition_start, p.number,
             fmt::format("partition {} starts {}; whether its FAT and data area are aligned only its boot sector can tell "
                         "(check the card or an image of it)",
                         p.number, offset_into(off, unit, unit_name)));
@@ -226,7 +245,7 @@ struct Checker {
                 cv.error = e.what();
             }
             if (!cv.f2fs)
-                add(Severity::note, "file_system", p.number ? std::optional<unsigned>(p.number) : std::nullopt,
+                add(Severity::note, Aspect::file_system, p.number ? std::optional<unsigned>(p.number) : std::nullopt,
                     fmt::format("partition {} ({}): not checked inside: {}", p.number, partition_type_name(p.type), cv.error));
         }
         if (cv.volume && cv.volume->fs == FsType::fat32 && cv.volume->fsinfo_sector != 0 &&
@@ -234,7 +253,7 @@ struct Checker {
             if (const auto f = read(p.start + cv.volume->fsinfo_sector)) {
                 cv.fsinfo = parse_fsinfo(*f);
                 if (!cv.fsinfo->signatures_ok)
-                    add(Severity::note, "fsinfo", p.number, fmt::format("the FSInfo sector ({}) has wrong signatures", cv.volume->fsinfo_sector));
+                    add(Severity::note, Aspect::fsinfo, p.number, fmt::format("the FSInfo sector ({}) has wrong signatures", cv.volume->fsinfo_sector));
             }
         }
         if (unit) check_partition_start(p, cv.volume.has_value() || cv.f2fs.has_value());
@@ -273,7 +292,7 @@ CheckResult check_read_table(const SectorReader& read, PartitionTable table, uin
     r.unit_bytes = c.unit;
     if (r.table.kind == PartitionTable::Kind::none) {
         const Partition whole{0, 0, false, 0, disk_sectors};
-        c.add(Severity::differs, "partition_table", std::nullopt,
+        c.add(Severity::differs, Aspect::partition_table, std::nullopt,
               "no partition table: the file system starts at sector 0, sharing its unit with nothing to align it to; "
               "the SD layout puts an MBR there and the partition one boundary unit in");
         c.check(whole);

@@ -33,9 +33,26 @@ enum class Severity {
 };
 std::string_view to_string(Severity s);
 
+// What a finding is about; to_string gives the JSON's "what".
+enum class Aspect {
+    partition_table,   // none: the file system at sector 0
+    partition_start,
+    fat_start,
+    data_start,        // a FAT or exFAT data area
+    cluster_alignment, // clusters across unit boundaries
+    cluster_size,
+    reserved_sectors,
+    fat_size,
+    fsinfo,
+    file_system,       // the kind, or why it was not checked inside
+    f2fs_main_start,
+    f2fs_section_size,
+};
+std::string_view to_string(Aspect a);
+
 struct Finding {
     Severity severity = Severity::note;
-    std::string what;               // "partition_start", "fat_start", "data_start", "cluster_size", "reserved_sectors", "fat_size", "fsinfo", "file_system", "f2fs_main_start", "f2fs_section_size"
+    Aspect what = Aspect::file_system;
     std::optional<unsigned> partition; // its number; none for the card as a whole
     std::string message;            // with its cost in words
 };

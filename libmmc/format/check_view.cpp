@@ -157,7 +157,7 @@ nlohmann::ordered_json check_json(const std::string& device, const CheckResult& 
     for (const Finding& f : r.findings) {
         nlohmann::ordered_json fj;
         fj["severity"] = std::string(to_string(f.severity));
-        fj["what"] = f.what;
+        fj["what"] = to_string(f.what);
         fj["partition"] = f.partition ? nlohmann::ordered_json(*f.partition) : nlohmann::ordered_json(nullptr);
         fj["message"] = f.message;
         j["findings"].push_back(fj);

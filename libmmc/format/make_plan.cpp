@@ -19,6 +19,7 @@
 //    are the same, the FAT's tail is free either way.
 #include "format/make_plan.h"
 
+#include "cli/cli.h"
 #include "cli/size.h"
 
 #include <algorithm>
@@ -31,10 +32,10 @@ namespace {
 
 std::string fat_label(const std::string& label)
 {
-    if (label.size() > 11) throw std::invalid_argument(fmt::format("volume label '{}': a FAT label holds at most 11 characters", label));
+    if (label.size() > 11) throw cli::UsageError(fmt::format("volume label '{}': a FAT label holds at most 11 characters", label));
     for (const char c : label)
         if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e || std::string("\"*+,./:;<=>?[\\]|").find(c) != std::string::npos)
-            throw std::invalid_argument(fmt::format("volume label '{}': '{}' is not allowed in a FAT label", label, c));
+            throw cli::UsageError(fmt::format("volume label '{}': '{}' is not allowed in a FAT label", label, c));
     std::string up = label;
     std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     return up;
@@ -87,7 +88,7 @@ MakePlan make_plan(uint64_t card_sectors, const MakeOptions& o)
         // ext4's s_volume_name is 16 bytes; mkfs.f2fs refuses a label over 512.
         const std::size_t label_max = o.layout == LayoutKind::linux_ext4 ? 16 : 512;
         if (o.label.size() > label_max)
-            throw std::invalid_argument(fmt::format("volume label '{}': an {} label holds at most {} bytes", o.label,
+            throw cli::UsageError(fmt::format("volume label '{}': an {} label holds at most {} bytes", o.label,
                                                     layout_name(o.layout), label_max));
         p.label = o.label;
         if (o.layout == LayoutKind::linux_f2fs && p.unit_bytes % f2fs_segment_bytes != 0 && p.unit_bytes > f2fs_segment_bytes)
@@ -97,7 +98,7 @@ MakePlan make_plan(uint64_t card_sectors, const MakeOptions& o)
     } else {
         p.label = o.label.empty() ? std::string() : sd.fs == FsType::exfat ? o.label : fat_label(o.label);
         if (sd.fs == FsType::exfat && o.label.size() > 11)
-            throw std::invalid_argument(fmt::format("volume label '{}': an exFAT label holds at most 11 characters", o.label));
+            throw cli::UsageError(fmt::format("volume label '{}': an exFAT label holds at most 11 characters", o.label));
     }
     return p;
 }

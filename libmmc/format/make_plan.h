@@ -40,8 +40,8 @@ struct MakePlan {
     std::vector<std::string> notes;     // what the plan says beyond the figures
 };
 
-// Throws LayoutError (capacity outside the table) or std::invalid_argument
-// (a label the file system cannot hold).
+// Throws LayoutError (capacity outside the table) or cli::UsageError (a
+// label the file system cannot hold).
 MakePlan make_plan(uint64_t card_sectors, const MakeOptions& options);
 
 // mkfs.fat's arguments for the plan's FAT volume at its partition's

@@ -4,6 +4,8 @@
 // be wrong (no signature, a GPT, a loop in the chain, overlapping or
 // truncated partitions) as a TableError that says what, never a crash.
 #pragma once
+#include "cli/errors.h"
+
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -34,8 +36,9 @@ struct PartitionTable {
     std::vector<Partition> partitions; // in table order, logical ones after
 };
 
-struct TableError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+// A failure (exit 1), as every library error is a cli::Error.
+struct TableError : cli::Error {
+    explicit TableError(const std::string& what) : cli::Error(cli::ErrorKind::failure, what, cli::Remedy::none) {}
 };
 
 // Whether a sector is a FAT or exFAT boot sector (format/boot_sector.h),

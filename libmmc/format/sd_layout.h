@@ -11,6 +11,8 @@
 // they disagree, this follows sdFormatLinux (see sd_layout.cpp and
 // mmc-format(1), "SOURCES").
 #pragma once
+#include "cli/errors.h"
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -62,8 +64,10 @@ struct SdLayout {
 
 // Outside the table, or a size whose cluster count falls outside its FAT
 // type's range: what() says which.
-struct LayoutError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+// A failure (exit 1): the command line was right, the card is not one the
+// layout formats.
+struct LayoutError : cli::Error {
+    explicit LayoutError(const std::string& what) : cli::Error(cli::ErrorKind::failure, what, cli::Remedy::none) {}
 };
 
 // The SD layout of a card of `card_sectors` 512-byte sectors. Throws LayoutError.

@@ -91,7 +91,7 @@ Image sd_card(uint64_t sectors)
 bool has(const CheckResult& r, Severity s, const std::string& what)
 {
     for (const auto& f : r.findings)
-        if (f.severity == s && f.what == what) return true;
+        if (f.severity == s && to_string(f.what) == what) return true;
     return false;
 }
 

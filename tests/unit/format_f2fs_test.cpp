@@ -3,6 +3,7 @@
 // the README there), the check of an f2fs partition against the unit (the
 // main area's start, the section's size), fields Linux would not mount
 // refused, and the plan's mkfs.f2fs arguments (sections of one unit).
+#include "cli/errors.h"
 #include "format/check.h"
 #include "format/f2fs_super.h"
 #include "format/make_plan.h"
@@ -58,7 +59,7 @@ struct Card {
 const Finding* find(const CheckResult& r, const std::string& what)
 {
     for (const auto& f : r.findings)
-        if (f.what == what) return &f;
+        if (to_string(f.what) == what) return &f;
     return nullptr;
 }
 
@@ -199,5 +200,10 @@ TEST(FormatF2fs, ThePlanMakesSectionsOfOneUnit)
     EXPECT_EQ(p.layout.partition_start, 16384u); // on the unit
     EXPECT_EQ(p.layout.partition_type, 0x83);
     o.label = std::string(513, 'x');
-    EXPECT_THROW(make_plan(8388608, o), std::invalid_argument);
+    try {
+        make_plan(8388608, o);
+        FAIL() << "a 513-byte f2fs label was taken";
+    } catch (const mmc::cli::Error& e) {
+        EXPECT_EQ(e.kind, mmc::cli::ErrorKind::usage); // the label is the user's: a usage error
+    }
 }

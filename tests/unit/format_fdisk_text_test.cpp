@@ -104,7 +104,7 @@ TEST(FormatFdiskText, AnImagesRowsAndALinuxPartitionOffTheUnit)
     EXPECT_EQ(r.verdict, Verdict::misaligned); // root 4 MiB into an 8 MiB AU
     bool root_named = false;
     for (const Finding& f : r.findings)
-        root_named |= f.severity == Severity::misaligned && f.what == "partition_start" && f.partition == 2u;
+        root_named |= f.severity == Severity::misaligned && f.what == Aspect::partition_start && f.partition == 2u;
     EXPECT_TRUE(root_named);
 }
 
