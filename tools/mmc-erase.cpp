@@ -17,6 +17,7 @@
 #include "version.h"
 
 #include <atomic>
+#include <optional>
 #include <cstring>
 #include <fmt/format.h>
 #include <getopt.h>
@@ -203,6 +204,76 @@ void measure_au(Options& o, const mmc::erase::Target& t)
     o.lib.au_source = fmt::format("the read ladder (mmc-probe geometry: confidence {})", mmc::probe::confidence_name(g.confidence));
 }
 
+// Asks before erasing (or, with --yes, shows what is about to go). An
+// interrupted question returns the status to exit with.
+std::optional<int> confirm_or_show(const Options& o, const mmc::erase::Prepared& prepared)
+{
+    if (o.yes) {
+        if (!o.json) { // show what is about to go, even unasked
+            fmt::print("{}", mmc::out::erase_plan_text(prepared));
+            std::fflush(stdout);
+        }
+        return std::nullopt;
+    }
+    if (!isatty(STDIN_FILENO))
+        throw mmc::cli::Error(mmc::cli::ErrorKind::failure,
+                              fmt::format("{}: refusing to erase without confirmation: stdin is not a terminal; "
+                                          "use --yes (or --dry-run to see the plan)",
+                                          prepared.target.path));
+    const bool yes = confirm(prepared);
+    if (stop_requested.load()) {
+        fmt::print(stderr, "\n");
+        mmc::cli::error(tool, "interrupted before anything was erased");
+        return interrupted_status();
+    }
+    if (!yes) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, "not confirmed; nothing was erased");
+    return std::nullopt;
+}
+
+// The erase with its progress on a terminal; -v adds a line per chunk,
+// which the progress line must not overwrite.
+mmc::erase::Report erase_with_progress(const Options& o, const mmc::erase::Prepared& prepared)
+{
+    mmc::cli::ProgressLine line;
+    auto progress = [&](const mmc::erase::Progress& p) {
+        if (o.verbose) {
+            line.clear();
+            fmt::print(stderr, "chunk {}/{} done: {} of {} bytes in {:.3f} s\n", p.chunks_done, p.chunks_total,
+                       p.done_bytes, p.total_bytes, p.seconds);
+        }
+        line.show(mmc::out::erase_progress_line(p), p.done_bytes == p.total_bytes);
+    };
+    // An error leaves through run_tool: the progress line ends first.
+    struct FinishLine {
+        mmc::cli::ProgressLine& line;
+        ~FinishLine() { line.finish(); }
+    } finish_line{line};
+    return mmc::cli::in_context(o.device, [&] { return mmc::erase::execute(prepared, progress, stop_requested); });
+}
+
+// The report, then the exit status by its causes: interrupted, a failed
+// chunk, a failed verification.
+int report_erase(const Options& o, const mmc::erase::Prepared& prepared, const mmc::erase::Report& report)
+{
+    if (o.json)
+        print_json(mmc::out::erase_json(prepared, &report));
+    else
+        fmt::print("{}{}", o.yes ? "\n" : "", mmc::out::erase_report_text(report));
+
+    if (report.interrupted) {
+        mmc::cli::error(tool, fmt::format("interrupted: erased offset {} length {} of {}", report.erased.offset,
+                                          report.erased.length, prepared.target.path));
+        return interrupted_status();
+    }
+    if (!report.error.empty())
+        throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: {}", prepared.target.path, report.error));
+    if (report.verify && report.verify->result == mmc::erase::VerifyResult::fail)
+        throw mmc::cli::Error(mmc::cli::ErrorKind::failure,
+                              fmt::format("{}: verification failed: the range does not read back as erased",
+                                          prepared.target.path));
+    return mmc::cli::ok;
+}
+
 } // namespace
 
 // The tool once started; what it throws, run_tool reports.
@@ -235,65 +306,8 @@ int run(int argc, char** argv)
             fmt::print("{}Dry run: nothing was erased.\n", mmc::out::erase_plan_text(prepared));
         return mmc::cli::ok;
     }
-
-    if (!o.yes) {
-        if (!isatty(STDIN_FILENO))
-            throw mmc::cli::Error(mmc::cli::ErrorKind::failure,
-                                  fmt::format("{}: refusing to erase without confirmation: stdin is not a terminal; "
-                                              "use --yes (or --dry-run to see the plan)",
-                                              prepared.target.path));
-        const bool yes = confirm(prepared);
-        if (stop_requested.load()) {
-            fmt::print(stderr, "\n");
-            mmc::cli::error(tool, "interrupted before anything was erased");
-            return interrupted_status();
-        }
-        if (!yes) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, "not confirmed; nothing was erased");
-    } else if (!o.json) {
-        // Show what is about to go, even unasked.
-        fmt::print("{}", mmc::out::erase_plan_text(prepared));
-        std::fflush(stdout);
-    }
-
-    // Progress on a terminal; -v adds a line per chunk, which the progress
-    // line must not overwrite.
-    mmc::cli::ProgressLine line;
-    auto progress = [&](const mmc::erase::Progress& p) {
-        if (o.verbose) {
-            line.clear();
-            fmt::print(stderr, "chunk {}/{} done: {} of {} bytes in {:.3f} s\n", p.chunks_done, p.chunks_total,
-                       p.done_bytes, p.total_bytes, p.seconds);
-        }
-        line.show(mmc::out::erase_progress_line(p), p.done_bytes == p.total_bytes);
-    };
-
-    mmc::erase::Report report;
-    {
-        // An error leaves through run_tool: the progress line ends first.
-        struct FinishLine {
-            mmc::cli::ProgressLine& line;
-            ~FinishLine() { line.finish(); }
-        } finish_line{line};
-        report = mmc::cli::in_context(o.device, [&] { return mmc::erase::execute(prepared, progress, stop_requested); });
-    }
-
-    if (o.json)
-        print_json(mmc::out::erase_json(prepared, &report));
-    else
-        fmt::print("{}{}", o.yes ? "\n" : "", mmc::out::erase_report_text(report));
-
-    if (report.interrupted) {
-        mmc::cli::error(tool, fmt::format("interrupted: erased offset {} length {} of {}", report.erased.offset,
-                                          report.erased.length, prepared.target.path));
-        return interrupted_status();
-    }
-    if (!report.error.empty())
-        throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: {}", prepared.target.path, report.error));
-    if (report.verify && report.verify->result == mmc::erase::VerifyResult::fail)
-        throw mmc::cli::Error(mmc::cli::ErrorKind::failure,
-                              fmt::format("{}: verification failed: the range does not read back as erased",
-                                          prepared.target.path));
-    return mmc::cli::ok;
+    if (const auto status = confirm_or_show(o, prepared)) return *status;
+    return report_erase(o, prepared, erase_with_progress(o, prepared));
 }
 
 int main(int argc, char** argv)

@@ -269,6 +269,29 @@ int run_check(const Options& o)
     return mmc::cli::ok;
 }
 
+// --erase-first: the whole card, as mmc-erase erases it (verified), from
+// the run's one card record.
+void erase_first(const Options& o, const std::optional<mmc::dev::Identified>& card, const mmc::format::Unit& unit)
+{
+    mmc::erase::Options eo;
+    eo.any_device = o.any_device;
+    eo.verify = mmc::erase::VerifyMode::sampled;
+    if (unit.bytes) eo.au_bytes = unit.bytes, eo.au_source = unit.source;
+    const auto rep = mmc::cli::in_context(o.device, [&] {
+        const auto target = mmc::erase::device_to_erase(o.device, eo);
+        return mmc::erase::execute(mmc::erase::prepare(target, card ? &*card : nullptr, mmc::erase::Range{},
+                                                       mmc::erase::Method::automatic, eo),
+                                   nullptr, mmc::cli::stop_requested());
+    });
+    if (rep.interrupted) throw mmc::cli::Error(mmc::cli::ErrorKind::interrupted, "interrupted while erasing; nothing was formatted");
+    if (!rep.error.empty()) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: erase: {}", o.device, rep.error));
+    if (rep.verify && rep.verify->result == mmc::erase::VerifyResult::fail)
+        throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: the erase did not verify", o.device));
+    if (!o.json)
+        fmt::print("erased {} bytes ({}){}\n", rep.erased.length, rep.prepared.command,
+                   rep.verify ? ", verified" : "");
+}
+
 int run_format(const Options& o)
 {
     mmc::cli::install_stop_signals(mmc::cli::SecondSignal::ignored);
@@ -317,24 +340,8 @@ int run_format(const Options& o)
     if (o.yes && !o.json) fmt::print("{}", text);
 
     if (o.erase_first) {
-        mmc::erase::Options eo;
-        eo.any_device = o.any_device;
-        eo.verify = mmc::erase::VerifyMode::sampled;
-        if (unit.bytes) eo.au_bytes = unit.bytes, eo.au_source = unit.source;
         if (!card) card = identify_card(d);
-        const auto rep = mmc::cli::in_context(o.device, [&] {
-            const auto target = mmc::erase::device_to_erase(o.device, eo);
-            return mmc::erase::execute(mmc::erase::prepare(target, card ? &*card : nullptr, mmc::erase::Range{},
-                                                           mmc::erase::Method::automatic, eo),
-                                       nullptr, mmc::cli::stop_requested());
-        });
-        if (rep.interrupted) throw mmc::cli::Error(mmc::cli::ErrorKind::interrupted, "interrupted while erasing; nothing was formatted");
-        if (!rep.error.empty()) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: erase: {}", o.device, rep.error));
-        if (rep.verify && rep.verify->result == mmc::erase::VerifyResult::fail)
-            throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: the erase did not verify", o.device));
-        if (!o.json)
-            fmt::print("erased {} bytes ({}){}\n", rep.erased.length, rep.prepared.command,
-                       rep.verify ? ", verified" : "");
+        erase_first(o, card, unit);
     }
     const auto report = mmc::cli::in_context(o.device, [&] { return mmc::format::make_filesystem(path, d.has_value(), plan); });
     if (o.json) {
