@@ -258,6 +258,15 @@ for what, pattern in [("a second meaning (--family TEXT)", r"mmc-fake --family T
           "; ".join(new) or "nothing caught")
 
 
+# A row written for the README's old table (a branch made before the
+# registry moved) converts to the registry's line: the same columns, the
+# backquotes and the escaped pipe undone.
+step_row = next((line for line in registry["options.tsv"].splitlines() if line.startswith("--step\t")), None)
+converted = language.row_from_markdown(
+    "+| `--step` | `NAME:ok\\|fail:MESSAGE` | a pipeline step and how it went, for a bundle | mmc-report |")
+check("language.py --row: a README row of --step is options.tsv's line", converted == step_row, repr(converted))
+
+
 # One voice: every tool (and subcommand) parses through cli::next_option, so
 # that a single-valued option given twice is a usage error naming it, the
 # options that gather (its list in the source) are left alone, and -J
