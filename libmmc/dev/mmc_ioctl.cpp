@@ -20,6 +20,9 @@ mmc_ioc_cmd to_kernel(MmcCommand& c)
     k.flags = c.flags;
     k.is_acmd = c.app_cmd ? 1 : 0;
     k.write_flag = c.write ? 1 : 0;
+    // Bit 31 of write_flag (MMC_RPMB_RELIABLE_WRITE in newer headers): the
+    // kernel copies it into the CMD23 it sends before an RPMB transfer.
+    if (c.reliable_write) k.write_flag = static_cast<int>(static_cast<unsigned>(k.write_flag) | (1u << 31));
     k.cmd_timeout_ms = c.cmd_timeout_ms;
     k.data_timeout_ns = c.data_timeout_ns;
     if (!c.data.empty()) {
@@ -45,9 +48,9 @@ MmcCommand read_cmd(uint32_t opcode, uint32_t arg, std::size_t bytes, bool app_c
 
 } // namespace
 
-MmcChannel::MmcChannel(const std::string& block_device) : path_(block_device)
+MmcChannel::MmcChannel(const std::string& block_device, Access access) : path_(block_device)
 {
-    fd_ = ::open(block_device.c_str(), O_RDONLY | O_CLOEXEC);
+    fd_ = ::open(block_device.c_str(), (access == Access::read_write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
     if (fd_ < 0) throw std::system_error(errno, std::generic_category(), block_device);
 }
 

@@ -1,6 +1,7 @@
 // The MMC ioctl channel: commands sent to a card through its block device
 // (MMC_IOC_CMD / MMC_IOC_MULTI_CMD). Needs CAP_SYS_RAWIO. Read-only queries
-// only here; erase commands live in libmmc/erase.
+// only here; erase commands live in libmmc/erase, the RPMB protocol in
+// libmmc/rpmb.
 #pragma once
 
 #include <array>
@@ -38,6 +39,10 @@ struct MmcCommand {
     unsigned flags = 0;
     bool app_cmd = false;       // precede with CMD55 (the kernel adds the RCA)
     bool write = false;
+    // RPMB only: the kernel's CMD23 before this command (which it adds on
+    // the RPMB device) asks for a reliable write, as authenticated writes
+    // and key programming require (JESD84-B51 6.6.22.4.3).
+    bool reliable_write = false;
     std::vector<uint8_t> data;  // read buffer (sized by the caller) or write data
     unsigned block_size = 0;    // 0: data.size() in one block
     unsigned cmd_timeout_ms = 0;
@@ -47,9 +52,11 @@ struct MmcCommand {
 
 class MmcChannel {
 public:
-    // Opens the card's block device (e.g. /dev/mmcblk0). Throws
-    // std::system_error with the errno.
-    explicit MmcChannel(const std::string& block_device);
+    // Opens the card's block device (e.g. /dev/mmcblk0), or its RPMB
+    // character device (/dev/mmcblk0rpmb), which the kernel opens for its
+    // ioctls only with write access. Throws std::system_error with the errno.
+    enum class Access { read_only, read_write };
+    explicit MmcChannel(const std::string& block_device, Access access = Access::read_only);
     ~MmcChannel();
     MmcChannel(const MmcChannel&) = delete;
     MmcChannel& operator=(const MmcChannel&) = delete;

@@ -45,6 +45,7 @@ HealthReport assess(const HealthInput& input)
     const auto& regs_in = input.registers;
 
     if (const auto* ext = regs_in.get(regs::RegKind::ext_csd)) {
+        report.rpmb_bytes = regs::ext_csd_facts(*ext).rpmb_bytes;
         auto r = ext_csd_health(*ext);
         if (r.reading) report.readings.push_back(std::move(*r.reading));
         else report.no_data.push_back({"ext_csd", r.none_because});

@@ -39,6 +39,9 @@ struct HealthReport {
     std::vector<Reading> readings;
     std::vector<NoData> no_data;
     Writability writability;
+    // The RPMB partition's size (RPMB_SIZE_MULT x 128 KiB), when the EXT_CSD
+    // was read: a secure-storage product needs it, and it never changes.
+    std::optional<uint64_t> rpmb_bytes;
     std::vector<std::string> notes; // "no health data known for this card (MID 0x.., OID ..)"
 };
 

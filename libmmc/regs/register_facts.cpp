@@ -163,6 +163,7 @@ ExtCsdFacts ext_csd_facts(const DecodedRegister& ext_csd)
     f.strobe_support = byte("strobe_support") != 0;
     f.boot_wp_status = byte("boot_wp_status");
     f.user_wp = byte("user_wp");
+    f.rpmb_bytes = uint64_t{byte("rpmb_size_mult")} * 128 * 1024;
     f.life.typ_a = byte("device_life_time_est_typ_a");
     f.life.typ_b = byte("device_life_time_est_typ_b");
     f.life.pre_eol = byte("pre_eol_info");

@@ -126,6 +126,7 @@ struct ExtCsdFacts {
     bool strobe_support = false;     // STROBE_SUPPORT [184]: HS400 enhanced strobe
     uint8_t boot_wp_status = 0;      // BOOT_WP_STATUS [174]: 2 bits per boot area, 1 power-on, 2 permanent
     uint8_t user_wp = 0;             // USER_WP [171]: bit 0 US_PWR_WP_EN, bit 2 US_PERM_WP_EN
+    uint64_t rpmb_bytes = 0;         // RPMB_SIZE_MULT [168] x 128 KiB; 0: no RPMB partition
     LifeTime life;
 };
 ExtCsdFacts ext_csd_facts(const DecodedRegister& ext_csd);

@@ -3,6 +3,7 @@
 #include "cli/printable.h"
 #include "cli/size.h"
 #include "cli/text_table.h"
+#include "regs/register_facts.h"
 #include "regs/units.h"
 
 #include <fmt/format.h>
@@ -96,6 +97,7 @@ nlohmann::ordered_json card_list_json(const std::vector<dev::Card>& cards, const
     return list;
 }
 
+
 std::string device_text(const dev::Card& card, const dev::SysRoots& roots, const dev::RegisterGathering& gathered,
                         const regs::CardRegisters& regs, const TextStyle& style)
 {
@@ -108,6 +110,9 @@ std::string device_text(const dev::Card& card, const dev::SysRoots& roots, const
     for (const auto& p : card.partitions)
         out += fmt::format("{:<16} {} {}{}\n", p.boot_area ? "Boot area:" : "Partition:", p.name, cli::format_bytes_exact(p.bytes),
                            p.read_only ? " (read-only)" : "");
+    // The RPMB is a character device, not among the block partitions above.
+    if (const auto ext_csd = regs::ext_csd_facts(regs); ext_csd && ext_csd->rpmb_bytes)
+        out += fmt::format("{:<16} {}rpmb {}\n", "RPMB:", card.block, cli::format_bytes_exact(ext_csd->rpmb_bytes));
     for (const auto& n : gathered.notes) out += fmt::format("{:<16} {}\n", "Note:", n);
     out += card_text(regs, style);
     return out;

@@ -1,5 +1,6 @@
 #include "views/health_view.h"
 
+#include "cli/size.h"
 #include "views/register_json.h"
 
 #include <fmt/format.h>
@@ -110,6 +111,7 @@ std::string health_text(const CardHealth& card, bool color)
     out += fmt::format("  Writable: {}\n", !w.writable ? "unknown" : *w.writable ? "yes" : "no");
     for (const auto& r : w.reasons)
         out += fmt::format("    - {}{}\n      what to do: {}\n", r.what, r.permanent ? " (cannot be undone)" : "", r.remedy);
+    if (report.rpmb_bytes && *report.rpmb_bytes) out += fmt::format("  RPMB: {}\n", cli::format_bytes_exact(*report.rpmb_bytes));
     for (const auto& n : report.notes) out += fmt::format("  Note: {}\n", n);
     return out;
 }
@@ -165,6 +167,7 @@ Json health_json(const CardHealth& card)
                            {"what", r.what},
                            {"remedy", r.remedy}});
     j["writability"] = {{"writable", or_null(report.writability.writable)}, {"reasons", reasons}};
+    j["rpmb_bytes"] = or_null(report.rpmb_bytes);
     j["notes"] = report.notes;
     return j;
 }

@@ -36,7 +36,7 @@ run 1 $T queue /dev/mmcblk99 && expect "no such device, named as typed" "$err" "
 run 1 $T queue "$work" && expect "a directory is not a block device" "$err" "not a block device"
 run 0 $T queue --help && expect "--help: the synopsis" "$out" "queue \[options\] DEVICE"
 run 0 $T --help && expect "the tool's --help lists queue" "$out" "^ queue  "
-run 2 $T queu /dev/null && expect "an unknown subcommand names every one" "$err" "expected emmc, bus or queue"
+run 2 $T queu /dev/null && expect "an unknown subcommand names every one" "$err" "expected emmc, bus, queue or rpmb"
 
 # --- A loop device: not a card ----------------------------------------------
 loop=""

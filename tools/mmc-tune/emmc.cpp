@@ -2,6 +2,7 @@
 // confirmation and the write; the catalogue, the plan, the writes with
 // their read-back, the configuration file and the views are libmmc/tune's.
 #include "emmc.h"
+#include "emmc_target.h"
 #include "tool.h"
 
 #include "cli/cli.h"
@@ -245,31 +246,6 @@ Options parse_options(int argc, char** argv)
 
 void print_json(const nlohmann::ordered_json& body) { cli::print_tool_json(body, tool, "emmc"); }
 
-// The device as typed: an eMMC's whole block device, its EXT_CSD by CMD8
-// and its model from sysfs.
-struct Target {
-    dev::Device device;
-    uint16_t rca = 0;
-};
-
-Target resolve(const Options& o)
-{
-    dev::ResolveOptions ro;
-    ro.roots = o.roots;
-    ro.proc = o.proc;
-    Target t{dev::resolve_device(*o.device, dev::Purpose::erase, ro), 0};
-    const auto& d = t.device;
-    if (!d.card || d.card->type != dev::CardType::mmc)
-        throw cli::Error(cli::ErrorKind::failure,
-                         fmt::format("{}: not an eMMC: {}", d.typed, d.card ? fmt::format("{} is a {} card", d.card->name,
-                                                                                          dev::to_string(d.card->type))
-                                                                            : d.not_mmc));
-    if (d.name != d.card->block)
-        throw cli::UsageError(fmt::format("{}: a partition of {}; name the eMMC itself ({})", d.typed, d.card->block, d.disk_path));
-    t.rca = d.card->rca;
-    return t;
-}
-
 // The pasted EXT_CSD, put in the modern byte order when it reads reversed.
 std::vector<uint8_t> pasted_ext_csd(const std::string& text, std::vector<std::string>& notes)
 {
@@ -307,7 +283,7 @@ int run_emmc(int argc, char** argv)
     if (o.ext_csd_text) {
         ext_csd = pasted_ext_csd(*o.ext_csd_text, notes);
     } else {
-        target = resolve(o);
+        target = resolve_emmc(*o.device, o.roots, o.proc);
         ext_csd = cli::in_context(*o.device, [&] { return tune::IoctlDevice(target->device.disk_path, target->rca).read_ext_csd(); });
     }
     {
