@@ -1,0 +1,139 @@
+#!/bin/sh
+# check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
+# mmc-tune emmc's user-area write protection and boot images on the emulated
+# eMMC of the eMMC lab, through the real kernel. QEMU 10's eMMC answers the
+# write protect commands (CMD28/29/30) only on a card of 2 GiB or less and
+# not CMD31 at all, so this suite boots a 64 MiB card of its own (byte
+# addressed, the CSD's 12 MiB write protect group: ERASE_GROUP_DEF is 0),
+# results kept in build/lab/emmc-wp-boot-64M. Checked: the groups listed,
+# a temporary protection set, seen by the listing and by a write that fails,
+# then cleared; power-on protection with USER_WP put back and gone after the
+# card is initialised again; the refusals with the EXT_CSD and the groups
+# unchanged; mmc-utils' writeprotect user on this EXT_CSD_REV 3 card;
+# boot images written, read back byte-identical past the page cache,
+# force_ro as it was; an image with --boot-partition/--boot-bus giving the
+# EXT_CSD mmc's bootpart/bootbus give; images refused (too large, empty, a
+# device, a protected boot area) with nothing changed.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/cli/lib.sh
+. tests/lab/emmc-lib.sh
+reason=$(emmc_lab_skip_reason)
+[ -z "$reason" ] || { skip "$reason"; finish; exit; }
+if ! scripts/make-locked armhf -s -j2 cross-armhf >build/lab-emmc-build.log 2>&1; then
+    fail "cross build (make cross-armhf) failed"; tail -n 15 build/lab-emmc-build.log | sed 's/^/    | /'
+    finish; exit 1
+fi
+lab_boot "eMMC lab (64 MiB card)" build/lab/emmc-wp-boot-64M "--card emmc --boot-partitions --size 64M --timeout 900" \
+    "$(emmc_lab_inputs)" tests/lab/guest/emmc-wp-boot.sh || { finish; exit 1; }
+res=$lab_run/emmc-wp-boot
+M=1048576
+
+rc() { [ "$(cat "$res/$2.rc" 2>/dev/null)" = "$3" ] && pass "$1" || { fail "$1: exit $(cat "$res/$2.rc" 2>/dev/null), expected $3"; sed 's/^/    stderr: /' "$res/$2.err" 2>/dev/null | head -5; }; }
+same() { # same NAME A B: EXT_CSD snapshots A and B are the same 512 bytes
+    a=$(cat "$res/$2.hex" 2>/dev/null) b=$(cat "$res/$3.hex" 2>/dev/null)
+    if [ ${#a} -eq 1024 ] && [ "$a" = "$b" ]; then pass "$1"; else fail "$1: EXT_CSD $2 and $3 differ"; fi
+}
+differ() { # differ NAME A B: both snapshots read, not the same
+    a=$(cat "$res/$2.hex" 2>/dev/null) b=$(cat "$res/$3.hex" 2>/dev/null)
+    if [ ${#a} -eq 1024 ] && [ ${#b} -eq 1024 ] && [ "$a" != "$b" ]; then pass "$1"; else fail "$1: EXT_CSD $2 and $3 the same (or unread)"; fi
+}
+jq_eq() { # jq_eq NAME FILE PYEXPR EXPECTED, j the file's JSON
+    got=$($PY -c "import json,sys; j=json.load(open(sys.argv[1])); print($3)" "$res/$2" 2>&1 | tail -n1)
+    [ "$got" = "$4" ] && pass "$1" || fail "$1: got '$got', expected '$4'"
+}
+val() { # val NAME FILE EXPECTED: the file's content
+    got=$(cat "$res/$2" 2>/dev/null)
+    [ "$got" = "$3" ] && pass "$1" || fail "$1: got '$got', expected '$3'"
+}
+G=12582912
+runs="[(r['offset'], r['bytes'], r['type']) for r in j['user_wp']['protected']]"
+
+# --- the listing --------------------------------------------------------------
+rc "mmc-tune emmc DEVICE lists the groups: exit 0" list 0
+jq_eq "the group: the CSD's 12 MiB (ERASE_GROUP_DEF 0), 6 groups over the 62 MiB user area" list.out \
+    "j['user_wp']['group_bytes'], j['user_wp']['group_source'], j['user_wp']['groups']" \
+    "$G CSD (WP_GRP_SIZE + 1) x erase group 6"
+jq_eq "no group protected at the start; QEMU answers CMD30 but not CMD31, said so" list.out \
+    "j['user_wp']['protected'], j['user_wp']['types_known']" "[] False"
+expect "text view: the protection section" "$res/list-text.out" "^user area write protection \(group 12 MiB"
+
+# --- temporary protection -------------------------------------------------------
+rc "a write into group 1 before the protection: exit 0" write-g1-before 0
+rc "--user-wp temporary --offset 12M --size 12M: exit 0" wp-set 0
+jq_eq "--user-wp temporary: CMD28 at byte 12582912 (byte addressed), applied and verified" wp-set.out \
+    "[(s['command'], s['groups']) for s in j['user_wp_plan']['steps']], j['applied'], j['verified']" "[(28, [1])] True True"
+same "temporary protection leaves the EXT_CSD as it was (USER_WP untouched)" start after-wp-set
+jq_eq "the listing: group 1 protected, nothing else" list-set.out "$runs" "[($G, $G, None)]"
+rc "a write into unprotected group 0: exit 0" write-g0-protected 0
+rc "a write into protected group 1 fails" write-g1-protected 1
+jq_eq "--user-wp temporary again: the group already protected, nothing to do" wp-again.out \
+    "j['user_wp_plan']['steps'], j['applied'], any('already' in n for n in j['user_wp_plan']['notes'])" "[] False True"
+rc "mmc writeprotect user get on EXT_CSD_REV 3 refuses (it needs EXT_CSD_REV 5 and ERASE_GROUP_DEF): exit 1" mmc-get-set 1
+rc "mmc writeprotect user set on EXT_CSD_REV 3 refuses: exit 1" mmc-set 1
+expect "mmc writeprotect user set: not supported for this device" "$res/mmc-set.err" "not supported for this device"
+rc "--user-wp none --offset 12M --size 12M: exit 0" wp-clear 0
+jq_eq "--user-wp none: CMD29 at group 1, verified" wp-clear.out \
+    "[(s['command'], s['groups']) for s in j['user_wp_plan']['steps']], j['verified']" "[(29, [1])] True"
+jq_eq "the listing after clearing: nothing protected" list-clear.out "$runs" "[]"
+rc "a write into group 1 after clearing: exit 0" write-g1-cleared 0
+same "after set and clear the EXT_CSD is as it started" start after-wp-clear
+
+# --- refusals ---------------------------------------------------------------------
+rc "a misaligned range: exit 1" wp-misaligned 1
+jq_eq "a misaligned range: refused with the nearest aligned offsets" wp-misaligned.out \
+    "'the nearest are 0 bytes and 12 MiB' in j['user_wp_plan']['refusals'][0]['reason'], j['applied']" "True False"
+rc "permanent without --permanent: exit 1" wp-perm 1
+jq_eq "permanent without --permanent: refused, says to give it" wp-perm.out "'give --permanent' in j['user_wp_plan']['refusals'][0]['reason']" True
+rc "a range past the user area: exit 1" wp-past 1
+same "after the refusals the EXT_CSD is unchanged" start after-wp-refusals
+jq_eq "after the refusals no group is protected" list-refusals.out "$runs" "[]"
+
+# --- power-on protection ------------------------------------------------------------
+rc "--user-wp power-on --offset 0 --size 12M: exit 0" wp-pwron 0
+jq_eq "--user-wp power-on: CMD28 with USER_WP 0x01 (US_PWR_WP_EN), verified" wp-pwron.out \
+    "[(s['command'], s['user_wp_during'], s['groups']) for s in j['user_wp_plan']['steps']], j['user_wp_plan']['power_cycle'], j['verified']" \
+    "[(28, 1, [0])] True True"
+same "USER_WP is put back after the power-on protection: the EXT_CSD as it started" start after-wp-pwron
+jq_eq "the listing: group 0 protected" list-pwron.out "$runs" "[(0, $G, None)]"
+rc "a write into the power-on protected group fails" write-g0-pwron 1
+val "the card initialised again" reinit-pwron.rc 0
+jq_eq "after the re-initialisation (QEMU's power cycle) nothing is protected" list-reinit.out "$runs" "[]"
+rc "a write into group 0 after the power cycle: exit 0" write-g0-reinit 0
+
+# --- boot images ----------------------------------------------------------------------
+val "boot0's force_ro before: 1 (the kernel's default)" boot0-before.force_ro 1
+rc "--boot-image 1=boot1.img: exit 0" img1 0
+jq_eq "--boot-image 1: the job, applied and verified" img1.out \
+    "[(b['area'], b['bytes'], b['partition_bytes']) for b in j['boot_images']['jobs']], j['applied'], j['verified']" \
+    "[(1, 307200, $M)] True True"
+val "boot0 read back past the page cache is byte-identical to the image" img1.cmp.rc 0
+val "boot0's force_ro is back at 1" boot0-after.force_ro 1
+same "the image leaves the EXT_CSD as it was" boot-start after-img1
+same "the EXT_CSD after mmc-tune's image = after force_ro, dd and force_ro by hand" after-img1 after-dd2
+jq_eq "--boot-image 1 again: already there, nothing written" img1-again.out \
+    "j['boot_images']['jobs'], j['applied'], any('already holds' in n for n in j['boot_images']['notes'])" "[] False True"
+rc "--boot-image 2 --boot-partition 2 --boot-bus 4: exit 0" img2-config 0
+jq_eq "image and boot configuration in one plan, verified" img2-config.out \
+    "[c['field'] for c in j['changes']], [b['area'] for b in j['boot_images']['jobs']], j['verified']" \
+    "['PARTITION_CONFIG', 'BOOT_BUS_CONDITIONS'] [2] True"
+val "boot1 read back byte-identical" img2.cmp.rc 0
+val "boot1's force_ro before and after: 1 and 1" boot1-after.force_ro "$(cat "$res/boot1-before.force_ro" 2>/dev/null)"
+differ "the boot configuration changed" after-dd2 after-img2-config
+rc "mmc bootpart enable 2 0: exit 0" mmc-bp2 0
+rc "mmc bootbus set single_backward x1 x4: exit 0" mmc-bus4 0
+same "EXT_CSD after mmc-tune --boot-image 2 --boot-partition 2 --boot-bus 4 = after mmc bootpart/bootbus" after-img2-config mmc-config
+rc "an image larger than the partition: exit 1" img-big 1
+jq_eq "an image larger than the partition: refused, by name" img-big.out "'larger than boot partition 1' in j['boot_images']['refusals'][0]['reason'], j['applied']" "True False"
+rc "an empty image: exit 1" img-empty 1
+rc "a device as the image: exit 1" img-dev 1
+jq_eq "a device as the image: not a regular file" img-dev.out "'not a regular file' in j['boot_images']['refusals'][0]['reason']" True
+val "boot0's force_ro after the refusals: 1" boot0-refusals.force_ro 1
+same "the refusals leave the EXT_CSD unchanged" boot-refusals-start after-boot-refusals
+rc "--boot-wp power-on: exit 0" bootwp 0
+rc "an image into a power-on protected boot area: exit 1" img-protected 1
+jq_eq "a protected boot area: refused, naming it and BOOT_WP" img-protected.out \
+    "'boot partition 1 is write-protected until the next power cycle' in j['boot_images']['refusals'][0]['reason']" True
+same "the protected-area refusal leaves the EXT_CSD unchanged" bootwp-on after-img-protected
+val "the card initialised again at the end" reinit-end.rc 0
+same "the card as it started, at the end" start end
+finish
