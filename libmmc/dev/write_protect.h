@@ -5,6 +5,7 @@
 
 #include "dev/card.h"
 #include "dev/mmc_ioctl.h"
+#include "regs/write_protect_groups.h"
 
 #include <array>
 #include <cstdint>
@@ -14,11 +15,20 @@
 
 namespace mmc::dev {
 
+// A run of the user area's write-protected groups, as the card answers
+// CMD31/CMD30 (mmc-tune's listing reads it).
+struct ProtectedGroupRun {
+    uint64_t offset = 0;
+    uint64_t bytes = 0;
+    std::optional<regs::WpType> type; // nullopt when the card does not tell
+};
+
 struct HostWriteFacts {
     std::optional<bool> ro;         // /sys/block/mmcblkN/ro
     std::optional<bool> force_ro;   // /sys/block/mmcblkN/force_ro
     std::optional<bool> wp_gpios;   // the controller's device-tree node has wp-gpios
     std::optional<bool> disable_wp; // ... has disable-wp (the switch is ignored)
+    std::optional<std::vector<ProtectedGroupRun>> user_wp_groups; // eMMC; nullopt: not read
 };
 
 HostWriteFacts read_host_write_facts(const Card& card, const SysRoots& roots);
