@@ -44,40 +44,32 @@ run list mmc-tune emmc -J $dev
 run list-text mmc-tune emmc $dev
 run mmc-get mmc writeprotect user get $dev
 
-# --- user area: temporary protection of the second group, then cleared ----
+# --- user area: temporary protection of the second group --------------------
 G=$(sed -n 's/.*"group_bytes": *\([0-9]*\).*/\1/p' $o/list.out | head -n1)
 echo "${G:-0}" > $o/group
 G=${G:-12582912}
 wr write-g1-before $G
 run wp-set mmc-tune emmc -J -y --user-wp temporary --offset $G --size $G $dev
 snap after-wp-set
-run list-set mmc-tune emmc -J $dev
 wr write-g0-protected 0
 wr write-g1-protected $G
-run wp-again mmc-tune emmc -J -y --user-wp temporary --offset $G --size $G $dev
 run mmc-get-set mmc writeprotect user get $dev
 run mmc-set mmc writeprotect user set temp $((G / 512)) $((G / 512)) $dev
-run wp-clear mmc-tune emmc -J -y --user-wp none --offset $G --size $G $dev
-snap after-wp-clear
-run list-clear mmc-tune emmc -J $dev
-wr write-g1-cleared $G
 
-# --- refusals: nothing written, the groups and the EXT_CSD unchanged ------
+# --- refusals: nothing written, the EXT_CSD unchanged ---------------------
 run wp-misaligned mmc-tune emmc -J -y --user-wp temporary --offset $M --size $G $dev
 run wp-perm mmc-tune emmc -J -y --user-wp permanent --offset 0 --size $G $dev
 run wp-past mmc-tune emmc -J -y --user-wp temporary --offset $((G * 8)) --size $G $dev
 snap after-wp-refusals
-run list-refusals mmc-tune emmc -J $dev
 
 # --- power-on protection: USER_WP set around CMD28 and put back -----------
 run wp-pwron mmc-tune emmc -J -y --user-wp power-on --offset 0 --size $G $dev
 snap after-wp-pwron
-run list-pwron mmc-tune emmc -J $dev
 wr write-g0-pwron 0
 reinit pwron
 snap reinit-pwron
-run list-reinit mmc-tune emmc -J $dev
 wr write-g0-reinit 0
+wr write-g1-reinit $G
 
 # --- boot images ----------------------------------------------------------
 dd if=/dev/urandom of=/tmp/boot1.img bs=1024 count=300 2>/dev/null
