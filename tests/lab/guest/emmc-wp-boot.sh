@@ -6,7 +6,14 @@
 # (the protection is cleared, a re-initialisation resets QEMU's EXT_CSD).
 dev=/dev/mmcblk0
 X=/sys/kernel/debug/mmc0/mmc0:0001/ext_csd
-snap() { tr -d ' \n' < $X > $o/$1.hex; }
+# snap NAME: the EXT_CSD from debugfs (a fresh CMD8). A read of the user
+# area first: after I/O to a boot partition the kernel leaves
+# PARTITION_CONFIG's PARTITION_ACCESS on it until the next user-area
+# request, and debugfs reads the EXT_CSD without switching back.
+snap() {
+    dd if=$dev of=/dev/null bs=512 count=1 iflag=direct 2>/dev/null
+    tr -d ' \n' < $X > $o/$1.hex
+}
 run() { # run NAME COMMAND...: output, errors and exit status into $o
     n=$1; shift
     "$@" > $o/$n.out 2> $o/$n.err; echo $? > $o/$n.rc
