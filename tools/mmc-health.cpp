@@ -17,6 +17,7 @@
 #include "views/health_metrics.h"
 #include "views/health_view.h"
 #include "regs/hex.h"
+#include "tune/user_wp_apply.h"
 #include "version.h"
 
 #include <filesystem>
@@ -262,6 +263,22 @@ LiveCard read_card(const mmc::dev::Card& card, const Options& o)
     live.raw.family = mmc::dev::family_of(id.card.type).value_or(mmc::regs::CardFamily::sd);
     live.raw.registers = id.gathered.registers;
     live.raw.host = mmc::dev::read_host_write_facts(card, o.roots);
+    // An eMMC's protected groups name themselves in the read-only reasons.
+    auto raw_of = [&](mmc::regs::RegKind k) {
+        for (const auto& r : id.gathered.registers)
+            if (r.kind == k) return r.bytes;
+        return std::vector<uint8_t>{};
+    };
+    if (const auto ext = raw_of(mmc::regs::RegKind::ext_csd); ext.size() == 512 && id.gathered.commands_work && !live.device.empty())
+        try {
+            mmc::tune::IoctlWpDevice wp(live.device, card.rca);
+            std::vector<mmc::dev::ProtectedGroupRun> runs;
+            for (const auto& r : mmc::tune::list_user_wp(wp, ext, raw_of(mmc::regs::RegKind::csd)).protected_runs)
+                runs.push_back({r.offset, r.bytes, r.type});
+            live.raw.host.user_wp_groups = runs;
+        } catch (const std::exception&) {
+            // Not answered: the reasons fall back to USER_WP's bits.
+        }
 
     const auto layouts = mmc::health::layouts_to_read(id.registers, o.layout);
     if (layouts.empty()) return live;

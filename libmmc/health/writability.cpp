@@ -1,6 +1,7 @@
 #include "health/writability.h"
 
 #include "regs/decode.h"
+#include "cli/size.h"
 #include "regs/register_facts.h"
 
 #include <fmt/format.h>
@@ -103,7 +104,20 @@ Writability assess_writability(const regs::CardRegisters& registers, const HostF
                             boot_wp_word(boot & 3), boot_wp_word((boot >> 2) & 3), boot),
                 "power-on protection ends at the next power cycle; permanent protection cannot be undone");
         const uint64_t user_wp = ext->user_wp;
-        if (user_wp & 0x05)
+        if (host.user_wp_groups && !host.user_wp_groups->empty()) {
+            // The card's own answer names the groups; USER_WP's enable bits
+            // only choose what the next CMD28 sets.
+            std::string groups;
+            bool permanent = false;
+            for (const auto& g : *host.user_wp_groups) {
+                groups += fmt::format("{}{} at offset {} ({})", groups.empty() ? "" : ", ", cli::format_bytes_exact(g.bytes),
+                                      cli::format_bytes_exact(g.offset), g.type ? regs::to_string(*g.type) : "kind not reported");
+                permanent = permanent || g.type == regs::WpType::permanent;
+            }
+            add(w, WpCause::group_protection_enabled, WpScope::groups, permanent,
+                fmt::format("write-protected groups of the user area: {}", groups),
+                "temporary groups can be cleared (CMD29), power-on ones end at the next power cycle, permanent ones never");
+        } else if (!host.user_wp_groups && (user_wp & 0x05))
             add(w, WpCause::group_protection_enabled, WpScope::groups, (user_wp & 0x04) != 0,
                 fmt::format("USER_WP 0x{:02x} applies {} write protection to groups set with CMD28", user_wp,
                             (user_wp & 0x04) ? "permanent" : "power-on"),

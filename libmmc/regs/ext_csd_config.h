@@ -51,6 +51,8 @@ enum class ExtCsdField {
     generic_cmd6_time,           // [248] 10 ms units
     cache_size,                  // [252:249]
     bkops_support,               // [502]
+    // Modes segment, appended after the properties.
+    user_wp,                     // [171] user area write protection (USER_WP)
 };
 
 struct FieldPlace {

@@ -10,6 +10,7 @@
 #include "regs/decode.h"
 #include "regs/family_guess.h"
 #include "regs/hex.h"
+#include "regs/write_protect_groups.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -46,6 +47,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     std::vector<uint8_t> raw(register_size(kind), 0);
     for (size_t i = 0; i < raw.size() && i + 1 < size; ++i) raw[i] = data[i + 1];
     exercise(card, kind, std::move(raw));
+    // The write protect queries' data and the group rule: any bytes.
+    std::vector<uint8_t> ext(512, 0), csd(16, 0);
+    for (size_t i = 0; i + 1 < size; ++i) (i < 512 ? ext[i] : csd[(i - 512) % 16]) = data[i + 1];
+    (void)mmc::regs::user_wp_group(ext, csd);
+    (void)mmc::regs::user_wp_group(ext, {});
+    (void)mmc::regs::wp_types_of(std::span<const uint8_t>(ext).first(8));
+    (void)mmc::regs::wp_bits_of(std::span<const uint8_t>(ext).first(4));
     try {
         (void)parse_hex(text);
     } catch (const HexError&) {

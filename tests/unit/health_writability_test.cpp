@@ -117,6 +117,27 @@ TEST(HealthWritability, EmmcBootAndGroupProtectionLeaveTheUserAreaWritable)
     EXPECT_EQ(w.reasons[1].scope, WpScope::groups);
 }
 
+TEST(HealthWritability, ProtectedGroupsAreNamedWithTheirKind)
+{
+    std::vector<uint8_t> ext(512, 0);
+    ext[192] = 8;
+    ext[171] = 0x01; // US_PWR_WP_EN: only what the next CMD28 would set
+    const auto regs = mmc::regs::decode_card(CardFamily::mmc, {{RegKind::ext_csd, ext, "input"}});
+    HostFacts host;
+    host.user_wp_groups = std::vector<mmc::dev::ProtectedGroupRun>{{8u << 20, 16u << 20, mmc::regs::WpType::temporary},
+                                                                   {1u << 30, 8u << 20, mmc::regs::WpType::permanent}};
+    const auto w = assess_writability(regs, host, {});
+    EXPECT_EQ(w.writable, true);
+    ASSERT_TRUE(has(w, WpCause::group_protection_enabled));
+    const auto& r = w.reasons.back();
+    EXPECT_TRUE(r.permanent);
+    EXPECT_NE(r.what.find("16 MiB at offset 8 MiB (temporary), 8 MiB at offset 1 GiB (1073741824 bytes) (permanent)"), std::string::npos)
+        << r.what;
+    // The card says no group is protected: USER_WP's bits alone are no reason.
+    host.user_wp_groups = std::vector<mmc::dev::ProtectedGroupRun>{};
+    EXPECT_FALSE(has(assess_writability(regs, host, {}), WpCause::group_protection_enabled));
+}
+
 TEST(HealthWritability, EndOfLifeIsARiskNotARefusal)
 {
     Reading r;

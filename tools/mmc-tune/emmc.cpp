@@ -11,6 +11,7 @@
 #include "cli/file_out.h"
 #include "cli/input.h"
 #include "cli/json_out.h"
+#include "cli/size.h"
 #include "cli/stop_signal.h"
 #include "dev/resolver.h"
 #include "regs/ext_csd_order.h"
@@ -18,7 +19,9 @@
 #include "tune/apply.h"
 #include "tune/catalogue.h"
 #include "tune/config_file.h"
+#include "tune/emmc_jobs.h"
 #include "tune/plan.h"
+#include "tune/user_wp_view.h"
 #include "tune/view.h"
 #include "version.h"
 
@@ -67,6 +70,14 @@ Settings:
      --write-reliability PARTS  reliable write for user, gp1 ... gp4, comma
                               separated (WR_REL_SET; one-time)
      --sanitize               purge the unmapped blocks (SANITIZE_START), alone
+     --user-wp temporary|power-on|permanent|none  protect the user area's
+                              write protect groups from --offset for --size
+                              (CMD28), or clear temporary protection (CMD29);
+                              permanent is one-time; repeatable
+     --offset SIZE            where the last --user-wp range starts (default 0)
+     --size SIZE              how long the last --user-wp range is
+     --boot-image 1=FILE|2=FILE  write FILE into boot partition 1 or 2, read it
+                              back, force_ro put back as it was; repeatable
      --from-config FILE       the settings of a file written by --save, for a
                               device of the same model
 
@@ -96,6 +107,7 @@ struct Options {
     std::optional<std::string> ext_csd_text; // --decode ext_csd=
     tune::Request request;
     std::vector<std::string> given;          // the settings named, for "given twice"
+    tune::EmmcJobs jobs;                           // --user-wp ranges, --boot-image files
     std::optional<std::string> save, from_config;
     bool yes = false, dry_run = false, json = false;
     dev::SysRoots roots;
@@ -103,7 +115,7 @@ struct Options {
 };
 
 enum EmmcOption { volatile_cache = 256, bkops, boot_partition, boot_ack, boot_bus, rst_n, boot_wp, enhanced_area, gp,
-                  write_reliability, sanitize, permanent, save, from_config };
+                  write_reliability, sanitize, permanent, save, from_config, user_wp, wp_offset, wp_size, boot_image };
 static_assert(bkops - volatile_cache == static_cast<int>(tune::Setting::bkops) &&
                   gp - volatile_cache == static_cast<int>(tune::Setting::gp) &&
                   permanent - volatile_cache == static_cast<int>(tune::Setting::permanent),
@@ -128,6 +140,10 @@ const std::vector<option>& emmc_options()
         {"permanent", no_argument, nullptr, permanent},
         {"save", required_argument, nullptr, save},
         {"from-config", required_argument, nullptr, from_config},
+        {"user-wp", required_argument, nullptr, user_wp},
+        {"offset", required_argument, nullptr, wp_offset},
+        {"size", required_argument, nullptr, wp_size},
+        {"boot-image", required_argument, nullptr, boot_image},
         {"decode", required_argument, nullptr, 'd'},
         {"yes", no_argument, nullptr, 'y'},
         {"dry-run", no_argument, nullptr, 'n'},
@@ -161,6 +177,31 @@ std::string setting_name(const tune::SettingName& n)
     return name;
 }
 
+// A size as it could have been typed: "0", "8M", "1G", "12345".
+std::string typed_size(uint64_t b)
+{
+    for (const auto& [unit, suffix] : {std::pair<uint64_t, const char*>{uint64_t{1} << 30, "G"}, {uint64_t{1} << 20, "M"}, {1024, "K"}})
+        if (b && b % unit == 0) return fmt::format("{}{}", b / unit, suffix);
+    return std::to_string(b);
+}
+
+// The options that asked for a --user-wp range and a --boot-image.
+tune::JobContext job_names(const tune::EmmcJobs& jobs, tune::JobContext c)
+{
+    c.names = setting_name;
+    c.range_names = [&jobs](std::size_t i) {
+        const auto& r = jobs.user_wp.at(i);
+        return fmt::format("--user-wp {} --offset {} --size {}", tune::to_string(r.kind), typed_size(r.offset), typed_size(r.size));
+    };
+    c.area_names = [&jobs](int area) {
+        for (const auto& b : jobs.boot_images)
+            if (b.area == area) return fmt::format("--boot-image {}={}", area, b.file);
+        return fmt::format("--boot-image {}", area);
+    };
+    c.tool = tool;
+    return c;
+}
+
 // One value per setting: two would contradict.
 void once(Options& o, const tune::SettingName& setting)
 {
@@ -189,7 +230,7 @@ Options parse_options(int argc, char** argv)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = cli::next_option(argc, argv, ":d:ynJhV", emmc_options().data(), {"gp"})) != -1) {
+    while ((c = cli::next_option(argc, argv, ":d:ynJhV", emmc_options().data(), {"gp", "user-wp", "offset", "size", "boot-image"})) != -1) {
         const std::string arg = optarg ? optarg : "";
         switch (c) {
         case volatile_cache: once(o, S::volatile_cache); r.cache = setting([&] { return tune::parse_on_off(S::volatile_cache, arg); }); break;
@@ -214,6 +255,29 @@ Options parse_options(int argc, char** argv)
         case permanent: r.permanent = true; break;
         case save: o.save = arg; break;
         case from_config: o.from_config = arg; break;
+        case user_wp: {
+            const auto kind = tune::user_wp_kind(arg);
+            if (!kind) throw cli::UsageError(fmt::format("--user-wp {}: expected temporary, power-on, permanent or none", arg));
+            o.jobs.user_wp.push_back({*kind, 0, 0});
+            break;
+        }
+        case wp_offset:
+        case wp_size: {
+            const char* name = c == wp_offset ? "--offset" : "--size";
+            if (o.jobs.user_wp.empty()) throw cli::UsageError(fmt::format("{} belongs to a --user-wp range: give --user-wp first", name));
+            auto& range = o.jobs.user_wp.back();
+            (c == wp_offset ? range.offset : range.size) = cli::size_option(name, arg);
+            break;
+        }
+        case boot_image:
+            o.jobs.boot_images.push_back(cli::as_usage([&] {
+                try {
+                    return tune::parse_boot_image(arg);
+                } catch (const std::invalid_argument& e) {
+                    throw cli::UsageError(fmt::format("--boot-image {}", e.what()));
+                }
+            }));
+            break;
         case 'd': {
             const auto eq = arg.find('=');
             const auto kind = eq == std::string::npos ? std::nullopt : mmc::regs::reg_kind_from_string(arg.substr(0, eq));
@@ -238,7 +302,9 @@ Options parse_options(int argc, char** argv)
     if (o.device && o.ext_csd_text) throw cli::UsageError("give a DEVICE or --decode, not both");
     if (!o.device && !o.ext_csd_text) throw cli::UsageError("no DEVICE given (or --decode ext_csd=HEX)");
     if (o.from_config && !o.given.empty()) throw cli::UsageError("give settings or --from-config, not both");
-    const bool settings = !o.given.empty() || o.from_config;
+    for (const auto& r : o.jobs.user_wp)
+        if (r.size == 0) throw cli::UsageError(fmt::format("--user-wp {}: give the range's --size (not 0)", tune::to_string(r.kind)));
+    const bool settings = !o.given.empty() || o.from_config || !o.jobs.empty();
     if (o.save && settings) throw cli::UsageError("--save writes the configuration as it is: give it without settings");
     if (r.permanent && !settings) throw cli::UsageError("--permanent qualifies one-time settings: give one");
     return o;
@@ -296,9 +362,22 @@ int run_emmc(int argc, char** argv)
     }
     const std::string where = target ? target->device.disk_path : "the pasted EXT_CSD";
 
-    // No setting: the configuration as it is (and the file of it).
-    if (o.given.empty() && !o.from_config) {
+    tune::JobContext jobs;
+    jobs.device = target ? &target->device : nullptr;
+    jobs.rca = target ? target->rca : uint16_t{0};
+    jobs.roots = o.roots;
+    jobs.ext_csd = ext_csd;
+    jobs.where = where;
+    jobs.permanent = o.request.permanent;
+    jobs.yes = o.yes;
+    jobs.dry_run = o.dry_run;
+    jobs.json = o.json;
+    jobs = job_names(o.jobs, std::move(jobs));
+    // No setting: the configuration as it is (and the file of it), with
+    // the protected groups of the user area.
+    if (o.given.empty() && !o.from_config && o.jobs.empty()) {
         const auto rows = tune::current_configuration(ext_csd);
+        const auto wp = tune::read_user_wp(jobs);
         if (o.save) {
             const auto doc = tune::config_json(model, tune::request_from_device(ext_csd));
             cli::write_output_file(*o.save, cli::dump_json(doc).text + "\n");
@@ -307,12 +386,14 @@ int run_emmc(int argc, char** argv)
             nlohmann::ordered_json body;
             body["device"] = target ? nlohmann::ordered_json(target->device.disk_path) : nlohmann::ordered_json();
             body["configuration"] = tune::configuration_json(rows, setting_name);
+            body["user_wp"] = tune::user_wp_json(wp.listing, wp.error);
             body["notes"] = notes;
             if (o.save) body["saved"] = *o.save;
             print_json(body);
         } else {
             for (const auto& n : notes) fmt::print("Note: {}\n", n);
             fmt::print("{}", tune::configuration_text(rows, setting_name));
+            if (target) fmt::print("\n{}", tune::user_wp_text(wp.listing, wp.error));
             if (o.save) fmt::print("Saved to {}\n", *o.save);
         }
         return cli::ok;
@@ -334,6 +415,8 @@ int run_emmc(int argc, char** argv)
         plan.refuse({std::nullopt, fmt::format("{}: {}: a change that needs a power cycle or destroys data is not made to a "
                                                  "device in use",
                                                  target->device.typed, target->device.verdict.reason)});
+
+    if (!o.jobs.empty()) return tune::run_emmc_jobs(o.jobs, std::move(plan), std::move(jobs));
 
     nlohmann::ordered_json body;
     body["device"] = target ? nlohmann::ordered_json(target->device.disk_path) : nlohmann::ordered_json();
