@@ -18,13 +18,13 @@ emmc_lab_skip_reason() {
     if ! command -v arm-linux-gnueabihf-g++ >/dev/null; then
         echo "lab: arm-linux-gnueabihf-g++ not installed (make deps)"
     elif ! scripts/emmclab-qemu >/dev/null 2>&1; then
-        echo "lab: no qemu-system-arm 10 or later with an eMMC (make deps fetches one into build/)"
+        echo "lab: no qemu-system-arm with an eMMC and RPMB (10.2 or later; make deps fetches one into build/)"
     fi
 }
 
 # emmc_lab_inputs: the files besides the guest scripts that a boot's results
 # depend on.
-emmc_lab_inputs() { echo scripts/sdlab scripts/emmclab scripts/emmclab-init scripts/lab-lib.sh build/armhf/bin/*; }
+emmc_lab_inputs() { echo scripts/sdlab scripts/emmclab scripts/emmclab-qemu scripts/emmclab-init scripts/lab-lib.sh build/armhf/bin/*; }
 
 # emmc_lab NAME: cross-builds the tools, boots the shared lab (every guest
 # script tests/lab/guest/emmc-*.sh, EMMCLAB_ARGS) unless results for the same
