@@ -18,7 +18,7 @@ struct ConfigFieldName {
 };
 
 // Indexed by ExtCsdField, in its order (checked by the unit tests).
-constexpr std::array<ConfigFieldName, 35> config_field_names{{
+constexpr std::array<ConfigFieldName, 38> config_field_names{{
     {ExtCsdField::cache_ctrl, "cache_ctrl", "CACHE_CTRL"},
     {ExtCsdField::power_off_notification, "power_off_notification", "POWER_OFF_NOTIFICATION"},
     {ExtCsdField::enh_start_addr, "enh_start_addr", "ENH_START_ADDR"},
@@ -54,6 +54,9 @@ constexpr std::array<ConfigFieldName, 35> config_field_names{{
     {ExtCsdField::generic_cmd6_time, "generic_cmd6_time", "GENERIC_CMD6_TIME"},
     {ExtCsdField::cache_size, "cache_size", "CACHE_SIZE"},
     {ExtCsdField::bkops_support, "bkops_support", "BKOPS_SUPPORT"},
+    {ExtCsdField::use_native_sector, "use_native_sector", "USE_NATIVE_SECTOR"},
+    {ExtCsdField::native_sector_size, "native_sector_size", "NATIVE_SECTOR_SIZE"},
+    {ExtCsdField::data_sector_size, "data_sector_size", "DATA_SECTOR_SIZE"},
 }};
 
 // SANITIZE_START [165] (JESD84-B51 7.4.81): write-only, so not in the

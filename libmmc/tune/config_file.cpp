@@ -41,7 +41,8 @@ Request request_from_device(std::span<const uint8_t> b)
         r.boot_ack = (config & 0x40) != 0;
         const uint64_t bus = cfg_value(b, ExtCsdField::boot_bus_conditions);
         if ((bus & 3) != 3 && (bus >> 3 & 3) != 3)
-            r.boot_bus = BootBus{(bus & 3) == 0 ? 1 : (bus & 3) == 1 ? 4 : 8, static_cast<BootMode>(bus >> 3 & 3)};
+            r.boot_bus = BootBus{(bus & 3) == 0 ? 1 : (bus & 3) == 1 ? 4 : 8, static_cast<BootMode>(bus >> 3 & 3),
+                                 bus & 4 ? std::optional<bool>(true) : std::nullopt};
     }
     const uint64_t rst = cfg_value(b, ExtCsdField::rst_n_function) & 3;
     if (rst == 1 || rst == 2) r.rst_n = rst == 1;
@@ -109,6 +110,8 @@ std::string key_of(const SettingName& n)
     case Setting::sanitize: return "sanitize";
     case Setting::permanent: return "permanent";
     case Setting::partitioning: return "partitioning";
+    case Setting::extcsd_write: return "extcsd_write";
+    case Setting::sector_emulation: return "sector_emulation";
     }
     return "?";
 }
