@@ -3,6 +3,7 @@
 // kept after boot, raw EXT_CSD writes and 512-byte emulation: their fields,
 // their one-time guards and refusals (a refused plan writes nothing).
 #include "regs/ext_csd_config.h"
+#include "tune/config_file.h"
 #include "tune/emmc_extra.h"
 #include "tune/plan.h"
 
@@ -310,4 +311,32 @@ TEST(TuneExtraPlan, SectorEmulation)
     p = make_plan(b, r);
     EXPECT_NE(refusal(p).find("EN_REL_WR is 0"), std::string::npos);
     EXPECT_TRUE(p.writes.empty());
+}
+
+TEST(TuneExtraConfigFile, OneBootPartitionsProtectionIsSavedAsOne)
+{
+    // Boot partition 2 alone permanently protected: the file says so, and
+    // a device of the model is planned the same, never both partitions.
+    auto b = fixture("emmc51-cm4");
+    b[173] = 0x8c;
+    b[174] = 0x08;
+    const Model model = model_of(b, "0x000015", "BJTD4R");
+    const auto doc = config_json(model, request_from_device(b));
+    EXPECT_EQ(doc["settings"]["boot_wp"], "permanent,2");
+    Request back = request_from_config(doc, model);
+    back.permanent = true;
+    EXPECT_TRUE(make_plan(b, back).changes.empty());
+    const Plan fresh = make_plan(fixture("emmc51-cm4"), back);
+    ASSERT_TRUE(fresh.refusals.empty()) << refusal(fresh);
+    bool wp = false;
+    for (const auto& c : fresh.changes)
+        if (c.field == ExtCsdField::boot_wp) {
+            wp = true;
+            EXPECT_EQ(c.new_value, 0x8cu);
+        }
+    EXPECT_TRUE(wp);
+    // Both partitions: no number.
+    b[173] = 0x04;
+    b[174] = 0x0a;
+    EXPECT_EQ(config_json(model, request_from_device(b))["settings"]["boot_wp"], "permanent");
 }
