@@ -13,7 +13,6 @@ reason=$(emmc_lab_skip_reason)
 [ -z "$reason" ] || { skip "$reason"; finish; exit; }
 emmc_lab emmc-health || { finish; exit 1; }
 
-rc() { [ "$(cat "$res/$2.rc" 2>/dev/null)" = "$3" ] && pass "$1" || { fail "$1: exit $(cat "$res/$2.rc" 2>/dev/null), expected $3"; sed 's/^/    stderr: /' "$res/$2.err" 2>/dev/null | head -5; }; }
 card="c=j['cards'][0]"
 
 rc "unknown health: exit 6" health 6
