@@ -17,7 +17,6 @@ check() { # check NAME FILE PYEXPR EXPECTED
     got=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); r=j.get('registers',{}); print($3)" "$res/$2" 2>&1)
     if [ "$got" = "$4" ]; then pass "$1"; else fail "$1: got '$got', expected '$4'"; fi
 }
-rc() { [ "$(cat "$res/$2.rc" 2>/dev/null)" = "$3" ] && pass "$1" || { fail "$1: exit $(cat "$res/$2.rc" 2>/dev/null), expected $3"; sed 's/^/    stderr: /' "$res/$2.err" 2>/dev/null | head -5; }; }
 # Lines "PASS text" / "FAIL text" from a checker become results here.
 results() { while IFS= read -r line; do case $line in PASS\ *) pass "${line#PASS }" ;; FAIL\ *) fail "${line#FAIL }" ;; *) echo "  $line" ;; esac; done; }
 
