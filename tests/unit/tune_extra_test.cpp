@@ -6,10 +6,9 @@
 #include "tune/config_file.h"
 #include "tune/emmc_extra.h"
 #include "tune/plan.h"
+#include "tune_fixture.h"
 
-#include <fstream>
 #include <gtest/gtest.h>
-#include <sstream>
 
 using namespace mmc::tune;
 using mmc::regs::ExtCsdField;
@@ -18,12 +17,7 @@ namespace {
 
 std::vector<uint8_t> fixture(const std::string& name)
 {
-    std::ifstream in("tests/data/tune/" + name + ".hex");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string hex = ss.str();
-    std::vector<uint8_t> out;
-    for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+    auto out = mmc::test::tune_fixture(name);
     EXPECT_EQ(out.size(), 512u) << name;
     return out;
 }
