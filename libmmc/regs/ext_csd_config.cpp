@@ -18,7 +18,7 @@ struct ConfigFieldName {
 };
 
 // Indexed by ExtCsdField, in its order (checked by the unit tests).
-constexpr std::array<ConfigFieldName, 36> config_field_names{{
+constexpr std::array<ConfigFieldName, 39> config_field_names{{
     {ExtCsdField::cache_ctrl, "cache_ctrl", "CACHE_CTRL"},
     {ExtCsdField::power_off_notification, "power_off_notification", "POWER_OFF_NOTIFICATION"},
     {ExtCsdField::enh_start_addr, "enh_start_addr", "ENH_START_ADDR"},
@@ -55,6 +55,9 @@ constexpr std::array<ConfigFieldName, 36> config_field_names{{
     {ExtCsdField::cache_size, "cache_size", "CACHE_SIZE"},
     {ExtCsdField::bkops_support, "bkops_support", "BKOPS_SUPPORT"},
     {ExtCsdField::user_wp, "user_wp", "USER_WP"},
+    {ExtCsdField::use_native_sector, "use_native_sector", "USE_NATIVE_SECTOR"},
+    {ExtCsdField::native_sector_size, "native_sector_size", "NATIVE_SECTOR_SIZE"},
+    {ExtCsdField::data_sector_size, "data_sector_size", "DATA_SECTOR_SIZE"},
 }};
 
 // SANITIZE_START [165] (JESD84-B51 7.4.81): write-only, so not in the

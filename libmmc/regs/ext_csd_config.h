@@ -53,6 +53,11 @@ enum class ExtCsdField {
     bkops_support,               // [502]
     // Modes segment, appended after the properties.
     user_wp,                     // [171] user area write protection (USER_WP)
+    // 512-byte emulation of a 4 KiB native sector device (JESD84-B51 7.4,
+    // NATIVE_SECTOR_SIZE [63], USE_NATIVE_SECTOR [62], DATA_SECTOR_SIZE [61]).
+    use_native_sector,           // [62] 0: emulation, 1: native sectors (after a power cycle)
+    native_sector_size,          // [63] 0: 512 bytes, 1: 4 KiB
+    data_sector_size,            // [61] the sector size in use: 0 512 bytes, 1 4 KiB
 };
 
 struct FieldPlace {

@@ -21,7 +21,7 @@ void check_unchanged(const Plan& plan, std::span<const uint8_t> planned_from, st
 {
     for (const auto& c : plan.changes) {
         if (!c.verify) continue;
-        const uint64_t was = regs::ext_csd_value(planned_from, c.field), is = regs::ext_csd_value(now, c.field);
+        const uint64_t was = planned_value(planned_from, c), is = planned_value(now, c);
         if (was != is)
             throw ApplyError(fmt::format("{} [{}] changed since the plan was made (0x{:x}, now 0x{:x}); nothing was written: "
                                          "plan again",
@@ -36,7 +36,7 @@ std::vector<std::string> mismatches(const Plan& plan, std::span<const uint8_t> e
     std::vector<std::string> out;
     for (const auto& c : plan.changes) {
         if (!c.verify) continue;
-        const uint64_t is = regs::ext_csd_value(ext_csd, c.field);
+        const uint64_t is = planned_value(ext_csd, c);
         if ((is & c.compare_mask) != (c.new_value & c.compare_mask))
             out.push_back(fmt::format("{} [{}]: wrote 0x{:x}, reads 0x{:x}", c.name, c.index, c.new_value, is));
     }

@@ -2,9 +2,11 @@
 
 #include "cli/size.h"
 #include "regs/ext_csd_config.h"
+#include "tune/emmc_extra.h"
 #include "tune/support.h"
 
 #include <fmt/format.h>
+#include <tuple>
 
 namespace mmc::tune {
 
@@ -41,13 +43,17 @@ Request request_from_device(std::span<const uint8_t> b)
         r.boot_ack = (config & 0x40) != 0;
         const uint64_t bus = cfg_value(b, ExtCsdField::boot_bus_conditions);
         if ((bus & 3) != 3 && (bus >> 3 & 3) != 3)
-            r.boot_bus = BootBus{(bus & 3) == 0 ? 1 : (bus & 3) == 1 ? 4 : 8, static_cast<BootMode>(bus >> 3 & 3)};
+            r.boot_bus = BootBus{(bus & 3) == 0 ? 1 : (bus & 3) == 1 ? 4 : 8, static_cast<BootMode>(bus >> 3 & 3),
+                                 bus & 4 ? std::optional<bool>(true) : std::nullopt};
     }
     const uint64_t rst = cfg_value(b, ExtCsdField::rst_n_function) & 3;
     if (rst == 1 || rst == 2) r.rst_n = rst == 1;
     const uint64_t wp = cfg_value(b, ExtCsdField::boot_wp);
+    // With B_SEC_WP_SEL (bit 7) one boot partition alone, named by the
+    // kind's selection bit (JESD84-B51 7.4, BOOT_WP [173]).
     if (wp & 0x04) r.boot_wp = BootWp::permanent;
     else if (wp & 0x01) r.boot_wp = BootWp::power_on;
+    if (r.boot_wp && (wp & 0x80)) r.boot_wp_area = wp & (*r.boot_wp == BootWp::permanent ? 0x08 : 0x02) ? 2 : 1;
     if (cfg_value(b, ExtCsdField::partition_setting_completed) & 1) {
         const uint64_t unit = regs::wp_group_bytes(b);
         if (const uint64_t enh = cfg_value(b, ExtCsdField::enh_size_mult))
@@ -73,7 +79,7 @@ nlohmann::ordered_json config_json(const Model& m, const Request& r)
     if (r.boot_ack) s["boot_ack"] = *r.boot_ack ? "on" : "off";
     if (r.boot_bus) s["boot_bus"] = to_string(*r.boot_bus);
     if (r.rst_n) s["rst_n"] = *r.rst_n ? "on" : "off";
-    if (r.boot_wp) s["boot_wp"] = to_string(*r.boot_wp);
+    if (r.boot_wp) s["boot_wp"] = fmt::format("{}{}", to_string(*r.boot_wp), r.boot_wp_area ? fmt::format(",{}", r.boot_wp_area) : "");
     if (r.enhanced_area) s["enhanced_area"] = fmt::format("{},{}", r.enhanced_area->offset, r.enhanced_area->size);
     for (std::size_t i = 0; i < 4; ++i)
         if (r.gp[i]) s["gp"].push_back(fmt::format("{},{}", i + 1, *r.gp[i]));
@@ -109,6 +115,8 @@ std::string key_of(const SettingName& n)
     case Setting::sanitize: return "sanitize";
     case Setting::permanent: return "permanent";
     case Setting::partitioning: return "partitioning";
+    case Setting::extcsd_write: return "extcsd_write";
+    case Setting::sector_emulation: return "sector_emulation";
     }
     return "?";
 }
@@ -165,7 +173,7 @@ Request settings_of(const nlohmann::ordered_json& doc, const Model& device)
         else if (key == "boot_ack") r.boot_ack = parse_on_off(Setting::boot_ack, v);
         else if (key == "boot_bus") r.boot_bus = parse_boot_bus(v);
         else if (key == "rst_n") r.rst_n = parse_on_off(Setting::rst_n, v);
-        else if (key == "boot_wp") r.boot_wp = parse_boot_wp(v);
+        else if (key == "boot_wp") std::tie(r.boot_wp, r.boot_wp_area) = parse_boot_wp_area(v);
         else if (key == "enhanced_area") r.enhanced_area = parse_area(v);
         else if (key == "write_reliability") r.write_reliability = parse_rel_parts(v);
         else throw SettingError(fmt::format("configuration: unknown setting \"{}\"", key));

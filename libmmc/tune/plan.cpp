@@ -125,13 +125,18 @@ void plan_boot_bus(std::span<const uint8_t> b, const Request& r, Plan& p)
         return refuse(p, Setting::boot_bus, fmt::format("the device cannot boot at high speed (BOOT_INFO [228] 0x{:02x}: HS_BOOT_MODE is 0)", info));
     const uint64_t old = read_field(b, ExtCsdField::boot_bus_conditions);
     const uint64_t width = r.boot_bus->width == 1 ? 0 : r.boot_bus->width == 4 ? 1 : 2;
-    const uint64_t now = (old & 0x04) | (uint64_t(r.boot_bus->mode) << 3) | width;
+    // RESET_BOOT_BUS_CONDITIONS [2] (JESD84-B51 7.4, BOOT_BUS_CONDITIONS
+    // [177]): as the device has it unless retain or reset is asked for.
+    const uint64_t retain = r.boot_bus->retain ? (*r.boot_bus->retain ? 0x04 : 0) : (old & 0x04);
+    const uint64_t now = retain | (uint64_t(r.boot_bus->mode) << 3) | width;
     if (now == old) return p.notes.push_back(fmt::format("{}: BOOT_BUS_CONDITIONS already says {}", mention(Setting::boot_bus), to_string(*r.boot_bus)));
     static constexpr std::string_view modes[] = {"single data rate", "single data rate at high speed", "dual data rate"};
     auto c = change_of(Setting::boot_bus, ExtCsdField::boot_bus_conditions, old, now, Undo::reversible,
-                       fmt::format("the boot ROM's boot reads use {} bits, {}; normal operation is unchanged",
-                                   r.boot_bus->width, modes[static_cast<int>(r.boot_bus->mode)]));
-    c.compare_mask = 0x1b;
+                       fmt::format("the boot ROM's boot reads use {} bits, {}; {}", r.boot_bus->width,
+                                   modes[static_cast<int>(r.boot_bus->mode)],
+                                   retain ? "the device keeps that bus after boot, until the host sets another"
+                                          : "the device falls back to 1 bit SDR after boot; normal operation is unchanged"));
+    c.compare_mask = r.boot_bus->retain ? 0x1f : 0x1b;
     add_field_change(p, b, c, generic_cmd6_timeout_ms(b));
 }
 
@@ -157,6 +162,7 @@ void plan_rst_n(std::span<const uint8_t> b, const Request& r, Plan& p)
 void plan_boot_wp(std::span<const uint8_t> b, const Request& r, Plan& p)
 {
     if (!r.boot_wp) return;
+    if (r.boot_wp_area) return plan_boot_wp_area(b, r, p);
     const bool perm = *r.boot_wp == BootWp::permanent;
     if (auto why = perm ? boot_wp_permanent_unsupported(b) : boot_wp_power_on_unsupported(b)) return refuse(p, Setting::boot_wp, *why);
     const uint64_t old = read_field(b, ExtCsdField::boot_wp);
@@ -216,6 +222,13 @@ Change change_of(SettingName setting, regs::ExtCsdField field, uint64_t old_valu
     return c;
 }
 
+uint64_t planned_value(std::span<const uint8_t> ext_csd, const Change& c)
+{
+    if (!c.raw) return regs::ext_csd_value(ext_csd, c.field);
+    regs::ext_csd_value(ext_csd, regs::ExtCsdField::ext_csd_rev); // checks the size
+    return ext_csd[static_cast<std::size_t>(c.index)];
+}
+
 std::string_view to_string(Undo u)
 {
     switch (u) {
@@ -272,6 +285,7 @@ Plan make_plan(std::span<const uint8_t> b, const Request& r)
     plan_rst_n(b, r, p);
     plan_boot_wp(b, r, p);
     plan_partitions(b, r, p);
+    plan_extra_settings(b, r, p);
 
     std::vector<SettingName> needs_permanent;
     bool completion = false;

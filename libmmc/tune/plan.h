@@ -42,6 +42,7 @@ struct Change {
     Undo undo = Undo::reversible;
     bool after_power_cycle = false;       // takes effect only after a power cycle
     bool verify = true;                   // false for a write-only trigger (SANITIZE_START)
+    bool raw = false;                     // one byte named by its index alone (--extcsd-write); field unused
     std::string consequence;
     bool reversible() const { return undo == Undo::reversible; }
 };
@@ -93,6 +94,14 @@ Plan make_plan(std::span<const uint8_t> ext_csd, const Request& request);
 // make_plan: their changes, refusals and writes, completed with
 // PARTITION_SETTING_COMPLETED in the same transaction (plan_partitions.cpp).
 void plan_partitions(std::span<const uint8_t> ext_csd, const Request& request, Plan& plan);
+
+// The settings of emmc_extra.h (a single boot partition's protection,
+// raw EXT_CSD writes, 512-byte emulation), for make_plan.
+void plan_boot_wp_area(std::span<const uint8_t> ext_csd, const Request& request, Plan& plan);
+void plan_extra_settings(std::span<const uint8_t> ext_csd, const Request& request, Plan& plan);
+
+// What `ext_csd` holds where a change writes: its field, or its byte.
+uint64_t planned_value(std::span<const uint8_t> ext_csd, const Change& c);
 
 // A change of a whole field, named by its JEDEC name and first byte.
 Change change_of(SettingName setting, regs::ExtCsdField field, uint64_t old_value, uint64_t new_value, Undo undo,

@@ -63,7 +63,8 @@ std::string named(std::string_view words, const SettingNames& names)
 
 bool Request::empty() const
 {
-    return !cache && !bkops && !boot_partition && !boot_ack && !boot_bus && !rst_n && !boot_wp && !partitions() && !sanitize;
+    return !cache && !bkops && !boot_partition && !boot_ack && !boot_bus && !rst_n && !boot_wp && !partitions() && !sanitize &&
+           extcsd_writes.empty() && !sector_emulation;
 }
 
 bool Request::partitions() const
@@ -105,13 +106,25 @@ BootBus parse_boot_bus(std::string_view value)
     if (parts[0] == "1") b.width = 1;
     else if (parts[0] == "4") b.width = 4;
     else if (parts[0] == "8") b.width = 8;
-    else throw SettingError(fmt::format("{} {}: expected a width of 1, 4 or 8 bits, then ,ddr or ,hs if wanted", mention(Setting::boot_bus), value));
-    if (parts.size() > 2) throw SettingError(fmt::format("{} {}: expected WIDTH or WIDTH,ddr or WIDTH,hs", mention(Setting::boot_bus), value));
-    if (parts.size() == 2) {
-        if (parts[1] == "ddr") b.mode = BootMode::ddr;
-        else if (parts[1] == "hs") b.mode = BootMode::sdr_hs;
-        else if (parts[1] == "sdr") b.mode = BootMode::sdr;
-        else throw SettingError(fmt::format("{} {}: '{}' is not a boot mode; expected sdr, hs or ddr", mention(Setting::boot_bus), value, parts[1]));
+    else throw SettingError(fmt::format("{} {}: expected a width of 1, 4 or 8 bits, then ,ddr or ,hs and ,retain or ,reset if wanted",
+                                        mention(Setting::boot_bus), value));
+    if (parts.size() > 3) throw SettingError(fmt::format("{} {}: expected WIDTH[,MODE][,retain|reset]", mention(Setting::boot_bus), value));
+    bool mode_given = false;
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+        const auto part = parts[i];
+        if (part == "retain" || part == "reset") {
+            if (b.retain) throw SettingError(fmt::format("{} {}: retain or reset, once", mention(Setting::boot_bus), value));
+            b.retain = part == "retain";
+            continue;
+        }
+        if (mode_given || b.retain)
+            throw SettingError(fmt::format("{} {}: expected WIDTH[,MODE][,retain|reset]", mention(Setting::boot_bus), value));
+        mode_given = true;
+        if (part == "ddr") b.mode = BootMode::ddr;
+        else if (part == "hs") b.mode = BootMode::sdr_hs;
+        else if (part == "sdr") b.mode = BootMode::sdr;
+        else throw SettingError(fmt::format("{} {}: '{}' is not a boot mode; expected sdr, hs or ddr (or retain, reset)",
+                                            mention(Setting::boot_bus), value, part));
     }
     return b;
 }
@@ -179,7 +192,7 @@ std::string_view to_string(BootPartition b)
 std::string to_string(const BootBus& b)
 {
     static constexpr std::string_view modes[] = {"", ",hs", ",ddr"};
-    return fmt::format("{}{}", b.width, modes[static_cast<int>(b.mode)]);
+    return fmt::format("{}{}{}", b.width, modes[static_cast<int>(b.mode)], !b.retain ? "" : *b.retain ? ",retain" : ",reset");
 }
 
 std::string_view to_string(BootWp b) { return b == BootWp::power_on ? "power-on" : "permanent"; }

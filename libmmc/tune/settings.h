@@ -22,7 +22,7 @@ namespace mmc::tune {
 // change; partitioning: the partitioning as a whole (its completion), which
 // no one option asks for.
 enum class Setting { volatile_cache, bkops, boot_partition, boot_ack, boot_bus, rst_n, boot_wp, enhanced_area, gp,
-                     write_reliability, sanitize, permanent, partitioning };
+                     write_reliability, sanitize, permanent, partitioning, extcsd_write, sector_emulation };
 
 // What asked for a change, a refusal or a row: a setting, two given
 // together (`with`: the boot partition and its acknowledgement), or one
@@ -61,6 +61,9 @@ enum class BootWp { power_on, permanent };
 struct BootBus {
     int width = 1; // 1, 4 or 8 bits
     BootMode mode = BootMode::sdr;
+    // RESET_BOOT_BUS_CONDITIONS: keep the boot bus after boot (true) or
+    // fall back to 1 bit SDR (false); none: as the device has it.
+    std::optional<bool> retain = std::nullopt;
     bool operator==(const BootBus&) const = default;
 };
 
@@ -69,6 +72,13 @@ struct Area {
     uint64_t offset = 0;
     uint64_t size = 0;
     bool operator==(const Area&) const = default;
+};
+
+// One byte of the modes segment written as given (--extcsd-write).
+struct RawWrite {
+    int index = 0;
+    uint8_t value = 0;
+    bool operator==(const RawWrite&) const = default;
 };
 
 // WR_REL_SET bits: 0 the user area, 1-4 GP1-GP4.
@@ -82,10 +92,13 @@ struct Request {
     std::optional<BootBus> boot_bus;
     std::optional<bool> rst_n;
     std::optional<BootWp> boot_wp;
+    int boot_wp_area = 0; // with boot_wp: 1 or 2, that boot partition alone; 0 both
     std::optional<Area> enhanced_area;
     std::array<std::optional<uint64_t>, 4> gp{}; // bytes, GP1..GP4
     std::vector<RelPart> write_reliability;
     bool sanitize = false;
+    std::vector<RawWrite> extcsd_writes;       // emmc_extra.h
+    std::optional<bool> sector_emulation;      // 512-byte emulation (USE_NATIVE_SECTOR off: on)
     bool permanent = false; // --permanent: one-time changes are meant
 
     bool empty() const;

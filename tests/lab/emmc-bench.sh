@@ -10,7 +10,6 @@ reason=$(emmc_lab_skip_reason)
 [ -z "$reason" ] || { skip "$reason"; finish; exit; }
 emmc_lab emmc-bench || { finish; exit 1; }
 
-rc() { [ "$(cat "$res/$2.rc" 2>/dev/null)" = "$3" ] && pass "$1" || { fail "$1: exit $(cat "$res/$2.rc" 2>/dev/null), expected $3"; sed 's/^/    stderr: /' "$res/$2.err" 2>/dev/null | head -5; }; }
 
 rc "quick suite (read-only) exits 0" quick 0
 cp "$res/quick.json" "$out" 2>/dev/null

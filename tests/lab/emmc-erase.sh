@@ -1,7 +1,7 @@
 #!/bin/sh
 # check: expect 150
 # check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
-# mmc-erase on the emulated eMMC of the eMMC lab (EXT_CSD_REV 3,
+# mmc-erase on the emulated eMMC of the eMMC lab (EXT_CSD_REV 5,
 # HC_ERASE_GRP_SIZE 512 KiB, SEC_FEATURE_SUPPORT 0, ERASED_MEM_CONT 0, reads
 # 0xff after an erase), on two cards: the shared boot's 4 GiB card (block
 # addresses, see tests/lab/emmc-lib.sh) and a 64 MiB card (byte addresses)
@@ -147,14 +147,14 @@ common() {
         "[w.split(' lie ')[0] for w in j['warnings'] if 'left alone' in w]" \
         "['the first 421888 bytes at offset 9539584', 'the last 102400 bytes at offset 11534336']"
 
-    # Ruled out by SEC_FEATURE_SUPPORT 0x00 and EXT_CSD_REV 3, before any command.
+    # Ruled out by SEC_FEATURE_SUPPORT 0x00 and EXT_CSD_REV 5, before any command.
     sec="EXT_CSD SEC_FEATURE_SUPPORT is 0x00: "
     refused trim "${sec}SEC_GB_CL_EN \(bit 4\) is clear, so the device does not support TRIM"
     refused secure-erase "${sec}SECURE_ER_EN \(bit 0\) is clear, so the device does not support secure erase"
     refused secure-trim "${sec}secure trim needs SECURE_ER_EN \(bit 0\) and SEC_GB_CL_EN \(bit 4\)"
     refused secure "${sec}SECURE_ER_EN \(bit 0\) is clear, so the device has no secure erase or secure trim for BLKSECDISCARD"
     refused sanitize "${sec}SEC_SANITIZE \(bit 6\) is clear, so the device does not support sanitize"
-    refused emmc-discard "EXT_CSD_REV is 3: DISCARD needs eMMC 4.5 \(EXT_CSD_REV 6\) or later"
+    refused emmc-discard "EXT_CSD_REV is 5: DISCARD needs eMMC 4.5 \(EXT_CSD_REV 6\) or later"
     refused sd-discard "sd-discard is an SD method and mmcblk0 is an eMMC"
     refused fule "fule is an SD method and mmcblk0 is an eMMC"
 

@@ -2,7 +2,7 @@
 # check: boards (a cross tree and an ARM guest or qemu-user: make check-boards)
 # mmc-health on the emulated eMMC of the eMMC lab (QEMU's eMMC on an AST2600
 # board): EXT_CSD reaches mmc-health through the kernel, by CMD8 and from
-# debugfs alike. QEMU's eMMC reports EXT_CSD_REV 3 (mmc-info's suite reads
+# debugfs alike. QEMU's eMMC reports EXT_CSD_REV 5 (mmc-info's suite reads
 # it), older than the health fields of revision 7 (eMMC 5.0), so the card's
 # health is unknown, never healthy, and says why; the card is writable, and
 # read-only, with the kernel's force_ro as the reason, while force_ro is set.
@@ -13,14 +13,13 @@ reason=$(emmc_lab_skip_reason)
 [ -z "$reason" ] || { skip "$reason"; finish; exit; }
 emmc_lab emmc-health || { finish; exit 1; }
 
-rc() { [ "$(cat "$res/$2.rc" 2>/dev/null)" = "$3" ] && pass "$1" || { fail "$1: exit $(cat "$res/$2.rc" 2>/dev/null), expected $3"; sed 's/^/    stderr: /' "$res/$2.err" 2>/dev/null | head -5; }; }
 card="c=j['cards'][0]"
 
 rc "unknown health: exit 6" health 6
 for doc in health noioctl; do
     cp "$res/$doc.json" "$out" 2>/dev/null
-    json_eq "$doc: the eMMC named, verdict unknown, EXT_CSD_REV 3 named as the reason" \
-        "(lambda c: (c['card']['name'], c['verdict'], c['wear'], [n['source'] for n in c['no_health_data']], any('EXT_CSD_REV 3 predates' in n['why'] for n in c['no_health_data'])))(j['cards'][0])" \
+    json_eq "$doc: the eMMC named, verdict unknown, EXT_CSD_REV 5 named as the reason" \
+        "(lambda c: (c['card']['name'], c['verdict'], c['wear'], [n['source'] for n in c['no_health_data']], any('EXT_CSD_REV 5 predates' in n['why'] for n in c['no_health_data'])))(j['cards'][0])" \
         "('mmc0:0001', 'unknown', [], ['ext_csd'], True)"
     json_eq "$doc: writable, no reason against it" "j['cards'][0]['writability']['writable'], j['cards'][0]['writability']['reasons']" "True []"
 done

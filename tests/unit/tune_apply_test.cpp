@@ -134,3 +134,35 @@ TEST(TuneApply, RefusedPlansAreNotApplied)
     EXPECT_THROW(apply_plan(d, make_plan(before, r), before), ApplyError);
     EXPECT_TRUE(d.transactions.empty());
 }
+
+TEST(TuneApply, ARawByteIsReadBackByItsIndex)
+{
+    ModelDevice d = partitionable();
+    Request r;
+    r.extcsd_writes = {{134, 1}};
+    const auto before = d.ext_csd;
+    const Plan p = make_plan(before, r);
+    EXPECT_EQ(apply_plan(d, p, before).after[134], 1);
+    // A device that ignores the byte: the read-back names it.
+    ModelDevice deaf = partitionable();
+    deaf.ignores = {134};
+    try {
+        apply_plan(deaf, p, before);
+        FAIL() << "an ignored raw write passed the read-back";
+    } catch (const ApplyError& e) {
+        EXPECT_NE(std::string(e.what()).find("SEC_BAD_BLK_MGMNT [134]: wrote 0x1, reads 0x0"), std::string::npos) << e.what();
+    }
+}
+
+TEST(TuneApply, ARefusedRawWriteTouchesNothing)
+{
+    ModelDevice d = partitionable();
+    Request r;
+    r.extcsd_writes = {{134, 1}, {192, 9}}; // the second is read-only: the whole plan is refused
+    const auto before = d.ext_csd;
+    const Plan p = make_plan(before, r);
+    EXPECT_FALSE(p.refusals.empty());
+    EXPECT_THROW(apply_plan(d, p, before), ApplyError);
+    EXPECT_TRUE(d.transactions.empty());
+    EXPECT_EQ(d.ext_csd, before);
+}

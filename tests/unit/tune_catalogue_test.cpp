@@ -3,6 +3,7 @@
 #include "tune/catalogue.h"
 #include "tune/config_file.h"
 #include "tune/plan.h"
+#include "tune_fixture.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -13,16 +14,7 @@ using mmc::regs::ExtCsdField;
 
 namespace {
 
-std::vector<uint8_t> dump(const std::string& name)
-{
-    std::ifstream in("tests/data/tune/" + name + ".hex");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string hex = ss.str();
-    std::vector<uint8_t> out;
-    for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
-    return out;
-}
+std::vector<uint8_t> dump(const std::string& name) { return mmc::test::tune_fixture(name); }
 
 const ConfigRow& row(const std::vector<ConfigRow>& rows, ExtCsdField f)
 {

@@ -5,6 +5,7 @@
 #include "regs/decode.h"
 #include "regs/ext_csd_config.h"
 #include "tune/plan.h"
+#include "tune_fixture.h"
 
 #include <array>
 #include <fmt/format.h>
@@ -22,12 +23,7 @@ namespace {
 
 std::vector<uint8_t> fixture(const std::string& name)
 {
-    std::ifstream in("tests/data/tune/" + name + ".hex");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string hex = ss.str();
-    std::vector<uint8_t> out;
-    for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+    auto out = mmc::test::tune_fixture(name);
     EXPECT_EQ(out.size(), 512u) << name;
     return out;
 }

@@ -20,6 +20,7 @@
 #include "tune/catalogue.h"
 #include "tune/config_file.h"
 #include "tune/emmc_jobs.h"
+#include "tune/emmc_extra.h"
 #include "tune/plan.h"
 #include "tune/user_wp_view.h"
 #include "tune/view.h"
@@ -30,6 +31,7 @@
 #include <getopt.h>
 #include <iostream>
 #include <optional>
+#include <tuple>
 #include <unistd.h>
 
 namespace mmc_tune {
@@ -60,16 +62,22 @@ Settings:
      --bkops auto|off|manual  background operations (BKOPS_EN); manual is one-time
      --boot-partition 1|2|user|none  what the boot ROM boots from (PARTITION_CONFIG)
      --boot-ack on|off        the boot acknowledge (PARTITION_CONFIG)
-     --boot-bus WIDTH[,MODE]  boot bus width 1, 4 or 8, mode sdr, hs or ddr
+     --boot-bus WIDTH[,MODE][,retain|reset]  boot bus width 1, 4 or 8, mode
+                              sdr, hs or ddr, kept after boot or not
                               (BOOT_BUS_CONDITIONS)
      --rst-n on|off           the RST_n signal, for good (RST_n_FUNCTION; one-time)
-     --boot-wp power-on|permanent  write-protect both boot partitions until
-                              the next power cycle, or for good (BOOT_WP)
+     --boot-wp power-on|permanent[,1|2]  write-protect both boot partitions
+                              (or boot partition 1 or 2 alone) until the next
+                              power cycle, or for good (BOOT_WP)
      --enhanced-area OFFSET,SIZE  an enhanced (pSLC) user area (one-time)
      --gp N,SIZE              general purpose partition N, 1 to 4 (one-time)
      --write-reliability PARTS  reliable write for user, gp1 ... gp4, comma
                               separated (WR_REL_SET; one-time)
      --sanitize               purge the unmapped blocks (SANITIZE_START), alone
+     --sector-emulation on|off  512-byte emulation of a 4 KiB sector device
+                              (USE_NATIVE_SECTOR; after power cycle)
+     --extcsd-write OFFSET=VALUE  write one EXT_CSD byte no setting above
+                              covers, as given (may be repeated)
      --user-wp temporary|power-on|permanent|none  protect the user area's
                               write protect groups from --offset for --size
                               (CMD28), or clear temporary protection (CMD29);
@@ -98,6 +106,7 @@ Examples:
  {0} emmc -n --boot-partition 1 --boot-ack on /dev/mmcblk0
  {0} emmc --permanent --gp 1,512M --enhanced-area 0,1G /dev/mmcblk0
  {0} emmc -n --decode ext_csd=@ext_csd.txt --volatile-cache off
+ {0} emmc --boot-wp power-on,1 --boot-bus 8,retain /dev/mmcblk0
 )",
                tool);
 }
@@ -115,10 +124,12 @@ struct Options {
 };
 
 enum EmmcOption { volatile_cache = 256, bkops, boot_partition, boot_ack, boot_bus, rst_n, boot_wp, enhanced_area, gp,
-                  write_reliability, sanitize, permanent, save, from_config, user_wp, wp_offset, wp_size, boot_image };
+                  write_reliability, sanitize, permanent, partitioning_has_no_option, extcsd_write, sector_emulation,
+                  save = 512, from_config, user_wp, wp_offset, wp_size, boot_image };
 static_assert(bkops - volatile_cache == static_cast<int>(tune::Setting::bkops) &&
                   gp - volatile_cache == static_cast<int>(tune::Setting::gp) &&
-                  permanent - volatile_cache == static_cast<int>(tune::Setting::permanent),
+                  permanent - volatile_cache == static_cast<int>(tune::Setting::permanent) &&
+                  sector_emulation - volatile_cache == static_cast<int>(tune::Setting::sector_emulation),
               "the settings' getopt values follow tune::Setting's order");
 // getopt's table: the one place the options are spelled. The settings'
 // values follow tune::Setting's order from 256, so a setting finds its
@@ -137,6 +148,8 @@ const std::vector<option>& emmc_options()
         {"gp", required_argument, nullptr, gp},
         {"write-reliability", required_argument, nullptr, write_reliability},
         {"sanitize", no_argument, nullptr, sanitize},
+        {"extcsd-write", required_argument, nullptr, extcsd_write},
+        {"sector-emulation", required_argument, nullptr, sector_emulation},
         {"permanent", no_argument, nullptr, permanent},
         {"save", required_argument, nullptr, save},
         {"from-config", required_argument, nullptr, from_config},
@@ -230,7 +243,7 @@ Options parse_options(int argc, char** argv)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = cli::next_option(argc, argv, ":d:ynJhV", emmc_options().data(), {"gp", "user-wp", "offset", "size", "boot-image"})) != -1) {
+    while ((c = cli::next_option(argc, argv, ":d:ynJhV", emmc_options().data(), {"gp", "user-wp", "offset", "size", "boot-image", "extcsd-write"})) != -1) {
         const std::string arg = optarg ? optarg : "";
         switch (c) {
         case volatile_cache: once(o, S::volatile_cache); r.cache = setting([&] { return tune::parse_on_off(S::volatile_cache, arg); }); break;
@@ -239,7 +252,11 @@ Options parse_options(int argc, char** argv)
         case boot_ack: once(o, S::boot_ack); r.boot_ack = setting([&] { return tune::parse_on_off(S::boot_ack, arg); }); break;
         case boot_bus: once(o, S::boot_bus); r.boot_bus = setting([&] { return tune::parse_boot_bus(arg); }); break;
         case rst_n: once(o, S::rst_n); r.rst_n = setting([&] { return tune::parse_on_off(S::rst_n, arg); }); break;
-        case boot_wp: once(o, S::boot_wp); r.boot_wp = setting([&] { return tune::parse_boot_wp(arg); }); break;
+        case boot_wp: {
+            once(o, S::boot_wp);
+            std::tie(r.boot_wp, r.boot_wp_area) = setting([&] { return tune::parse_boot_wp_area(arg); });
+            break;
+        }
         case enhanced_area: once(o, S::enhanced_area); r.enhanced_area = setting([&] { return tune::parse_area(arg); }); break;
         case gp: {
             const auto [n, size] = setting([&] { return tune::parse_gp(arg); });
@@ -252,6 +269,16 @@ Options parse_options(int argc, char** argv)
             r.write_reliability = setting([&] { return tune::parse_rel_parts(arg); });
             break;
         case sanitize: once(o, S::sanitize); r.sanitize = true; break;
+        case extcsd_write: {
+            // Repeated, one per byte (the planner refuses a byte given twice).
+            if (r.extcsd_writes.empty()) o.given.push_back(setting_name(S::extcsd_write));
+            r.extcsd_writes.push_back(setting([&] { return tune::parse_extcsd_write(arg); }));
+            break;
+        }
+        case sector_emulation:
+            once(o, S::sector_emulation);
+            r.sector_emulation = setting([&] { return tune::parse_on_off(S::sector_emulation, arg); });
+            break;
         case permanent: r.permanent = true; break;
         case save: o.save = arg; break;
         case from_config: o.from_config = arg; break;

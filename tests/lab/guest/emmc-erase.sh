@@ -100,7 +100,7 @@ if [ $big = 1 ]; then
 fi
 
 # The small card: the whole user area by BLKDISCARD (the kernel sends ERASE
-# on EXT_CSD_REV 3 without SEC_GB_CL_EN), then every byte of it read.
+# on EXT_CSD_REV 5 without SEC_GB_CL_EN), then every byte of it read.
 if [ $big = 0 ]; then
     mmc-erase -y -J --method discard --verify $dev > $o/discard.json 2> $o/discard.err
     echo $? > $o/discard.rc

@@ -15,3 +15,5 @@ mmc-bus -v /dev/mmcblk0 > $o/bus.txt 2> $o/bus-text.err
 readlink -f /sys/class/mmc_host/mmc0/device/of_node > $o/of_node.path 2>&1
 tr '\0' '\n' < /sys/class/mmc_host/mmc0/device/of_node/compatible > $o/of_node.compatible 2>&1
 for b in 0 1; do cat /sys/block/mmcblk0boot$b/size > $o/boot$b.sectors; done
+# The RPMB area: the kernel's character device for it.
+[ -c /dev/mmcblk0rpmb ] && echo char > $o/rpmb.dev || ls -l /dev/mmcblk0rpmb > $o/rpmb.dev 2>&1

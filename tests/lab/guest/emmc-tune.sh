@@ -1,6 +1,6 @@
 # Runs inside the eMMC lab (see tests/lab/emmc-lib.sh) on the emulated eMMC
-# (QEMU 10's: EXT_CSD_REV 3, two 1 MiB boot partitions, PARTITION_CONFIG
-# 0x08); writes what tests/lab/emmc-tune.sh checks into $o. It runs last of
+# (QEMU 11's: EXT_CSD_REV 5, two 1 MiB boot partitions, a 4 MiB RPMB area,
+# PARTITION_CONFIG 0x08); writes what tests/lab/emmc-tune.sh checks into $o. It runs last of
 # the emmc-* guests (it changes the boot configuration) and puts the card
 # back as it found it.
 #
@@ -47,7 +47,7 @@ snap start
 run show mmc-tune emmc -J $dev
 run show-text mmc-tune emmc $dev
 
-# What QEMU's eMMC (EXT_CSD_REV 3) cannot take: refused, nothing written,
+# What QEMU's eMMC (EXT_CSD_REV 5) cannot take: refused, nothing written,
 # with --yes so only the plan stands in the way.
 i=0
 while read -r args; do
@@ -59,8 +59,6 @@ done <<'LIST'
 --volatile-cache off
 --bkops auto
 --bkops manual --permanent
---rst-n on --permanent
---gp 1,8M --permanent
 --enhanced-area 0,8M --permanent
 --write-reliability user --permanent
 --sanitize
@@ -73,6 +71,24 @@ echo $i > $o/refuse.count
 snap after-refusals
 run dry mmc-tune emmc -J -n --boot-partition 2 --boot-ack on $dev
 snap after-dry
+
+# One-time settings this eMMC takes: RST_n_FUNCTION and a GP partition
+# (with PARTITION_SETTING_COMPLETED). QEMU keeps the EXT_CSD in RAM and a
+# re-initialisation resets it, so each is made by mmc-tune, undone, made by
+# mmc, and undone again.
+run tune-rstn mmc-tune emmc -J --yes --rst-n on --permanent $dev
+snap tune-rstn
+reinit rstn
+run mmc-rstn mmc hwreset enable $dev
+snap mmc-rstn
+reinit mmc-rstn
+run tune-gp mmc-tune emmc -J --yes --gp 1,8M --permanent $dev
+snap tune-gp
+reinit gp
+run mmc-gp mmc gp create -y 8192 1 0 0 $dev
+snap mmc-gp
+reinit mmc-gp
+snap after-one-time
 
 # PARTITION_CONFIG: mmc-tune, back with mmc, then the same with mmc.
 run tune-bp2 mmc-tune emmc -J --yes --boot-partition 2 --boot-ack on $dev
@@ -123,6 +139,6 @@ snap reinit-mmc-wp
 run save mmc-tune emmc --save $o/config.json $dev
 run from-config mmc-tune emmc -J -n --from-config $o/config.json $dev
 # Another model: refused.
-sed 's/"ext_csd_rev": 3/"ext_csd_rev": 8/' $o/config.json > /tmp/other.json
+sed 's/"ext_csd_rev": 5/"ext_csd_rev": 8/' $o/config.json > /tmp/other.json
 run from-other mmc-tune emmc -J -n --from-config /tmp/other.json $dev
 snap end
