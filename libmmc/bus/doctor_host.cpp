@@ -63,7 +63,20 @@ Host host_modes(const Evidence& e, const FamilyModes& f, const std::vector<std::
         if (*q->value & quirk2_no_1_8_v) held |= f.low_voltage();
         if (*q->value & quirk2_broken_hs200) held |= f.bit(Mode::hs200) | f.bit(Mode::hs400);
         if (*q->value & quirk2_broken_ddr50) held |= f.bit(Mode::ddr50);
-        h.quirk_held = h.side.modes & held;
+        // Live caps already lack what the quirk took (sdhci_setup_host
+        // drops it before mmc_host reports caps): what the host would offer
+        // without it is the device tree's flags and the SoC table's
+        // hardware modes, within what the board's I/O voltage allows.
+        ModeSet without = h.side.modes;
+        if (use_caps && dt) {
+            for (const auto& flag : mode_flags(f.family))
+                if (!flag.dt_flag.empty() && dt->has(flag.dt_flag)) without |= f.bit(flag.mode);
+            const SocLimit* soc = soc_limit(*dt);
+            if (const std::optional<Mode> soc_best = soc ? f.soc_best(*soc) : std::nullopt; soc && soc->modes_from_hardware && soc_best)
+                for (int i = 0; i <= f.index(*soc_best); ++i) without |= 1u << i;
+            if (h.no_1_8_v || h.regulator_3v3) without &= ~f.low_voltage();
+        }
+        h.quirk_held = without & held;
         h.side.modes &= ~held;
     }
     return h;

@@ -193,6 +193,16 @@ TEST(BusPersistCases, RaspberryPi4HeldByTheQuirkGetsItsCommandLineEdit)
     EXPECT_EQ(o.kept.forms[0].text, "remove sdhci.debug_quirks2=4\n");
     EXPECT_NE(o.kept.forms[0].scope.find("cmdline.txt"), std::string::npos) << o.kept.forms[0].scope;
     EXPECT_EQ(o.kept.for_what, "DDR50 once sdhci.debug_quirks2=4 is gone (untested on this card: trial it with --apply after the reboot)");
+    // Live, the host's caps already lack what the quirk took (no UHS bit):
+    // the same answer from the controller's row.
+    auto live = e;
+    live.caps = 0x40000007;
+    live.caps2 = 0;
+    live.kernel_version = "6.12";
+    const auto lo = run(live);
+    EXPECT_EQ(lo.d.limit, Limit::board);
+    ASSERT_EQ(lo.d.cmdline_changes.size(), 1u);
+    EXPECT_EQ(lo.d.cmdline_changes.front().frees.front(), Mode::ddr50);
     // Other bits of the option are kept, in the form the kernel reads.
     e.cmdline = parse_kernel_cmdline("sdhci.debug_quirks2=0x204");
     const auto kept = run(e).kept;
