@@ -32,6 +32,7 @@ void usage(std::FILE* to)
  {0} [options] [DEVICE|HOST]
  {0} [options] --ios FILE [--caps HEX] [--caps2 HEX] [--kernel VERSION] [--family sd|mmc|sdio]
          [--dt FILE|DIR [--dt-node NAME] | --pci[=VENDOR:DEVICE]] [--dmesg FILE [--dmesg-host HOST]]
+         [--cmdline FILE]
 
 Say which bus mode an SD/MMC card runs in, what that mode and clock allow,
 what card and host could do, and what limits throughput: the host, the
@@ -58,6 +59,8 @@ Options:
                          errors (default live: the kernel's own log)
      --dmesg-host HOST   which host's lines of --dmesg to read (mmc1), where the
                          evidence cannot tie the log to one
+     --cmdline FILE      the kernel command line to read for sdhci debug quirks
+                         (default live: /proc/cmdline)
      --measure[=TIME]    read the card sequentially (O_DIRECT, read-only) for TIME
                          (default 3s; seconds without a unit) and report MB/s
                          against the ceiling
@@ -89,6 +92,7 @@ struct Options {
     std::optional<std::string> ios_file;
     std::optional<std::string> dt_file, dt_node, dmesg_file;
     std::string dmesg_host; // --dmesg-host
+    std::optional<std::string> cmdline_file;
     std::optional<std::string> pci; // --pci: "" or "VENDOR:DEVICE"
     std::optional<uint32_t> caps, caps2;
     std::string kernel;
@@ -118,7 +122,7 @@ std::string pci_id_option(const std::string& text)
 
 Options parse_options(int argc, char** argv)
 {
-    enum { caps = 256, caps2, kernel, family, card_deprecated, measure, dt, dt_node, dmesg, dmesg_host, pci };
+    enum { caps = 256, caps2, kernel, family, card_deprecated, measure, dt, dt_node, dmesg, dmesg_host, pci, cmdline };
     static const auto longopts = mmc::cli::with_device_sources({
         {"ios", required_argument, nullptr, 'i'},      {"caps", required_argument, nullptr, caps},
         {"caps2", required_argument, nullptr, caps2},  {"kernel", required_argument, nullptr, kernel},
@@ -128,6 +132,7 @@ Options parse_options(int argc, char** argv)
         {"dt", required_argument, nullptr, dt},        {"dt-node", required_argument, nullptr, dt_node},
         {"dmesg", required_argument, nullptr, dmesg},  {"pci", optional_argument, nullptr, pci},
         {"dmesg-host", required_argument, nullptr, dmesg_host},
+        {"cmdline", required_argument, nullptr, cmdline},
         {"help", no_argument, nullptr, 'h'},           {"version", no_argument, nullptr, 'V'},
     }, {.debugfs_root = true});
     Options o;
@@ -147,6 +152,7 @@ Options parse_options(int argc, char** argv)
         case dmesg: o.dmesg_file = optarg; break;
         case dmesg_host: o.dmesg_host = mmc::out::host_option("--dmesg-host", optarg); break;
         case pci: o.pci = pci_id_option(optarg ? optarg : ""); break;
+        case cmdline: o.cmdline_file = optarg; break;
         case card_deprecated: mmc::cli::warn_deprecated(tool, "--card", "--family"); [[fallthrough]];
         case family: {
             const std::string v = optarg;
@@ -210,6 +216,7 @@ std::vector<mmc::out::BusReport> offline_reports(const Options& o)
     pasted.dt_node = o.dt_node;
     pasted.dmesg_file = o.dmesg_file;
     pasted.dmesg_host = o.dmesg_host;
+    pasted.cmdline_file = o.cmdline_file;
     pasted.pci = o.pci;
     std::vector<mmc::out::BusReport> out;
     std::vector<mmc::bus::Evidence> all;
@@ -217,7 +224,10 @@ std::vector<mmc::out::BusReport> offline_reports(const Options& o)
         all = mmc::out::pasted_bus_evidence(pasted);
     } catch (const mmc::out::PastedInputError& e) {
         // Each file's failure names the option that gave it.
-        const char* option = e.input == mmc::out::PastedInput::device_tree ? "--dt" : e.input == mmc::out::PastedInput::kernel_log ? "--dmesg" : "--ios";
+        const char* option = e.input == mmc::out::PastedInput::device_tree      ? "--dt"
+                                 : e.input == mmc::out::PastedInput::kernel_log     ? "--dmesg"
+                                 : e.input == mmc::out::PastedInput::kernel_cmdline ? "--cmdline"
+                                                                                    : "--ios";
         throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: {}", option, e.what()));
     }
     for (const auto& e : all) {
@@ -245,6 +255,8 @@ mmc::out::BusReport live_report(const mmc::dev::Host& host, const mmc::dev::Card
         const auto text = mmc::cli::in_context("--dmesg", [&] { return mmc::cli::read_input(*o.dmesg_file, max_dmesg_bytes, "kernel log"); });
         mmc::out::add_host_log(evidence, text, o.dmesg_host, devices);
     }
+    if (o.cmdline_file)
+        evidence.cmdline = mmc::cli::in_context("--cmdline", [&] { return mmc::out::read_kernel_cmdline(*o.cmdline_file); });
     mmc::out::BusReport r{mmc::bus::diagnose(evidence), host.controller.describe(), evidence.kernel_message, std::nullopt, {},
                           evidence.dt, {}, log_note(evidence)};
     if (evidence.log) r.log_events = evidence.log->events;

@@ -14,6 +14,13 @@ namespace mmc::bus {
 
 bool DeviceTree::has(std::string_view flag) const { return std::find(flags.begin(), flags.end(), flag) != flags.end(); }
 
+bool DeviceTree::sdhci_binding() const
+{
+    return std::any_of(compatible.begin(), compatible.end(), [](const std::string& c) {
+        return c.find("sdhc") != std::string::npos || c.find("dwcmshc") != std::string::npos || c == "brcm,bcm2711-emmc2";
+    });
+}
+
 bool DeviceTree::is_compatible(std::string_view c) const
 {
     return std::find(compatible.begin(), compatible.end(), c) != compatible.end();

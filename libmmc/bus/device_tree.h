@@ -27,6 +27,7 @@ struct Regulator {
 struct DeviceTree {
     std::string node;                        // "mmc@fe2c0000", "&sdmmc", "/" for a node's own dump
     std::string label;                       // "sdmmc", when the source names one
+    bool label_in_symbols = false;           // the label is the tree's own __symbols__ entry (built with dtc -@)
     std::string path;                        // "/mmc@fe2c0000", when known
     std::string source;                      // where it came from: "/proc/device-tree/...", "board.dts (DTS)"
     std::vector<std::string> compatible;     // every string, most specific first
@@ -44,6 +45,10 @@ struct DeviceTree {
     // How an overlay names the node: "&sdmmc", "&{/mmc@fe2c0000}", or "&mmcN" when nothing is known.
     std::string overlay_target() const;
     bool is_compatible(std::string_view c) const;
+    // A binding the sdhci driver family serves (its compatibles name
+    // sdhci, usdhc, esdhc or dwcmshc; the Pi 4's EMMC2 is sdhci-iproc's,
+    // drivers/mmc/host/sdhci-iproc.c): false for every other driver.
+    bool sdhci_binding() const;
 };
 
 // The boolean properties the doctor reads, and sdhci-caps-mask, read only

@@ -84,6 +84,31 @@ std::string_view to_string(Severity s)
     return "info";
 }
 
+namespace {
+
+// The command-line change that gives the host back the modes a quirk
+// takes: the bits that took them cleared, the option removed when none
+// is left (a non-zero value replaces each SDHCI driver's own quirks2, so
+// removing it is also what gives the drivers theirs back).
+CmdlineChange cmdline_change(const Evidence& e, const FamilyModes& f, const Host& host)
+{
+    const SdhciQuirkOption& q = *quirks2_in_force(e);
+    uint32_t taking = 0;
+    if (host.quirk_held & f.low_voltage()) taking |= quirk2_no_1_8_v;
+    if (host.quirk_held & (f.bit(Mode::hs200) | f.bit(Mode::hs400))) taking |= quirk2_broken_hs200;
+    if (host.quirk_held & f.bit(Mode::ddr50)) taking |= quirk2_broken_ddr50;
+    CmdlineChange c;
+    c.option = q.name;
+    c.written = q.written;
+    const uint32_t left = *q.value & ~taking;
+    if (left) c.value = left;
+    c.frees = f.list(host.quirk_held);
+    c.why = host.side.why;
+    return c;
+}
+
+} // namespace
+
 Diagnosis diagnose(const Evidence& given)
 {
     // A host the kernel log names as a PCI device ("SDHCI controller on PCI
@@ -119,6 +144,14 @@ Diagnosis diagnose(const Evidence& given)
     }
 
     std::vector<Finding> notes; // info and warnings, after the limits
+    if (const SdhciQuirkOption* q = quirks2_in_force(e); q && sdhci_driven(e) != true)
+        notes.push_back({Severity::info, sdhci_driven(e) == false
+                                             ? fmt::format("the kernel command line's {} acts on SDHCI hosts only; this host's driver "
+                                                           "({}) is another",
+                                                           q->written, e.dt->compatible.front())
+                                             : fmt::format("the kernel command line's {} ({}) acts on this host if its driver is "
+                                                           "sdhci: the evidence names no driver (give its device tree)",
+                                                           q->written, sdhci_quirk2_names(*q->value))});
     if (pci_in_log || e.pci_id)
         notes.push_back({Severity::info, fmt::format("this host is a PCI controller{}, with no device tree: its caps are the "
                                                      "controller's and its driver's own",
@@ -196,6 +229,7 @@ Diagnosis diagnose(const Evidence& given)
         }
         if (!card.known && !card.why.empty()) notes.push_back({Severity::info, card.why});
         d.ruled_out = rule_out_modes(e, f, card, host, reached);
+        if (host.quirk_held && host.side.owner == Limit::board) d.cmdline_changes.push_back(cmdline_change(e, f, host));
         mode_shortfalls(e, f, f.best(proven), card, host, shortfalls, notes);
     } else if (!d.card) {
         notes.push_back({Severity::info, "the card type is unknown, so neither side's best mode can be judged"});

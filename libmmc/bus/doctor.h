@@ -9,6 +9,7 @@
 
 #include "bus/device_tree.h"
 #include "bus/ios.h"
+#include "bus/kernel_cmdline.h"
 #include "bus/kernel_log.h"
 #include "bus/modes.h"
 #include "regs/register.h"
@@ -38,6 +39,7 @@ struct Evidence {
     std::optional<KernelLog> log;      // the kernel log's events for this host, when read
     std::string log_note;              // how a given log's host was chosen, or why the log was not read
     bool log_needs_host = false;       // the log names several hosts and nothing chose one: the user can name it
+    std::optional<KernelCmdline> cmdline; // the kernel command line's sdhci options, when read
 
     // SD card capabilities.
     std::optional<bool> s18a;                          // OCR bit 24 (only meaningful in a raw R3 OCR)
@@ -88,6 +90,17 @@ struct DtChange {
     std::string why;               // the evidence, in plain words
 };
 
+// A change to the kernel command line that a limit the boot configuration
+// owns calls for: an sdhci debug quirk option removed, or set to the bits
+// that remain.
+struct CmdlineChange {
+    std::string option;            // "sdhci.debug_quirks2"
+    std::string written;           // "sdhci.debug_quirks2=4", as the line has it
+    std::optional<uint32_t> value; // nullopt: remove the option; else set it to this
+    std::vector<Mode> frees;       // the modes the host offers again, fastest first
+    std::string why;               // the evidence, in plain words
+};
+
 struct RuledOut {
     Mode mode;
     std::vector<RuledOutBy> by;  // every reason, the first the strongest
@@ -124,6 +137,9 @@ struct Diagnosis {
     // The changes to the host's device-tree node that the limits the board
     // owns call for (empty when the board owns none, or no tree was read).
     std::vector<DtChange> board_changes;
+    // The changes to the kernel command line the boot configuration's limit
+    // calls for (empty when no sdhci debug quirk holds this host back).
+    std::vector<CmdlineChange> cmdline_changes;
 };
 
 Diagnosis diagnose(const Evidence& evidence);

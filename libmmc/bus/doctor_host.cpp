@@ -55,7 +55,44 @@ Host host_modes(const Evidence& e, const FamilyModes& f, const std::vector<std::
         h.side.owner = Limit::board;
         h.side.modes &= ~f.low_voltage();
     }
+    // A command-line quirk takes from an SDHCI host what sdhci_setup_host
+    // drops for it; what it takes is the board's (the boot configuration's)
+    // doing, not the controller's.
+    if (const SdhciQuirkOption* q = quirks2_in_force(e); q && sdhci_driven(e) == true) {
+        ModeSet held = 0;
+        if (*q->value & quirk2_no_1_8_v) held |= f.low_voltage();
+        if (*q->value & quirk2_broken_hs200) held |= f.bit(Mode::hs200) | f.bit(Mode::hs400);
+        if (*q->value & quirk2_broken_ddr50) held |= f.bit(Mode::ddr50);
+        // Live caps already lack what the quirk took (sdhci_setup_host
+        // drops it before mmc_host reports caps): what the host would offer
+        // without it is the device tree's flags and the SoC table's
+        // hardware modes, within what the board's I/O voltage allows.
+        ModeSet without = h.side.modes;
+        if (use_caps && dt) {
+            for (const auto& flag : mode_flags(f.family))
+                if (!flag.dt_flag.empty() && dt->has(flag.dt_flag)) without |= f.bit(flag.mode);
+            const SocLimit* soc = soc_limit(*dt);
+            if (const std::optional<Mode> soc_best = soc ? f.soc_best(*soc) : std::nullopt; soc && soc->modes_from_hardware && soc_best)
+                for (int i = 0; i <= f.index(*soc_best); ++i) without |= 1u << i;
+            if (h.no_1_8_v || h.regulator_3v3) without &= ~f.low_voltage();
+        }
+        h.quirk_held = without & held;
+        h.side.modes &= ~held;
+    }
     return h;
+}
+
+std::optional<bool> sdhci_driven(const Evidence& e)
+{
+    if (e.dt && !e.dt->compatible.empty()) return e.dt->sdhci_binding();
+    if (e.controller.find("sdhci") != std::string::npos) return true;
+    return std::nullopt;
+}
+
+const SdhciQuirkOption* quirks2_in_force(const Evidence& e)
+{
+    if (!e.cmdline || !e.cmdline->quirks2 || !e.cmdline->quirks2->value || *e.cmdline->quirks2->value == 0) return nullptr;
+    return &*e.cmdline->quirks2;
 }
 
 std::string regulator_text(const Regulator& r)
@@ -160,6 +197,20 @@ void describe_host(Host& h, const Evidence& e, const FamilyModes& f, const std::
     const auto best = f.best(s.modes);
     if (!s.known || best == f.top()) return;
     const bool is_mmc = f.family == regs::CardFamily::mmc;
+    if (h.quirk_held && f.index(f.best(h.quirk_held)) > f.index(best)) {
+        const SdhciQuirkOption& q = *quirks2_in_force(e);
+        const std::string where = e.cmdline->source.empty() ? std::string("the kernel command line") : e.cmdline->source;
+        s.why = fmt::format("the kernel command line's {} sets {}: sdhci takes {} from every SDHCI host (sdhci_setup_host), so "
+                            "this one stops at {}",
+                            q.written, sdhci_quirk2_names(*q.value & (quirk2_no_1_8_v | quirk2_broken_hs200 | quirk2_broken_ddr50)),
+                            modes_text(f.list(h.quirk_held)), to_string(best));
+        s.owner = Limit::board;
+        s.evidence.push_back(fmt::format("{}: {} ({})", where, q.written, sdhci_quirk2_names(*q.value)));
+        s.tries = {fmt::format("remove {} from the kernel command line if the card is stable without it (it is often set to "
+                               "work around errors at the faster modes: trial them after the reboot)",
+                               q.written)};
+        return;
+    }
     if (h.no_1_8_v || h.regulator_3v3) {
         const bool at_3v3 = e.ios.signal_voltage_v && *e.ios.signal_voltage_v > 3;
         const std::string why = h.no_1_8_v ? std::string("no-1-8-v") : regulator_text(*e.dt->vqmmc);

@@ -57,6 +57,14 @@ struct FamilyModes {
         return modes.front();
     }
     Mode top() const { return modes.back(); }
+    // The modes of a set, fastest first.
+    std::vector<Mode> list(ModeSet set) const
+    {
+        std::vector<Mode> out;
+        for (int i = static_cast<int>(modes.size()) - 1; i >= 0; --i)
+            if (set >> i & 1) out.push_back(modes[static_cast<std::size_t>(i)]);
+        return out;
+    }
     double ceiling(Mode mode) const { return mode_ceiling_mb_s(mode, family).value_or(0); }
     // Modes that need 1.8 V (or 1.2 V) I/O: every UHS-I mode, HS200 and up.
     ModeSet low_voltage() const
@@ -103,7 +111,15 @@ struct Host {
     HostSource source = HostSource::none;
     bool no_1_8_v = false;        // the device tree says no-1-8-v
     bool regulator_3v3 = false;   // the vqmmc-supply regulator cannot reach 1.8 V
+    ModeSet quirk_held = 0;       // the modes a command-line sdhci debug quirk takes from an SDHCI host
 };
+
+// Whether the host's driver is sdhci, whose debug quirk options act on it;
+// nullopt when the evidence names no driver.
+std::optional<bool> sdhci_driven(const Evidence& e);
+// The command line's sdhci.debug_quirks2 when it is in force (a value the
+// kernel takes, not 0); nullptr otherwise.
+const SdhciQuirkOption* quirks2_in_force(const Evidence& e);
 
 // Figures in the doctor's words: cli/size's formatter with the unit.
 inline std::string hz_text(double hz) { return cli::format_hz(hz); }

@@ -2,6 +2,7 @@
 #include "dev/system.h"
 #include "regs/register_facts.h"
 
+#include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
 #include <fstream>
@@ -114,6 +115,26 @@ std::optional<fs::path> node_with_phandle(const fs::path& root, uint32_t phandle
     return std::nullopt;
 }
 
+// The node's label from the tree's __symbols__, "" when it has none: a
+// tree built with dtc -@ (the Raspberry Pi firmware's, most vendors')
+// lists every label there as a property whose value is the node's path,
+// which is what an overlay's target = <&label> is resolved against.
+// Several labels for one node: the first by name, so the answer is stable.
+std::string symbol_label(const fs::path& root, const std::string& path)
+{
+    std::error_code ec;
+    std::vector<std::string> labels;
+    std::size_t seen = 0;
+    for (fs::directory_iterator it(root / "__symbols__", ec), end; !ec && it != end && seen < max_nodes_searched; it.increment(ec), ++seen) {
+        const std::string name = it->path().filename().string();
+        if (name == "name" || name == "phandle") continue;
+        if (const auto bytes = property_bytes(it->path()); bytes && string_list(*bytes) == std::vector<std::string>{path})
+            labels.push_back(name);
+    }
+    std::sort(labels.begin(), labels.end());
+    return labels.empty() ? std::string() : labels.front();
+}
+
 } // namespace
 
 bus::DeviceTree read_device_tree_dir(const fs::path& node_dir, const std::string& shown_as)
@@ -129,7 +150,11 @@ bus::DeviceTree read_device_tree_dir(const fs::path& node_dir, const std::string
     if (auto name = property_bytes(node / "name"); dt.node == "of_node" && name && !string_list(*name).empty())
         dt.node = string_list(*name).front();
     const fs::path root = tree_root(node);
-    if (root != node) dt.path = "/" + fs::relative(node, root, ec).string();
+    if (root != node) {
+        dt.path = "/" + fs::relative(node, root, ec).string();
+        dt.label = symbol_label(root, dt.path);
+        dt.label_in_symbols = !dt.label.empty();
+    }
     if (auto c = property_bytes(node / "compatible")) dt.compatible = string_list(*c);
     if (auto st = property_bytes(node / "status"); st && !string_list(*st).empty()) dt.status = string_list(*st).front();
     dt.max_frequency = dt_u32(node / "max-frequency");
@@ -191,6 +216,12 @@ bus::Evidence gather_bus_evidence(const Host& host, const Card* card, const regs
             if (!host.controller.syspath.empty()) names.push_back(host.controller.syspath.filename().string());
             e.log = bus::parse_kernel_log(text, names);
             e.kernel_message = e.log->card_message;
+        }
+        // The running kernel's command line: an sdhci debug quirk there
+        // acts on every SDHCI host.
+        if (const auto line = read_attr("/proc/cmdline")) {
+            e.cmdline = bus::parse_kernel_cmdline(*line);
+            e.cmdline->source = "/proc/cmdline";
         }
     }
     if (card) {

@@ -56,6 +56,11 @@ OverlayTargets overlay_targets(const std::string& source)
             if (q2 != std::string::npos) t.path = line.substr(q1 + 1, q2 - q1 - 1);
             continue;
         }
+        if (const auto at = line.find("target = <&"); at != std::string::npos && depth_in_overlay == 0) {
+            const auto end = line.find('>', at);
+            if (end != std::string::npos) t.label = line.substr(at + 11, end - at - 11);
+            continue;
+        }
         if (depth_in_overlay == 0) {
             if (line.rfind("__overlay__", 0) == 0 && line.find('{') != std::string::npos) depth_in_overlay = 1;
             continue;
@@ -72,9 +77,9 @@ OverlayTargets overlay_targets(const std::string& source)
 OverlayCheck check_overlay(const std::string& overlay_source, const fs::path& base)
 {
     OverlayCheck c;
-    const auto targets = overlay_targets(overlay_source);
-    if (targets.path.empty() || targets.properties.empty()) {
-        c.lines.push_back("not checked: the overlay names no target-path or no property");
+    auto targets = overlay_targets(overlay_source);
+    if ((targets.path.empty() && targets.label.empty()) || targets.properties.empty()) {
+        c.lines.push_back("not checked: the overlay names no target or no property");
         return c;
     }
     for (const char* tool : {"dtc", "fdtoverlay", "fdtget"})
@@ -105,6 +110,18 @@ OverlayCheck check_overlay(const std::string& overlay_source, const fs::path& ba
         if (!step({"dtc", "-q", "-I", "fs", "-O", "dtb", "-o", base_dtb, base.string()},
                   fmt::format("dtc -I fs: the tree at {} read", base.string())))
             return c;
+    }
+    if (targets.path.empty()) {
+        // fdtoverlay resolves <&label> through the base's __symbols__: the
+        // same entry names the path to read the properties back from.
+        const auto said = cli::run_captured({"fdtget", base_dtb, "/__symbols__", targets.label});
+        if (said.code != 0) {
+            c.lines.push_back(fmt::format("the base tree has no __symbols__ entry for {} (not built with dtc -@): {}", targets.label,
+                                          cli::last_lines(said.output, 1)));
+            return c;
+        }
+        targets.path = trimmed(said.output.substr(0, said.output.find('\n')));
+        c.lines.push_back(fmt::format("fdtget: label {} is {}", targets.label, targets.path));
     }
     const std::string merged = (tmp.path / "merged.dtb").string();
     if (!step({"fdtoverlay", "-i", base_dtb, "-o", merged, overlay}, fmt::format("fdtoverlay: applies to {}", base.string())))

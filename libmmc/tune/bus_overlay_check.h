@@ -19,13 +19,16 @@ struct OverlayCheck {
 // `base`: a device-tree directory (dtc -I fs) or a flattened tree (.dtb).
 // Not ok, with the reason, when dtc, fdtoverlay or fdtget is not installed
 // (Debian's device-tree-compiler), when a step fails, or when the overlay
-// names no target-path or no property.
+// names no target (target-path, or target = <&label> that the base tree's
+// __symbols__ resolves) or no property.
 OverlayCheck check_overlay(const std::string& overlay_source, const std::filesystem::path& base);
 
 // The node path and the properties an overlay source sets: its
-// `target-path = "..."` and the property names inside `__overlay__ { }`.
+// `target-path = "..."` or `target = <&label>`, and the property names
+// inside `__overlay__ { }`.
 struct OverlayTargets {
     std::string path;
+    std::string label;
     std::vector<std::string> properties;
 };
 OverlayTargets overlay_targets(const std::string& overlay_source);

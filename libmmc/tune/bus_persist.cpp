@@ -3,8 +3,10 @@
 // Raspberry Pi lines are those its firmware's overlay README documents
 // (sd_overclock: "Clock (in MHz) to use when the MMC framework requests
 // 50MHz", bcm2835-sdhost only; dtoverlay=NAME loads overlays/NAME.dtbo);
-// the SDHCI quirk bits are drivers/mmc/host/sdhci.h's (NO_1_8_V 1<<2,
-// BROKEN_HS200 1<<6, BROKEN_DDR50 1<<7).
+// the SDHCI quirk bits are bus/kernel_cmdline.h's. Where the command line
+// lives is the boot firmware's: the Raspberry Pi firmware reads
+// cmdline.txt on the boot partition (its config.txt documentation,
+// "cmdline"); elsewhere the boot loader holds it.
 #include "tune/bus_persist.h"
 
 #include "bus/mode_caps.h"
@@ -19,9 +21,9 @@ namespace {
 
 using bus::Mode;
 
-constexpr uint32_t quirk2_no_1_8_v = 1u << 2;
-constexpr uint32_t quirk2_broken_hs200 = 1u << 6;
-constexpr uint32_t quirk2_broken_ddr50 = 1u << 7;
+using bus::quirk2_broken_ddr50;
+using bus::quirk2_broken_hs200;
+using bus::quirk2_no_1_8_v;
 
 long mode_rank(regs::CardFamily f, Mode m)
 {
@@ -75,7 +77,8 @@ NodeEdit node_edit(const bus::DeviceTree& dt, const PersistTarget& t)
 {
     NodeEdit n;
     const bool step_down = mode_rank(t.family, t.mode) < mode_rank(t.family, t.mode_in_use);
-    if (!step_down)
+    // The mode in use needs no property to offer it: it runs already.
+    if (!step_down && t.mode != t.mode_in_use)
         for (const auto& f : flags_of(t.family, t.mode))
             if (!dt.has(f)) n.set.push_back(f + ";");
     n.remove = in_the_way(dt, t.family, t.mode);
@@ -123,7 +126,10 @@ PersistentForm dt_overlay(const bus::Evidence& e, const NodeEdit& n)
     std::string target;
     if (!dt.label.empty()) {
         target = fmt::format("target = <&{}>;", dt.label);
-        f.cannot_express = fmt::format("target = <&{}> needs a base tree built with its symbols (dtc -@, as the Raspberry Pi "
+        // A label read from the running tree's __symbols__ resolves there;
+        // one read from a source file may not be in the tree that boots.
+        if (!dt.label_in_symbols)
+            f.cannot_express = fmt::format("target = <&{}> needs a base tree built with its symbols (dtc -@, as the Raspberry Pi "
                                        "firmware's and most vendor trees are); on one without __symbols__ (Debian's), use {} instead. ",
                                        dt.label, path_words(dt, e.host));
     } else if (dt.path.size() > 1) {
@@ -199,7 +205,30 @@ std::optional<PersistentForm> raspberry_pi(const bus::Evidence& e, const Persist
     return f;
 }
 
-std::optional<PersistentForm> module_option(const PersistTarget& t, const std::string& host)
+// Where this board's boot firmware keeps the kernel command line, as a
+// sentence: it is edited by hand, never by this tool.
+std::string cmdline_home(const bus::Evidence& e)
+{
+    if (e.dt && is_raspberry_pi_host(*e.dt))
+        return "the Raspberry Pi firmware reads it from cmdline.txt on the boot partition (/boot/firmware/cmdline.txt on "
+               "Raspberry Pi OS bookworm and later, /boot/cmdline.txt before): one line, edited in place; reboot after";
+    return "the boot loader holds it: GRUB_CMDLINE_LINUX in /etc/default/grub (then update-grub), the append line of "
+           "extlinux/extlinux.conf (U-Boot's distro boot), extraargs in /boot/armbianEnv.txt on Armbian, or U-Boot's "
+           "bootargs; reboot after";
+}
+
+PersistentForm kernel_cmdline(const bus::Evidence& e, const bus::CmdlineChange& c)
+{
+    PersistentForm f;
+    f.kind = "kernel-cmdline";
+    f.text = c.value ? fmt::format("replace {} with {}=0x{:x}\n", c.written, c.option, *c.value) : fmt::format("remove {}\n", c.written);
+    f.scope = fmt::format("the kernel command line (/proc/cmdline shows the running one); {}", cmdline_home(e));
+    f.cannot_express = "the option is global: it acts on every SDHCI host of the machine, and a non-zero value replaces "
+                       "each SDHCI driver's own quirks";
+    return f;
+}
+
+std::optional<PersistentForm> module_option(const bus::Evidence& e, const PersistTarget& t, const std::string& host)
 {
     PersistentForm f;
     f.kind = "module-option";
@@ -228,7 +257,8 @@ std::optional<PersistentForm> module_option(const PersistTarget& t, const std::s
     f.text = fmt::format("sdhci.debug_quirks2=0x{:x}    (kernel command line, sdhci built in)\n"
                          "options sdhci debug_quirks2=0x{:x}    (/etc/modprobe.d/mmckit.conf, sdhci a module)\n",
                          quirks, quirks);
-    f.scope = fmt::format("global to every SDHCI host on this machine, not only {}", host.empty() ? "this one" : host);
+    f.scope = fmt::format("global to every SDHCI host on this machine, not only {}; the command line: {}", host.empty() ? "this one" : host,
+                          cmdline_home(e));
     return f;
 }
 
@@ -254,7 +284,7 @@ std::vector<PersistentForm> persistent_forms(const bus::Evidence& e, const Persi
         if (is_raspberry_pi_host(*e.dt) && overlay)
             if (auto f = raspberry_pi(e, t)) out.push_back(*f);
     } else if (e.dt_absent || e.pci_id) {
-        if (auto f = module_option(t, e.host)) out.push_back(*f);
+        if (auto f = module_option(e, t, e.host)) out.push_back(*f);
     }
     return out;
 }
@@ -279,6 +309,15 @@ std::string first_limit(const bus::Diagnosis& d)
 Persistent untested(const bus::Evidence& e, const bus::Diagnosis& d, const BusPlan& p, std::string_view host)
 {
     Persistent r;
+    if (!d.cmdline_changes.empty() && d.limit == bus::Limit::board) {
+        // A command-line quirk holds the host back: its removal is the
+        // form, and nothing in the device tree needs to change for it.
+        const auto& c = d.cmdline_changes.front();
+        r.forms.push_back(kernel_cmdline(e, c));
+        r.for_what = fmt::format("{} once {} is {} (untested on this card: trial it with --apply after the reboot)",
+                                 bus::to_string(c.frees.front()), c.written, c.value ? "changed" : "gone");
+        return r;
+    }
     if (!e.dt) {
         r.none = e.dt_absent || e.pci_id
                      ? "a host with no device tree keeps a mode only by the sdhci module option, global to every SDHCI host: "
@@ -287,6 +326,25 @@ Persistent untested(const bus::Evidence& e, const bus::Diagnosis& d, const BusPl
                                    "device-tree node, and without the node there is no telling what to change",
                                    host);
         return r;
+    }
+    // The kernel log shows signal errors at the mode in use: the plan's
+    // first lower clock for it is what the evidence supports, untested.
+    if (!p.signal_errors.empty() && d.limit != bus::Limit::board) {
+        const auto lower = std::find_if(p.steps.begin(), p.steps.end(),
+                                        [&](const BusStep& s) { return s.mode == *p.start_mode && s.clock_hz; });
+        if (lower != p.steps.end()) {
+            PersistTarget t;
+            t.family = *p.family;
+            t.mode = t.mode_in_use = *p.start_mode;
+            t.clock_hz = lower->clock_hz;
+            r.forms = persistent_forms(e, t);
+            if (!r.forms.empty()) {
+                r.for_what = mode_and_clock(t.mode, t.clock_hz) +
+                             fmt::format(" (untested on this card: the kernel log shows {}; trial it with --apply first)",
+                                         p.signal_errors.size() == 1 ? "a signal error" : "signal errors");
+                return r;
+            }
+        }
     }
     if (d.limit != bus::Limit::board) {
         const std::string limit = first_limit(d);

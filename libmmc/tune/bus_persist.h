@@ -5,7 +5,9 @@
 // must go, the edit of the board's .dts (an overlay applied at boot cannot
 // delete one). A Raspberry Pi: the config.txt lines its firmware documents.
 // A PCI host: the sdhci module option, which is global to every SDHCI host
-// of the machine. Pure: text out; compiling and checking the overlay is the
+// of the machine. A host an sdhci debug quirk on the kernel command line
+// holds back: the option removed (or its other bits kept), and where the
+// board's boot firmware reads the command line. Pure: text out; compiling and checking the overlay is the
 // caller's (dtc).
 #pragma once
 
@@ -21,7 +23,7 @@
 namespace mmc::tune {
 
 struct PersistentForm {
-    std::string kind;           // "dt-overlay", "dts-edit", "config.txt", "module-option"
+    std::string kind;           // "dt-overlay", "dts-edit", "config.txt", "module-option", "kernel-cmdline"
     std::string text;           // the file or lines to add
     std::string scope;          // what it applies to
     std::string cannot_express; // what this form cannot say, and what to edit instead ("" when it says it all)

@@ -39,6 +39,14 @@ std::string limited_by(const bus::Diagnosis& d, Mode m, Mode now)
     return doctor_limit(d);
 }
 
+// The command-line change that would give the host `m` back, if one holds it.
+const bus::CmdlineChange* held_by_cmdline(const bus::Diagnosis& d, Mode m)
+{
+    for (const auto& c : d.cmdline_changes)
+        if (has(c.frees, m)) return &c;
+    return nullptr;
+}
+
 std::string caps_text(const bus::CapsPair& c) { return fmt::format("caps 0x{:08x} caps2 0x{:08x}", c.caps, c.caps2); }
 
 std::string live_reason(const BusPlanInput& in, const BusPlan& p)
@@ -118,7 +126,11 @@ BusPlan plan_bus(const BusPlanInput& in)
             if (clock) s.limited_by = fmt::format("{}; a lower clock, since the kernel log shows signal errors", s.limited_by);
             if (p.start_caps) s.caps = bus::caps_for_mode(m, *p.start_caps, *d.card);
             const std::string clock_text = clock ? fmt::format(", write clock {}", cli::format_hz(static_cast<double>(*clock))) : "";
-            if (!p.start_caps)
+            if (const auto* held = held_by_cmdline(d, m); held && above)
+                s.trial = fmt::format("not trialled: the kernel command line's {} keeps the host from it until it is {} and the "
+                                      "machine rebooted",
+                                      held->written, held->value ? "changed" : "removed");
+            else if (!p.start_caps)
                 s.trial = "not trialled: the host's caps are not known";
             else if (!s.caps)
                 s.trial = fmt::format("not trialled: debugfs cannot ask for {}", bus::to_string(m));

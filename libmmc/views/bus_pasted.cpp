@@ -22,6 +22,8 @@ namespace {
 constexpr std::size_t max_ios_bytes = 1 << 20;
 constexpr std::size_t max_dt_bytes = 8 << 20;
 constexpr std::size_t max_dmesg_bytes = 32 << 20;
+// A command line is at most COMMAND_LINE_SIZE (4096 on arm64 and x86).
+constexpr std::size_t max_cmdline_bytes = 64 << 10;
 
 // The host's device-tree node from --dt: a node directory, or DTS text.
 bus::DeviceTree pasted_device_tree(const PastedBus& o)
@@ -43,6 +45,13 @@ bus::DeviceTree pasted_device_tree(const PastedBus& o)
 }
 
 } // namespace
+
+bus::KernelCmdline read_kernel_cmdline(const std::string& path)
+{
+    auto c = bus::parse_kernel_cmdline(cli::read_input(path, max_cmdline_bytes, "kernel command line"));
+    c.source = path == "-" ? "standard input" : path;
+    return c;
+}
 
 uint32_t caps_option(const char* opt, const std::string& text)
 {
@@ -125,6 +134,8 @@ std::vector<bus::Evidence> pasted_bus_evidence(const PastedBus& o)
     std::optional<std::string> log_text;
     if (o.dmesg_file)
         log_text = about(PastedInput::kernel_log, [&] { return cli::read_input(*o.dmesg_file, max_dmesg_bytes, "kernel log"); });
+    std::optional<bus::KernelCmdline> cmdline;
+    if (o.cmdline_file) cmdline = about(PastedInput::kernel_cmdline, [&] { return read_kernel_cmdline(*o.cmdline_file); });
     std::vector<bus::Evidence> out;
     for (const auto& ios : snapshots) {
         bus::Evidence e;
@@ -134,6 +145,7 @@ std::vector<bus::Evidence> pasted_bus_evidence(const PastedBus& o)
         e.caps2 = o.caps2;
         e.kernel_version = o.kernel;
         e.dt = dt;
+        e.cmdline = cmdline;
         if (o.pci) {
             e.dt_absent = true;
             e.pci_id = *o.pci;

@@ -21,13 +21,14 @@ struct PastedBus {
     std::optional<regs::CardFamily> family;
     bool sdio = false;
     std::optional<std::string> dt_file, dt_node, dmesg_file;
+    std::optional<std::string> cmdline_file; // a pasted /proc/cmdline
     std::string dmesg_host;                  // the log's host for this dump as the user named it; "" let the evidence pick
     std::optional<std::string> pci;          // "" or "VENDOR:DEVICE"
 };
 
 // Which pasted file a failure is about, so the tool names the option that
 // gave it (the ios dump, the device tree, the kernel log).
-enum class PastedInput { ios, device_tree, kernel_log };
+enum class PastedInput { ios, device_tree, kernel_log, kernel_cmdline };
 
 struct PastedInputError : std::runtime_error {
     PastedInputError(PastedInput in, const std::string& what) : std::runtime_error(what), input(in) {}
@@ -51,6 +52,9 @@ void add_host_log(bus::Evidence& e, std::string_view log, const std::string& dme
 std::string host_option(const char* option, const std::string& text);
 
 uint32_t caps_option(const char* option, const std::string& text);
+// A kernel command line file (a pasted /proc/cmdline, '-' stdin): its sdhci
+// options. Throws what cli::read_input throws.
+bus::KernelCmdline read_kernel_cmdline(const std::string& path);
 // A kernel VERSION option: a release as uname prints it; a cli::UsageError
 // naming the option otherwise.
 std::string kernel_option(const char* option, const std::string& text);

@@ -191,6 +191,7 @@ parses_input = {
     "bus/ios.cpp": "debugfs ios text",
     "bus/kernel_log.cpp": "kernel log text (host, disk and driver names at a line's start)",
     "bus/device_tree.cpp": "device-tree text (paths, status, properties)",
+    "bus/kernel_cmdline.cpp": "kernel command line words (/proc/cmdline)",
     "bench/job.cpp": "the --rw option (parse_rw)",
     "bench/precondition.cpp": "the --precondition option",
     "bench/context.cpp": "sysfs cache_type",

@@ -11,6 +11,15 @@ ios() { $PY -c "import json,sys; print(json.load(open('tests/data/ios.json'))[in
 # Raspberry Pi 4 booted with sdhci.debug_quirks2=4 (no 1.8 V): high speed only.
 run 0 $bus -J --ios "$(ios 1)" --family sd &&
     json_eq "Pi 4 quirk: HS, 25 MB/s" "j['hosts'][0]['ios']['mode'], j['hosts'][0]['ceiling_mb_s']" "HS 25.0"
+# With the Pi's command line pasted (--cmdline) and its SD node, the cause
+# is the quirk: the board's boot configuration, and the advice removes it.
+printf 'coherent_pool=1M 8250.nr_uarts=1 console=tty1 root=PARTUUID=1-02 rootwait sdhci.debug_quirks2=4\n' >"$tmp/cmdline.txt"
+run 0 $bus -J --ios "$(ios 1)" --family sd --dt tests/data/dt/rpi4-emmc2.dts --cmdline "$tmp/cmdline.txt" &&
+    json_eq "Pi 4 quirk with its command line: the board, and the fix removes the option" \
+        "j['hosts'][0]['limit'], any('remove sdhci.debug_quirks2=4' in s for s in j['hosts'][0]['suggestions'])" "board True"
+run 0 $bus -J --ios "$(ios 1)" --family sd --dt tests/data/dt/rpi4-emmc2.dts &&
+    json_eq "... and without it, the cause stays open" "j['hosts'][0]['limit']" "unknown"
+run 1 $bus --ios "$(ios 1)" --cmdline /nonexistent.txt && expect "a missing --cmdline file names --cmdline" "$err" "^mmc-bus: --cmdline: /nonexistent.txt"
 # The same card in the same Pi without the quirk: DDR50.
 run 0 $bus -J --ios "$(ios 0)" && json_eq "Pi 4: DDR50, 50 MB/s" "j['hosts'][0]['ios']['mode'], j['hosts'][0]['mode_ceiling_mb_s']" "DDR50 50.0"
 # Runtime-suspended card: nothing can be said.

@@ -24,6 +24,14 @@ ios "$tmp/hs.ios" 50000000 2 "sd high-speed" "0 (3.30 V)"
 ios "$tmp/sdr50.ios" 100000000 4 "sd uhs SDR50" "1 (1.80 V)"
 
 # --- offline plans ----------------------------------------------------------
+# A Pi 4 held at HS by sdhci.debug_quirks2=4 on its pasted command line:
+# DDR50 is planned but not trialled under it, and the persistent form is the
+# option removed from cmdline.txt, untested.
+printf 'console=tty1 root=PARTUUID=1-02 rootwait sdhci.debug_quirks2=4\n' >"$tmp/cmdline"
+run 0 $T bus -n -J --ios "$tmp/hs.ios" --dt tests/data/dt/rpi4-emmc2.dts --family sd --kernel 6.12 --cmdline "$tmp/cmdline" &&
+    json_eq "Pi 4 quirk: DDR50 not trialled under it; the form is the command line's, in cmdline.txt" \
+        "[p['trial'].startswith('not trialled: the kernel command line') for p in j['plan'] if p['mode'] == 'DDR50'], [(f['kind'], f['text'], 'cmdline.txt' in f['scope']) for f in j['persistent']], j['persistent_for'].startswith('DDR50 once')" \
+        "[True] [('kernel-cmdline', 'remove sdhci.debug_quirks2=4\\n', True)] True"
 run 0 $T bus -n -J --ios "$tmp/hs.ios" --caps 0x400f0007 --caps2 0 --kernel 6.12.9 &&
     json_eq "offline: fastest first, down to legacy; HS in use" \
         "[p['mode'] for p in j['plan']], [p['mode'] for p in j['plan'] if p['in_use']]" \

@@ -22,6 +22,11 @@
 #   only the Raspberry Pi kernel's does; the clock stays at 50 MHz, and the
 #   doctor must not report a clock the kernel is not running (its rule for
 #   brcm,overclock-50 holds only when the clock that runs is the property's).
+# - the overlay `mmc-tune bus --emit --untested` writes for the Pi 3's slot
+#   when a pasted kernel log shows CRC errors at high speed: a lower clock
+#   (max-frequency, the plan's first step down, on the node's path since
+#   Debian's dtb has no __symbols__), compiled with dtc -@ and booted; the
+#   kernel must run it and the doctor read it.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
 . tests/lab/rpi-lib.sh
@@ -82,4 +87,31 @@ if boot overclock-62; then
     rpi_check "... and does not blame brcm,overclock-50 for a clock it does not set" bus.json \
         "any('brcm,overclock-50' in d for d in $h['decided_by'])" "False"
 fi
+# --- the tuner's own overlay: a lower clock after CRC errors --------------------
+# The evidence a Pi 3 user would paste: the slot's ios at high speed, the
+# board's SD node, and a kernel log with CRC errors (error -84) on mmc0.
+printf 'clock:\t\t50000000 Hz\nactual clock:\t50000000 Hz\nvdd:\t\t21 (3.3 ~ 3.4 V)\npower mode:\t2 (on)\nbus width:\t2 (4 bits)\ntiming spec:\t2 (sd high-speed)\nsignal voltage:\t0 (3.30 V)\n' >$ovdir/emitted.ios
+printf '[    2.1] mmc0: host does not support reading read-only switch, assuming write-enable\n[    2.2] mmc0: new high speed SDHC card at address aaaa\n[    2.3] mmcblk0: mmc0:aaaa QEMU! 1.00 GiB\n[   40.1] mmcblk0: error -84 transferring data, sector 2048, nr 8, cmd response 0x900, card status 0xb00\n[   40.2] mmcblk0: error -84 transferring data, sector 4096, nr 8, cmd response 0x900, card status 0xb00\n' >$ovdir/emitted.dmesg
+# The board's tree is the lab's own dtb (Debian's, no __symbols__: the
+# overlay targets the node by path), in source form as a user pastes it.
+pi_dtb=$(ls build/lab/rpi/kernel/*/usr/lib/linux-image-*/broadcom/bcm2837-rpi-3-b.dtb 2>/dev/null | head -n 1)
+[ -n "$pi_dtb" ] && dtc -q -I dtb -O dts -o $ovdir/board.dts "$pi_dtb" || fail "the lab's bcm2837-rpi-3-b.dtb: '$pi_dtb'"
+if build/bin/mmc-tune bus -n -J --ios $ovdir/emitted.ios --dt $ovdir/board.dts --dt-node mmc@7e202000 --caps 0xc0000027 --kernel 6.1 \
+    --family sd --dmesg $ovdir/emitted.dmesg --emit $ovdir/emitted-lower-clock.dtso --untested >$ovdir/emitted.json 2>$ovdir/emitted.err; then
+    pass "mmc-tune bus --emit --untested writes the persistent form"
+else fail "mmc-tune bus --emit: $(head -3 $ovdir/emitted.err)"; fi
+grep -q 'max-frequency = <37500000>;' $ovdir/emitted-lower-clock.dtso 2>/dev/null &&
+    pass "the emitted overlay lowers max-frequency to 37.5 MHz (HS x 0.75)" ||
+    fail "emitted overlay: $(tr '\n' ' ' <$ovdir/emitted-lower-clock.dtso 2>/dev/null)"
+if dtc -@ -q -I dts -O dtb -o $ovdir/emitted-lower-clock.dtbo $ovdir/emitted-lower-clock.dtso 2>$ovdir/emitted.dtc; then
+    pass "dtc -@ compiles it"
+    if boot emitted-lower-clock; then
+        [ "$(cat "$res/dt-max-frequency")" = 37500000 ] && pass "the live tree carries the emitted max-frequency 37500000" ||
+            fail "live max-frequency: '$(cat "$res/dt-max-frequency" 2>/dev/null)'"
+        grep -q "^clock:.*37500000 Hz" "$res/ios" && pass "the kernel obeys it: ios at 37.5 MHz" || fail "ios: $(tr '\n' ' ' <"$res/ios")"
+        rpi_rc "the card reads at 37.5 MHz" read 0
+        rpi_check "the doctor reads the lowered clock from the live tree and from ios" bus.json \
+            "$h['device_tree']['max_frequency_hz'], $h['ios']['clock_hz']" "37500000 37500000"
+    fi
+else fail "dtc -@ refuses the emitted overlay: $(head -3 $ovdir/emitted.dtc)"; fi
 finish

@@ -322,3 +322,31 @@ TEST(ReadInput, CapsTheSizeAndNamesTheFile)
 }
 
 } // namespace
+
+// A tree built with dtc -@ lists its labels under /__symbols__ (label ->
+// path): the live tree's node gets its label from there, so an overlay can
+// target it by label; without the entry, no label is made up.
+TEST(DeviceTreeDir, LabelFromTheTreesSymbols)
+{
+    char tmpl[] = "/tmp/mmckit-dt-XXXXXX";
+    ASSERT_TRUE(mkdtemp(tmpl));
+    const fs::path root = fs::path(tmpl) / "base";
+    fs::copy(dt_dir + "rk3328-roc-cc.fs", root, fs::copy_options::recursive);
+    EXPECT_EQ(mmc::dev::read_device_tree_dir(root / "mmc@ff500000", "live").label, "");
+    fs::create_directories(root / "__symbols__");
+    const auto property = [&](const char* name, const std::string& value) {
+        std::ofstream(root / "__symbols__" / name, std::ios::binary) << value << '\0';
+    };
+    property("sdmmc", "/mmc@ff500000");
+    property("sdmmc_ext", "/mmc@ff5f0000");
+    property("vcc_sd", "/sdmmc-regulator");
+    const DeviceTree dt = mmc::dev::read_device_tree_dir(root / "mmc@ff500000", "live");
+    EXPECT_EQ(dt.label, "sdmmc");
+    EXPECT_TRUE(dt.label_in_symbols);
+    EXPECT_EQ(dt.path, "/mmc@ff500000");
+    expect_roc_cc_sd(dt);
+    // Two labels on one node: the first by name, every time.
+    property("mmc0", "/mmc@ff500000");
+    EXPECT_EQ(mmc::dev::read_device_tree_dir(root / "mmc@ff500000", "live").label, "mmc0");
+    fs::remove_all(tmpl);
+}

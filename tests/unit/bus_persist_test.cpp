@@ -162,3 +162,106 @@ TEST(BusPersistCases, WithoutADeviceTreeASentenceSaysWhyThereIsNoForm)
     EXPECT_TRUE(o.kept.forms.empty());
     EXPECT_NE(o.kept.none.find("no device tree for mmc0 (--dt FILE"), std::string::npos) << o.kept.none;
 }
+
+// The Pi 4 held at high speed by sdhci.debug_quirks2=4 on its command line
+// (the corpus's cloudmesh case): the doctor names the command line, the
+// plan does not trial DDR50 under it, and the form is the option removed
+// from cmdline.txt - no device-tree change.
+TEST(BusPersistCases, RaspberryPi4HeldByTheQuirkGetsItsCommandLineEdit)
+{
+    auto e = evidence(sd_hs, "tests/data/dt/rpi4-emmc2.dts");
+    e.card = CardFamily::sd;
+    e.cmdline = parse_kernel_cmdline("coherent_pool=1M 8250.nr_uarts=1 sdhci.debug_quirks2=4 console=tty1 root=PARTUUID=1-02 rootwait\n");
+    e.cmdline->source = "cmdline.txt";
+    const auto o = run(e);
+    EXPECT_EQ(o.d.limit, Limit::board);
+    ASSERT_EQ(o.d.cmdline_changes.size(), 1u);
+    const auto& c = o.d.cmdline_changes.front();
+    EXPECT_EQ(c.written, "sdhci.debug_quirks2=4");
+    EXPECT_FALSE(c.value);
+    ASSERT_FALSE(c.frees.empty());
+    EXPECT_EQ(c.frees.front(), Mode::ddr50);
+    EXPECT_TRUE(any_has({o.d.findings.front().text}, "SDHCI_QUIRK2_NO_1_8_V")) << o.d.findings.front().text;
+    EXPECT_TRUE(any_has(o.d.suggestions, "remove sdhci.debug_quirks2=4"));
+    // DDR50 stays in the plan (the controller runs it) but is not trialled under the quirk.
+    const auto ddr50 = std::find_if(o.plan.steps.begin(), o.plan.steps.end(), [](const auto& s) { return s.mode == Mode::ddr50; });
+    ASSERT_NE(ddr50, o.plan.steps.end());
+    EXPECT_FALSE(ddr50->trialled);
+    EXPECT_NE(ddr50->trial.find("the kernel command line's sdhci.debug_quirks2=4"), std::string::npos) << ddr50->trial;
+    ASSERT_EQ(o.kept.forms.size(), 1u) << o.kept.none;
+    EXPECT_EQ(o.kept.forms[0].kind, "kernel-cmdline");
+    EXPECT_EQ(o.kept.forms[0].text, "remove sdhci.debug_quirks2=4\n");
+    EXPECT_NE(o.kept.forms[0].scope.find("cmdline.txt"), std::string::npos) << o.kept.forms[0].scope;
+    EXPECT_EQ(o.kept.for_what, "DDR50 once sdhci.debug_quirks2=4 is gone (untested on this card: trial it with --apply after the reboot)");
+    // Live, the host's caps already lack what the quirk took (no UHS bit):
+    // the same answer from the controller's row.
+    auto live = e;
+    live.caps = 0x40000007;
+    live.caps2 = 0;
+    live.kernel_version = "6.12";
+    const auto lo = run(live);
+    EXPECT_EQ(lo.d.limit, Limit::board);
+    ASSERT_EQ(lo.d.cmdline_changes.size(), 1u);
+    EXPECT_EQ(lo.d.cmdline_changes.front().frees.front(), Mode::ddr50);
+    // Other bits of the option are kept, in the form the kernel reads.
+    e.cmdline = parse_kernel_cmdline("sdhci.debug_quirks2=0x204");
+    const auto kept = run(e).kept;
+    ASSERT_EQ(kept.forms.size(), 1u);
+    EXPECT_EQ(kept.forms[0].text, "replace sdhci.debug_quirks2=0x204 with sdhci.debug_quirks2=0x200\n");
+}
+
+// The same line on a Pi 3's sdhost (not an SDHCI driver) changes nothing:
+// the doctor says so and keeps the controller as the limit.
+TEST(BusPersistCases, TheQuirkDoesNotActOnAHostThatIsNotSdhci)
+{
+    auto e = evidence(sd_hs, "tests/data/dt/rpi3-sdhost.dts");
+    e.card = CardFamily::sd;
+    e.cmdline = parse_kernel_cmdline("sdhci.debug_quirks2=4");
+    const auto o = run(e);
+    EXPECT_EQ(o.d.limit, Limit::host);
+    EXPECT_TRUE(o.d.cmdline_changes.empty());
+    bool said = false;
+    for (const auto& f : o.d.findings) said |= f.text.find("acts on SDHCI hosts only") != std::string::npos;
+    EXPECT_TRUE(said);
+    EXPECT_TRUE(o.kept.forms.empty());
+}
+
+// A Pi 4 whose command line has no such quirk, or one the kernel rejects,
+// runs the case as before: the doctor cannot blame the command line.
+TEST(BusPersistCases, NoQuirkInForceNoCommandLineChange)
+{
+    for (const char* line : {"console=tty1 rootwait", "sdhci.debug_quirks2=4x", "sdhci.debug_quirks2=0", "-- sdhci.debug_quirks2=4"}) {
+        auto e = evidence(sd_hs, "tests/data/dt/rpi4-emmc2.dts");
+        e.card = CardFamily::sd;
+        e.cmdline = parse_kernel_cmdline(line);
+        const auto o = run(e);
+        EXPECT_TRUE(o.d.cmdline_changes.empty()) << line;
+        EXPECT_NE(o.d.limit, Limit::board) << line;
+    }
+}
+
+// CRC errors at the mode in use, in a pasted kernel log: the form is the
+// plan's first lower clock for that mode, untested, and sets nothing else
+// (the mode runs already: no property to offer it).
+TEST(BusPersistCases, CrcErrorsAtTheModeInUseGetTheFirstLowerClockUntested)
+{
+    auto e = evidence(sd_hs, "tests/data/dt/rpi3-sdhost.dts");
+    e.card = CardFamily::sd;
+    e.caps = 0xc0000027;
+    e.caps2 = 0;
+    e.kernel_version = "6.12";
+    e.log = parse_kernel_log("mmc0: new high speed SDHC card at address aaaa\n"
+                             "mmcblk0: mmc0:aaaa QEMU! 1.00 GiB\n"
+                             "mmcblk0: error -84 transferring data, sector 2048, nr 8, cmd response 0x900, card status 0xb00\n",
+                             {"mmc0"});
+    const auto o = run(e);
+    ASSERT_FALSE(o.plan.signal_errors.empty());
+    ASSERT_FALSE(o.kept.forms.empty()) << o.kept.none;
+    EXPECT_EQ(o.kept.for_what.rfind("HS at 37.5 MHz (untested on this card: the kernel log shows a signal error", 0), 0u) << o.kept.for_what;
+    EXPECT_EQ(o.kept.forms[0].kind, "dt-overlay");
+    EXPECT_NE(o.kept.forms[0].text.find("max-frequency = <37500000>;"), std::string::npos) << o.kept.forms[0].text;
+    EXPECT_EQ(o.kept.forms[0].text.find("cap-sd-highspeed"), std::string::npos) << o.kept.forms[0].text;
+    // Without the log there is nothing to lower.
+    e.log.reset();
+    EXPECT_TRUE(run(e).kept.forms.empty());
+}

@@ -52,7 +52,7 @@ void bus_usage(std::FILE* to)
  {0} bus [options] --emit FILE [--untested] DEVICE
  {0} bus --undo [DEVICE]
  {0} bus --ios FILE [--caps HEX] [--caps2 HEX] [--dt FILE|DIR] [--kernel VERSION]
-         [--family sd|mmc] [--dmesg FILE [--dmesg-host HOST]]
+         [--family sd|mmc] [--dmesg FILE [--dmesg-host HOST]] [--cmdline FILE]
 
 Plan the bus modes card and host share, fastest first, each with what limits
 it today and what a trial would set; with --apply, trial them: set caps,
@@ -103,6 +103,8 @@ Options:
                              clock steps)
      --dmesg-host HOST       which host's lines of --dmesg to read (mmc1), where the
                              evidence cannot tie the log to one
+     --cmdline FILE          a pasted /proc/cmdline (default live: the running
+                             kernel's): an sdhci.debug_quirks2 that holds the host back
      --no-ioctl              send no card commands; registers from sysfs and debugfs
      --sysfs-root DIR        read sysfs from DIR (default /sys)
      --debugfs-root DIR      read debugfs from DIR (default /sys/kernel/debug)
@@ -130,6 +132,7 @@ struct Options {
     std::optional<mmc::out::PastedBus> pasted; // --ios and what goes with it
     std::optional<std::string> dmesg;
     std::string dmesg_host;
+    std::optional<std::string> cmdline;
     dev::SysRoots roots;
 };
 
@@ -166,7 +169,7 @@ std::vector<bus::Mode> mode_list(const std::string& text)
 
 Options parse_options(int argc, char** argv)
 {
-    enum { apply = 256, keep, force, mode, destructive, offset, size, time, undo, emit, untested, caps, caps2, dt, dt_node, kernel, family, dmesg, dmesg_host };
+    enum { apply = 256, keep, force, mode, destructive, offset, size, time, undo, emit, untested, caps, caps2, dt, dt_node, kernel, family, dmesg, dmesg_host, cmdline };
     static const auto longopts = cli::with_device_sources({
         {"apply", no_argument, nullptr, apply},
         {"yes", no_argument, nullptr, 'y'},
@@ -191,6 +194,7 @@ Options parse_options(int argc, char** argv)
         {"family", required_argument, nullptr, family},
         {"dmesg", required_argument, nullptr, dmesg},
         {"dmesg-host", required_argument, nullptr, dmesg_host},
+        {"cmdline", required_argument, nullptr, cmdline},
         {"help", no_argument, nullptr, 'h'},
         {"version", no_argument, nullptr, 'V'},
     }, {.debugfs_root = true});
@@ -238,6 +242,7 @@ Options parse_options(int argc, char** argv)
         }
         case dmesg: o.dmesg = arg; break;
         case dmesg_host: o.dmesg_host = mmc::out::host_option("--dmesg-host", arg); break;
+        case cmdline: o.cmdline = arg; break;
         case 'h': bus_usage(stdout); std::exit(cli::ok);
         case 'V': cli::print_version_and_exit(tool);
         default:
@@ -251,6 +256,7 @@ Options parse_options(int argc, char** argv)
     if (!p.ios_file.empty()) {
         p.dmesg_file = o.dmesg;
         p.dmesg_host = o.dmesg_host;
+        p.cmdline_file = o.cmdline;
         o.pasted = p;
     }
     if (!o.dmesg_host.empty() && !o.dmesg) throw cli::UsageError("--dmesg-host picks a host of --dmesg; give --dmesg FILE");
@@ -302,6 +308,7 @@ Gathered live_evidence(const Options& o)
         const auto text = cli::in_context("--dmesg", [&] { return cli::read_input(*o.dmesg, 32 << 20, "kernel log"); });
         mmc::out::add_host_log(g.evidence, text, o.dmesg_host, devices);
     }
+    if (o.cmdline) g.evidence.cmdline = cli::in_context("--cmdline", [&] { return mmc::out::read_kernel_cmdline(*o.cmdline); });
     dev::SafetyRoots sr;
     sr.sysfs = o.roots.sysfs;
     if (!o.roots.is_live()) sr.proc = o.roots.sysfs / ".." / "proc";
@@ -442,7 +449,10 @@ int run_bus(int argc, char** argv)
             all = mmc::out::pasted_bus_evidence(*o.pasted);
         } catch (const mmc::out::PastedInputError& e) {
             // Each file's failure names the option that gave it.
-            const char* option = e.input == mmc::out::PastedInput::device_tree ? "--dt" : e.input == mmc::out::PastedInput::kernel_log ? "--dmesg" : "--ios";
+            const char* option = e.input == mmc::out::PastedInput::device_tree      ? "--dt"
+                                 : e.input == mmc::out::PastedInput::kernel_log     ? "--dmesg"
+                                 : e.input == mmc::out::PastedInput::kernel_cmdline ? "--cmdline"
+                                                                                    : "--ios";
             throw cli::Error(cli::ErrorKind::failure, fmt::format("{}: {}", option, e.what()));
         }
         if (all.size() != 1)
