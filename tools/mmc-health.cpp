@@ -1,16 +1,20 @@
 // mmc-health: is this card wearing out, and why won't it write? Thin:
 // options here; gathering in libmmc/dev, deciding in libmmc/health, words in
 // libmmc/views/health_view.
+#include "mmc-health/canary.h"
+
 #include "cli/cli.h"
 #include "cli/deprecated.h"
 #include "cli/device_sources.h"
 #include "cli/file_out.h"
 #include "cli/input.h"
 #include "cli/json_out.h"
+#include "cli/size.h"
 #include "dev/discovery.h"
 #include "dev/gen_cmd.h"
 #include "dev/identify.h"
 #include "dev/write_protect.h"
+#include "health/canary.h"
 #include "health/collect.h"
 #include "health/nagios.h"
 #include "health/raw_file.h"
@@ -41,6 +45,7 @@ void usage(std::FILE* to)
  {0} [options] [DEVICE...]      every card, or the cards named
  {0} [options] --decode KIND=HEX [--decode KIND=HEX ...]
  {0} [options] --from FILE
+ {0} [options] --canary [--destructive --offset SIZE --size SIZE] [DEVICE...]
 
 Say whether an SD or eMMC card is wearing out and whether it can be written,
 from EXT_CSD, the vendor health block (CMD56) its CID names, the SD status
@@ -72,6 +77,18 @@ Options:
                          is outside RANGE (10, 10:, ~:10, 10:20, @10:20)
      --critical RANGE    with --nagios: CRITICAL likewise (-c as
                          check_mmc_health)
+     --canary            also write a small canary (64 KiB) to a file of its
+                         own on the card's mounted file system, read it back
+                         past the page cache and remove it: a card that loses
+                         what it acknowledges is end_of_life, one that refuses
+                         the write read_only
+     --destructive       with --canary: write a raw region of the card instead
+                         (outside every partition; asks first)
+     --offset SIZE       with --destructive: the region's start
+     --size SIZE         with --destructive: the region's length (up to 16M)
+ -y, --yes               with --destructive: do not ask for confirmation
+     --any-device        with --canary: allow a block device that is not an
+                         MMC/SD card
      --no-ioctl          read sysfs and debugfs only, send no card commands
      --sysfs-root DIR    read sysfs from DIR (default /sys)
      --debugfs-root DIR  read debugfs from DIR (default /sys/kernel/debug)
@@ -86,6 +103,7 @@ Examples:
  {0} /dev/mmcblk0
  {0} --prometheus /var/lib/prometheus/node-exporter/mmckit.prom
  {0} --nagios -w 80 --critical 95 /dev/mmcblk0
+ {0} --canary /dev/mmcblk0
  {0} --family mmc --decode ext_csd=@/sys/kernel/debug/mmc0/mmc0:0001/ext_csd
  {0} --layout two_step --decode cmd56=@block.hex
 )",
@@ -142,10 +160,12 @@ struct Options {
     bool use_ioctl = true;
     std::vector<std::string> devices;
     mmc::dev::SysRoots roots;
+    mmc_health::CanaryOptions canary;
 };
 
 Options parse_options(int argc, char** argv)
 {
+    enum { opt_canary = 300, opt_destructive, opt_offset, opt_size, opt_any_device };
     static const auto longopts = mmc::cli::with_device_sources({
         {"decode", required_argument, nullptr, 'd'},   {"family", required_argument, nullptr, 'c'},
         {"card", required_argument, nullptr, 'C'}, // deprecated spelling of --family
@@ -154,6 +174,9 @@ Options parse_options(int argc, char** argv)
         {"json", no_argument, nullptr, 'J'},
         {"nagios", no_argument, nullptr, 'G'},         {"warning", required_argument, nullptr, 'w'},
         {"critical", required_argument, nullptr, 'K'},
+        {"canary", no_argument, nullptr, opt_canary},   {"destructive", no_argument, nullptr, opt_destructive},
+        {"offset", required_argument, nullptr, opt_offset}, {"size", required_argument, nullptr, opt_size},
+        {"any-device", no_argument, nullptr, opt_any_device}, {"yes", no_argument, nullptr, 'y'},
         {"help", no_argument, nullptr, 'h'},           {"version", no_argument, nullptr, 'V'},
     }, {.debugfs_root = true});
     Options o;
@@ -162,7 +185,7 @@ Options parse_options(int argc, char** argv)
     o.nagios = plugin;
     opterr = 0;
     int c;
-    while ((c = mmc::cli::next_option(argc, argv, plugin ? ":d:w:c:JhV" : ":d:c:w:JhV", longopts.data(), {"decode"})) != -1) {
+    while ((c = mmc::cli::next_option(argc, argv, plugin ? ":d:w:c:yJhV" : ":d:c:w:yJhV", longopts.data(), {"decode"})) != -1) {
         if (c == 'c' && plugin) c = 'K';
         switch (c) {
         case 'd': o.decode.push_back(optarg); break;
@@ -186,6 +209,12 @@ Options parse_options(int argc, char** argv)
         case 'R': o.save_raw = optarg; break;
         case 'P': o.prometheus = optarg; break;
         case 'J': o.json = true; break;
+        case opt_canary: o.canary.on = true; break;
+        case opt_destructive: o.canary.destructive = true; break;
+        case opt_offset: o.canary.offset = mmc::cli::size_option("--offset", optarg); break;
+        case opt_size: o.canary.size = mmc::cli::size_option("--size", optarg); break;
+        case opt_any_device: o.canary.any_device = true; break;
+        case 'y': o.canary.yes = true; break;
         case 'h':
             plugin ? plugin_usage(stdout) : usage(stdout);
             std::exit(mmc::cli::ok);
@@ -200,6 +229,9 @@ Options parse_options(int argc, char** argv)
     if (o.nagios && o.json) throw mmc::cli::UsageError("--nagios and --json: give one of them");
     if (!o.nagios && (o.thresholds.warning || o.thresholds.critical))
         throw mmc::cli::UsageError("--warning and --critical only qualify --nagios");
+    mmc_health::check_canary_options(o.canary);
+    if (o.canary.on && (!o.decode.empty() || o.from))
+        throw mmc::cli::UsageError("--canary writes to a card: not with --decode or --from");
     o.use_ioctl = sources.use_ioctl;
     o.roots = sources.roots<mmc::dev::SysRoots>();
     return o;
@@ -293,6 +325,7 @@ int run(int argc, char** argv)
     std::vector<mmc::health::RawCard> raws;
     std::vector<std::string> devices;
     std::vector<std::optional<nlohmann::ordered_json>> identities;
+    std::vector<std::optional<mmc::dev::Device>> canary_devices;
     mmc::cli::as_usage([&] {
         o = parse_options(argc, argv);
         if (!o.decode.empty()) raws.push_back(decoded_card(o));
@@ -314,24 +347,46 @@ int run(int argc, char** argv)
             if (cards.empty() && (!o.prometheus || o.nagios))
                 throw mmc::cli::Error(mmc::cli::ErrorKind::failure, "no MMC/SD card found");
         }
+        // With --canary, the block device each card's canary goes to; a
+        // device that is no card (--any-device) is judged by its canary alone.
+        std::vector<std::optional<mmc::dev::Device>> bare;
         for (const auto& name : o.devices) {
+            if (o.canary.on) {
+                auto d = mmc_health::canary_device(name, o.canary, o.roots);
+                if (d.card) cards.push_back(*d.card);
+                else bare.push_back(std::move(d));
+                continue;
+            }
             auto target = mmc::dev::resolve(name, o.roots); // its messages name the device as typed
             if (!target.card) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: no card in the slot", name));
             cards.push_back(*target.card);
         }
         for (const auto& c : cards) {
             auto live = read_card(c, o);
+            if (o.canary.on) canary_devices.push_back(mmc_health::canary_device(live.device.empty() ? c.name : live.device, o.canary, o.roots));
             raws.push_back(std::move(live.raw));
             devices.push_back(live.device);
             identities.push_back(std::move(live.identity));
         }
+        for (auto& d : bare) {
+            mmc::health::RawCard raw;
+            raw.name = d->name;
+            raws.push_back(std::move(raw));
+            devices.push_back(d->path);
+            identities.emplace_back();
+            canary_devices.push_back(std::move(d));
+        }
     }
     devices.resize(raws.size());
     identities.resize(raws.size());
+    canary_devices.resize(raws.size());
 
     std::vector<mmc::out::CardHealth> cards;
-    for (std::size_t i = 0; i < raws.size(); ++i)
+    for (std::size_t i = 0; i < raws.size(); ++i) {
         cards.push_back({raws[i].name, devices[i], identities[i], mmc::health::assess(mmc::health::input_of(raws[i]))});
+        if (canary_devices[i])
+            mmc::health::apply_canary(cards.back().report, mmc_health::run_device_canary(*canary_devices[i], o.canary, o.roots));
+    }
 
     if (o.save_raw)
         mmc::cli::write_output_file(*o.save_raw, mmc::health::raw_file_text(raws, tool, mmc::version));

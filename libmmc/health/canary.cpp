@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <system_error>
+#include <vector>
 
 namespace mmc::health {
 
@@ -13,7 +14,7 @@ std::string_view to_string(CanaryState s)
     case CanaryState::corrupt: return "corrupt";
     case CanaryState::read_errors: return "read_errors";
     case CanaryState::read_only: return "read_only";
-    case CanaryState::write_errors: return "write_errors";
+    case CanaryState::dead: return "dead";
     }
     return "?";
 }
@@ -39,6 +40,19 @@ public:
 private:
     probe::VerifyTarget& t_;
 };
+
+// A card that write-protected itself answers a write with an error (EIO
+// from the kernel's MMC driver until the card is probed again) and still
+// reads; a dead one answers neither.
+bool still_reads(probe::VerifyTarget& t)
+{
+    std::vector<uint8_t> one(t.io_unit());
+    try {
+        return t.read(0, one);
+    } catch (const std::exception&) {
+        return false;
+    }
+}
 
 CanaryState state_of(probe::VerifyVerdict v)
 {
@@ -83,7 +97,7 @@ CanaryResult run_canary(probe::VerifyTarget& target, uint64_t sequence)
         const int code = e.code().value();
         if (e.code().category() != std::generic_category() && e.code().category() != std::system_category()) throw;
         if (code == EROFS || code == EPERM || code == EACCES) c.state = CanaryState::read_only;
-        else if (code == EIO) c.state = CanaryState::write_errors;
+        else if (code == EIO) c.state = still_reads(target) ? CanaryState::read_only : CanaryState::dead;
         else throw;
         c.written = counted.written;
         c.error = e.what();

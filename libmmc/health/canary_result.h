@@ -15,14 +15,17 @@ namespace mmc::health {
 // file system's own writes for the file it creates and removes.
 inline constexpr uint64_t canary_default_bytes = 64 * 1024;
 inline constexpr uint64_t canary_runs_a_day = 24;
+// A raw region (--destructive) is the user's choice, up to this much.
+inline constexpr uint64_t canary_max_region_bytes = 16 * 1024 * 1024;
 
 enum class CanaryState {
     ok,           // every byte read back as written
     lost_writes,  // acknowledged, then read back as something else (old data, zeros, another address's)
     corrupt,      // read back with bits flipped
     read_errors,  // written, then unreadable
-    read_only,    // the write or the flush refused: EROFS, EPERM, EACCES (a write-protected card)
-    write_errors, // the write or the flush failed with EIO (a card that no longer writes)
+    read_only,    // the write or the flush refused (EROFS, EPERM, EACCES), or failed (EIO)
+                  // on a card that still reads: a card that write-protected itself
+    dead,         // the write failed (EIO) and the card no longer reads either
 };
 std::string_view to_string(CanaryState s);
 

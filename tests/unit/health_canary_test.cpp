@@ -125,12 +125,12 @@ TEST(HealthCanary, CatchesACardTurnedReadOnlyOnTheDayItTurns)
     EXPECT_NE(last.canary.error.find("read-only"), std::string::npos) << last.canary.error;
 }
 
-TEST(HealthCanary, ADeadCardIsAWriteError)
+TEST(HealthCanary, ADeadCardIsDead)
 {
     SimVerifyTarget t(wearing_card(sim::EndOfLife::dead), canary_at, canary_default_bytes);
     const auto days = run_days(t, 10);
     ASSERT_EQ(days.size(), 3u);
-    EXPECT_EQ(days.back().canary.state, CanaryState::write_errors);
+    EXPECT_EQ(days.back().canary.state, CanaryState::dead);
 }
 
 TEST(HealthCanary, AnUnreadableCanaryIsReadErrors)

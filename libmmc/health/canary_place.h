@@ -1,0 +1,30 @@
+// Where the write canary may go on a device (canary.h runs it): a file of
+// its own on one of the device's mounted file systems, or a raw region the
+// user names that no partition and no file system holds. Reads the mount
+// table and sysfs; the words of every refusal are here.
+#pragma once
+
+#include "dev/resolver.h"
+
+#include <filesystem>
+#include <string>
+
+namespace mmc::health {
+
+struct CanaryDirectory {
+    std::filesystem::path dir;   // empty when none is mounted writable
+    std::string read_only_mount; // else the first one mounted read-only, if any
+};
+
+// The mount point of the first file system on the device (the disk itself
+// or one of its partitions, in mount-table order) mounted read-write.
+CanaryDirectory canary_directory(const dev::Device& device, const dev::SafetyRoots& roots);
+
+// Why the region [offset, offset + size) of the device may not hold the
+// canary, in words ("overlaps mmcblk0p1 (bytes 4194304 to 62914560)"); empty
+// when it may: inside the disk, whole logical blocks, outside every
+// partition, and the disk itself not mounted, swap or held.
+std::string canary_region_problem(const dev::Device& device, uint64_t offset, uint64_t size, uint32_t logical_block,
+                                  const dev::SafetyRoots& roots);
+
+} // namespace mmc::health
