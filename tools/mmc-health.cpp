@@ -1,8 +1,6 @@
 // mmc-health: is this card wearing out, and why won't it write? Thin:
 // options here; gathering in libmmc/dev, deciding in libmmc/health, words in
 // libmmc/views/health_view.
-#include "mmc-health/canary.h"
-
 #include "cli/cli.h"
 #include "cli/deprecated.h"
 #include "cli/device_sources.h"
@@ -14,7 +12,10 @@
 #include "dev/gen_cmd.h"
 #include "dev/identify.h"
 #include "dev/write_protect.h"
+#include "cli/confirm.h"
+#include "dev/free_region.h"
 #include "health/canary.h"
+#include "probe/canary.h"
 #include "health/collect.h"
 #include "health/nagios.h"
 #include "health/raw_file.h"
@@ -87,6 +88,7 @@ Options:
      --offset SIZE       with --destructive: the region's start
      --size SIZE         with --destructive: the region's length (up to 16M)
  -y, --yes               with --destructive: do not ask for confirmation
+ -n, --dry-run           with --canary: say where it would write, write nothing
      --any-device        with --canary: allow a block device that is not an
                          MMC/SD card
      --no-ioctl          read sysfs and debugfs only, send no card commands
@@ -150,6 +152,108 @@ Examples:
                plugin_name, mmc::health::layout_names());
 }
 
+struct CanaryOptions {
+    bool on = false;
+    bool destructive = false; // a raw region, --offset and --size
+    bool yes = false, dry_run = false, any_device = false;
+    std::optional<uint64_t> offset, size;
+};
+
+void check_canary_options(const CanaryOptions& o)
+{
+    if (!o.on && (o.destructive || o.offset || o.size || o.any_device || o.yes || o.dry_run))
+        throw mmc::cli::UsageError("--destructive, --offset, --size, --any-device, --yes and --dry-run only qualify --canary");
+    if (o.destructive != (o.offset && o.size))
+        throw mmc::cli::UsageError("--canary --destructive writes a raw region: give it with --offset SIZE and --size SIZE, all three");
+    if (o.size && *o.size > mmc::health::canary_max_region_bytes)
+        throw mmc::cli::UsageError(fmt::format("--size {}: the canary writes at most {}", *o.size,
+                                               mmc::cli::format_bytes(mmc::health::canary_max_region_bytes)));
+}
+
+// The block device `typed` names, for the canary: any block device with
+// --any-device, else an MMC/SD card's (or a card reader's slot).
+mmc::dev::Device canary_device(const std::string& typed, const CanaryOptions& o, const mmc::dev::SysRoots& roots)
+{
+    mmc::dev::ResolveOptions ro;
+    ro.roots = roots;
+    ro.any_device = o.any_device;
+    auto d = mmc::dev::resolve_device(typed, mmc::dev::Purpose::read, ro);
+    d.require_allowed();
+    if (!d.card && !d.is_reader_slot() && !o.any_device)
+        throw mmc::dev::DeviceError(mmc::dev::DeviceError::Why::not_mmc, typed, "not an MMC/SD device: " + d.not_mmc,
+                                    mmc::cli::Remedy::any_device_write);
+    return d;
+}
+
+mmc::cli::Error failure(const std::string& text) { return mmc::cli::Error(mmc::cli::ErrorKind::failure, text); }
+
+mmc::dev::SafetyRoots safety_roots(const mmc::dev::SysRoots& roots)
+{
+    mmc::dev::SafetyRoots s;
+    s.sysfs = roots.sysfs;
+    return s;
+}
+
+// A file of its own on the first file system of the device mounted
+// read-write; the file systems all mounted read-only is a finding (a card
+// that turned read-only has them remounted so: ext4's errors=remount-ro).
+std::optional<mmc::health::CanaryResult> file_canary(const mmc::dev::Device& d, const CanaryOptions& o, const mmc::dev::SysRoots& roots)
+{
+    const auto place = mmc::dev::writable_mount(d, safety_roots(roots));
+    if (place.dir.empty() && !place.read_only_mount.empty()) {
+        mmc::health::CanaryResult c;
+        c.mode = "file";
+        c.where = place.read_only_mount;
+        c.size = mmc::health::canary_default_bytes;
+        c.state = mmc::health::CanaryState::read_only;
+        c.error = fmt::format("{}: every file system of {} is mounted read-only", place.read_only_mount, d.disk);
+        return c;
+    }
+    if (place.dir.empty())
+        throw failure(fmt::format("{}: no file system of {} is mounted to hold the canary; mount one, or name a raw "
+                                  "region with --destructive --offset SIZE --size SIZE",
+                                  d.typed, d.disk));
+    if (o.dry_run) {
+        fmt::print(stderr, "Dry run: the canary would write {} to a file of its own in {}, then remove it.\n",
+                   mmc::cli::format_bytes(mmc::health::canary_default_bytes), place.dir.string());
+        return std::nullopt;
+    }
+    return mmc::probe::run_file_canary(place.dir, mmc::probe::random_canary_sequence());
+}
+
+// The raw region --offset and --size name, outside every partition, after a
+// confirmation.
+std::optional<mmc::health::CanaryResult> region_canary(const mmc::dev::Device& d, const CanaryOptions& o, const mmc::dev::SysRoots& roots)
+{
+    // Not exclusive: the card's partitions stay mounted; the region is outside them.
+    mmc::probe::DeviceBlocks io(d.path, false);
+    const std::string problem = mmc::dev::free_region_problem(d, *o.offset, *o.size, io.block_size(), safety_roots(roots));
+    if (!problem.empty())
+        throw failure(fmt::format("{}: the canary's region (--offset {} --size {}): {}", d.typed, *o.offset, *o.size, problem));
+    const std::string plan = fmt::format("The canary writes {} at bytes {} to {} of {} ({}) on every run,\n"
+                                         "destroying what is there.\n",
+                                         mmc::cli::format_bytes(*o.size), *o.offset, *o.offset + *o.size, d.path,
+                                         mmc::dev::describe_device(d));
+    if (o.dry_run) {
+        fmt::print(stderr, "{}Dry run: nothing was written.\n", plan);
+        return std::nullopt;
+    }
+    if (!o.yes) {
+        if (!isatty(STDIN_FILENO))
+            throw failure(fmt::format("{}: refusing to write the canary's region without confirmation: stdin is not a "
+                                      "terminal; use --yes",
+                                      d.typed));
+        if (mmc::cli::confirm(plan, "write the canary", false) != mmc::cli::Confirmation::yes)
+            throw failure("not confirmed; nothing was written");
+    }
+    return mmc::probe::run_region_canary(io, d.path, *o.offset, *o.size, mmc::probe::random_canary_sequence());
+}
+
+std::optional<mmc::health::CanaryResult> run_device_canary(const mmc::dev::Device& d, const CanaryOptions& o, const mmc::dev::SysRoots& roots)
+{
+    return o.destructive ? region_canary(d, o, roots) : file_canary(d, o, roots);
+}
+
 struct Options {
     std::optional<mmc::regs::CardFamily> card;
     std::vector<std::string> decode;
@@ -160,7 +264,7 @@ struct Options {
     bool use_ioctl = true;
     std::vector<std::string> devices;
     mmc::dev::SysRoots roots;
-    mmc_health::CanaryOptions canary;
+    CanaryOptions canary;
 };
 
 Options parse_options(int argc, char** argv)
@@ -177,6 +281,7 @@ Options parse_options(int argc, char** argv)
         {"canary", no_argument, nullptr, opt_canary},   {"destructive", no_argument, nullptr, opt_destructive},
         {"offset", required_argument, nullptr, opt_offset}, {"size", required_argument, nullptr, opt_size},
         {"any-device", no_argument, nullptr, opt_any_device}, {"yes", no_argument, nullptr, 'y'},
+        {"dry-run", no_argument, nullptr, 'n'},
         {"help", no_argument, nullptr, 'h'},           {"version", no_argument, nullptr, 'V'},
     }, {.debugfs_root = true});
     Options o;
@@ -185,7 +290,7 @@ Options parse_options(int argc, char** argv)
     o.nagios = plugin;
     opterr = 0;
     int c;
-    while ((c = mmc::cli::next_option(argc, argv, plugin ? ":d:w:c:yJhV" : ":d:c:w:yJhV", longopts.data(), {"decode"})) != -1) {
+    while ((c = mmc::cli::next_option(argc, argv, plugin ? ":d:w:c:ynJhV" : ":d:c:w:ynJhV", longopts.data(), {"decode"})) != -1) {
         if (c == 'c' && plugin) c = 'K';
         switch (c) {
         case 'd': o.decode.push_back(optarg); break;
@@ -215,6 +320,7 @@ Options parse_options(int argc, char** argv)
         case opt_size: o.canary.size = mmc::cli::size_option("--size", optarg); break;
         case opt_any_device: o.canary.any_device = true; break;
         case 'y': o.canary.yes = true; break;
+        case 'n': o.canary.dry_run = true; break;
         case 'h':
             plugin ? plugin_usage(stdout) : usage(stdout);
             std::exit(mmc::cli::ok);
@@ -229,7 +335,7 @@ Options parse_options(int argc, char** argv)
     if (o.nagios && o.json) throw mmc::cli::UsageError("--nagios and --json: give one of them");
     if (!o.nagios && (o.thresholds.warning || o.thresholds.critical))
         throw mmc::cli::UsageError("--warning and --critical only qualify --nagios");
-    mmc_health::check_canary_options(o.canary);
+    check_canary_options(o.canary);
     if (o.canary.on && (!o.decode.empty() || o.from))
         throw mmc::cli::UsageError("--canary writes to a card: not with --decode or --from");
     o.use_ioctl = sources.use_ioctl;
@@ -352,7 +458,7 @@ int run(int argc, char** argv)
         std::vector<std::optional<mmc::dev::Device>> bare;
         for (const auto& name : o.devices) {
             if (o.canary.on) {
-                auto d = mmc_health::canary_device(name, o.canary, o.roots);
+                auto d = canary_device(name, o.canary, o.roots);
                 if (d.card) cards.push_back(*d.card);
                 else bare.push_back(std::move(d));
                 continue;
@@ -363,7 +469,7 @@ int run(int argc, char** argv)
         }
         for (const auto& c : cards) {
             auto live = read_card(c, o);
-            if (o.canary.on) canary_devices.push_back(mmc_health::canary_device(live.device.empty() ? c.name : live.device, o.canary, o.roots));
+            if (o.canary.on) canary_devices.push_back(canary_device(live.device.empty() ? c.name : live.device, o.canary, o.roots));
             raws.push_back(std::move(live.raw));
             devices.push_back(live.device);
             identities.push_back(std::move(live.identity));
@@ -384,8 +490,8 @@ int run(int argc, char** argv)
     std::vector<mmc::out::CardHealth> cards;
     for (std::size_t i = 0; i < raws.size(); ++i) {
         cards.push_back({raws[i].name, devices[i], identities[i], mmc::health::assess(mmc::health::input_of(raws[i]))});
-        if (canary_devices[i])
-            mmc::health::apply_canary(cards.back().report, mmc_health::run_device_canary(*canary_devices[i], o.canary, o.roots));
+        if (!canary_devices[i]) continue;
+        if (auto c = run_device_canary(*canary_devices[i], o.canary, o.roots)) mmc::health::apply_canary(cards.back().report, *c);
     }
 
     if (o.save_raw)

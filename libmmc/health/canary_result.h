@@ -27,7 +27,8 @@ enum class CanaryState {
                   // on a card that still reads: a card that write-protected itself
     dead,         // the write failed (EIO) and the card no longer reads either
 };
-std::string_view to_string(CanaryState s);
+
+std::string_view to_string(CanaryState s); // "ok", "lost_writes", ... (health/canary.cpp)
 
 struct CanaryResult {
     std::string mode;  // "file" or "region"

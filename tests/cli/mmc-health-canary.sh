@@ -109,6 +109,8 @@ mkfs.ext4 -q -F "$d" >/dev/null 2>&1
 mkdir -p "$w/mnt"
 mount "$d" "$w/mnt" || exit 9
 echo "keep me" >"$w/mnt/keep.txt"
+$HEALTH --canary --any-device --dry-run -J "$d" >"$w/dry.json" 2>"$w/dry.err"
+ls -A "$w/mnt" >"$w/dry.ls"
 $HEALTH --canary --any-device -J "$d" >"$w/fs.json" 2>"$w/fs.err"; echo $? >"$w/fs.rc"
 ls -A "$w/mnt" >"$w/fs.ls"
 cat "$w/mnt/keep.txt" >"$w/fs.keep"
@@ -118,6 +120,9 @@ umount "$w/mnt"
 $HEALTH --canary --any-device "$d" >/dev/null 2>"$w/none.err"; echo $? >"$w/none.rc"
 SH
 $sim $fast --capacity 64M --au 4M -- sh "$work/fs.sh" "$work" >/dev/null 2>"$work/fs.simerr"
+expect "file: --dry-run says where" "$work/dry.err" "^Dry run: the canary would write 64 KiB to a file of its own in $work/mnt, then remove it.$"
+cp "$work/dry.json" "$out" 2>/dev/null || : >"$out"
+json_eq "file: --dry-run: no canary run, no file made" "'canary' in j['cards'][0], open('$work/dry.ls').read().split()" "False ['keep.txt', 'lost+found']"
 [ "$(cat "$work/fs.rc" 2>/dev/null)" = 6 ] && pass "file: exit 6 (unknown: a loop device has no health record)" || fail "file: exit $(cat "$work/fs.rc" 2>/dev/null): $(cat "$work/fs.err")"
 cp "$work/fs.json" "$out" 2>/dev/null || : >"$out"
 json_eq "file: a file of its own, written and read back" \

@@ -4,6 +4,7 @@
 // life begins and catches it on the first day a write of its own is lost
 // or refused, with the right state; the verdict follows.
 #include "health/canary.h"
+#include "probe/canary.h"
 #include "sim_verify_target.h"
 #include "sim/card.h"
 #include "sim/params.h"
@@ -61,7 +62,7 @@ std::vector<Day> run_days(SimVerifyTarget& t, int days)
         Day day;
         const auto before = t.card.counters().wear;
         day.end_of_life_before = before.end_of_life;
-        day.canary = run_canary(t, 1000 + static_cast<uint64_t>(d)); // a new sequence every run
+        day.canary = mmc::probe::run_canary(t, 1000 + static_cast<uint64_t>(d)); // a new sequence every run
         const auto after = t.card.counters().wear;
         day.lost_writes = after.lost_writes - before.lost_writes;
         day.refused_writes = after.refused_writes - before.refused_writes;
@@ -77,7 +78,7 @@ std::vector<Day> run_days(SimVerifyTarget& t, int days)
 TEST(HealthCanary, AHealthyCardReadsBackWhatItWrote)
 {
     SimVerifyTarget t(wearing_card(sim::EndOfLife::lose_writes), canary_at, canary_default_bytes);
-    const auto c = run_canary(t, 7);
+    const auto c = mmc::probe::run_canary(t, 7);
     EXPECT_EQ(c.state, CanaryState::ok);
     EXPECT_TRUE(c.read_back_ok);
     EXPECT_EQ(c.size, canary_default_bytes);
@@ -138,7 +139,7 @@ TEST(HealthCanary, AnUnreadableCanaryIsReadErrors)
     sim::Params p = wearing_card(sim::EndOfLife::lose_writes);
     p.wear.weak.push_back({canary_at + 16 * KiB, 16 * KiB, 9});
     SimVerifyTarget t(p, canary_at, canary_default_bytes);
-    const auto c = run_canary(t, 7);
+    const auto c = mmc::probe::run_canary(t, 7);
     EXPECT_EQ(c.state, CanaryState::read_errors);
     EXPECT_EQ(c.first_bad_offset, 16 * KiB);
     EXPECT_EQ(c.lost, 16 * KiB);

@@ -1,4 +1,4 @@
-#include "health/canary_place.h"
+#include "dev/free_region.h"
 
 #include "dev/block_safety.h"
 #include "dev/sysfs.h"
@@ -7,14 +7,14 @@
 #include <set>
 #include <sys/statvfs.h>
 
-namespace mmc::health {
+namespace mmc::dev {
 
 namespace fs = std::filesystem;
 
 namespace {
 
 // The disk's and its partitions' sysfs directories.
-std::vector<fs::path> block_dirs(const dev::Device& d)
+std::vector<fs::path> block_dirs(const Device& d)
 {
     std::vector<fs::path> dirs{d.disk_syspath};
     for (const auto& s : d.siblings)
@@ -25,15 +25,15 @@ std::vector<fs::path> block_dirs(const dev::Device& d)
 
 } // namespace
 
-CanaryDirectory canary_directory(const dev::Device& d, const dev::SafetyRoots& roots)
+MountedDirectory writable_mount(const Device& d, const SafetyRoots& roots)
 {
     std::set<std::string> devnos, names;
     for (const auto& dir : block_dirs(d)) {
         names.insert(dir.filename().string());
-        if (auto n = dev::read_attr(dir / "dev")) devnos.insert(*n);
+        if (auto n = read_attr(dir / "dev")) devnos.insert(*n);
     }
-    CanaryDirectory found;
-    for (const auto& m : dev::read_mounts(roots)) {
+    MountedDirectory found;
+    for (const auto& m : read_mounts(roots)) {
         const bool ours = m.devno.empty() ? names.count(fs::path(m.source).filename().string()) > 0 : devnos.count(m.devno) > 0;
         if (!ours) continue;
         struct statvfs sv {};
@@ -48,8 +48,8 @@ CanaryDirectory canary_directory(const dev::Device& d, const dev::SafetyRoots& r
     return found;
 }
 
-std::string canary_region_problem(const dev::Device& d, uint64_t offset, uint64_t size, uint32_t logical_block,
-                                  const dev::SafetyRoots& roots)
+std::string free_region_problem(const Device& d, uint64_t offset, uint64_t size, uint32_t logical_block,
+                                const SafetyRoots& roots)
 {
     if (d.is_partition) return fmt::format("{} is a partition: name the disk ({}) and a region outside its partitions", d.name, d.disk_path);
     if (size == 0) return "the region is empty";
@@ -57,15 +57,15 @@ std::string canary_region_problem(const dev::Device& d, uint64_t offset, uint64_
         return fmt::format("the region is not whole logical blocks of {} bytes", logical_block);
     if (offset >= d.disk_size || size > d.disk_size - offset)
         return fmt::format("the region ends past the disk's end ({} bytes)", d.disk_size);
-    for (const auto& p : dev::check_safety(d.name, roots))
+    for (const auto& p : check_safety(d.name, roots))
         if (p.device == d.name) return p.what; // the whole disk is a file system, swap or held
     for (const auto& s : d.siblings) {
         const fs::path dir = d.disk_syspath / s;
-        const uint64_t start = dev::read_number(dir / "start") * 512, bytes = dev::read_number(dir / "size") * 512;
+        const uint64_t start = read_number(dir / "start") * 512, bytes = read_number(dir / "size") * 512;
         if (offset < start + bytes && start < offset + size)
             return fmt::format("overlaps {} (bytes {} to {})", s, start, start + bytes);
     }
     return {};
 }
 
-} // namespace mmc::health
+} // namespace mmc::dev
