@@ -218,7 +218,7 @@ std::optional<mmc::health::CanaryResult> file_canary(const mmc::dev::Device& d, 
                    mmc::cli::format_bytes(mmc::health::canary_default_bytes), place.dir.string());
         return std::nullopt;
     }
-    return mmc::probe::run_file_canary(place.dir, mmc::probe::random_canary_sequence());
+    return mmc::probe::run_file_canary(place.dir, mmc::probe::random_pass());
 }
 
 // The raw region --offset and --size name, outside every partition, after a
@@ -246,7 +246,7 @@ std::optional<mmc::health::CanaryResult> region_canary(const mmc::dev::Device& d
         if (mmc::cli::confirm(plan, "write the canary", false) != mmc::cli::Confirmation::yes)
             throw failure("not confirmed; nothing was written");
     }
-    return mmc::probe::run_region_canary(io, d.path, *o.offset, *o.size, mmc::probe::random_canary_sequence());
+    return mmc::probe::run_region_canary(io, d.path, *o.offset, *o.size, mmc::probe::random_pass());
 }
 
 std::optional<mmc::health::CanaryResult> run_device_canary(const mmc::dev::Device& d, const CanaryOptions& o, const mmc::dev::SysRoots& roots)

@@ -3,9 +3,7 @@
 #include "probe/verify_targets.h"
 
 #include <cerrno>
-#include <random>
 #include <system_error>
-#include <unistd.h>
 #include <vector>
 
 namespace mmc::probe {
@@ -122,18 +120,11 @@ health::CanaryResult run_file_canary(const std::filesystem::path& dir, uint64_t 
 health::CanaryResult run_region_canary(DeviceBlocks& device, const std::string& path, uint64_t offset, uint64_t size,
                                        uint64_t sequence)
 {
-    RegionVerifyTarget region(device, offset, size);
+    DeviceVerifyTarget region(device, offset, size);
     auto c = run_canary(region, sequence);
     c.mode = "region";
     c.where = path;
     c.offset = offset;
     return c;
 }
-
-uint64_t random_canary_sequence()
-{
-    std::random_device rd;
-    return (uint64_t{rd()} << 32) ^ rd() ^ static_cast<uint64_t>(::getpid());
-}
-
 } // namespace mmc::probe

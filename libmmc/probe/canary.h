@@ -32,7 +32,4 @@ health::CanaryResult run_file_canary(const std::filesystem::path& dir, uint64_t 
 health::CanaryResult run_region_canary(DeviceBlocks& device, const std::string& path, uint64_t offset, uint64_t size,
                                        uint64_t sequence);
 
-// A sequence no earlier run left on the card.
-uint64_t random_canary_sequence();
-
 } // namespace mmc::probe

@@ -17,13 +17,13 @@ namespace fs = std::filesystem;
 
 bool DeviceVerifyTarget::write(uint64_t offset, std::span<const uint8_t> data)
 {
-    io_.write(offset / io_.block_size(), data);
+    io_.write((base_ + offset) / io_.block_size(), data);
     return true;
 }
 
 bool DeviceVerifyTarget::read(uint64_t offset, std::span<uint8_t> out)
 {
-    return io_.try_read(offset / io_.block_size(), out);
+    return io_.try_read((base_ + offset) / io_.block_size(), out);
 }
 
 namespace {
@@ -36,17 +36,6 @@ std::system_error file_error(const fs::path& path, const std::string& what)
 }
 
 } // namespace
-
-bool RegionVerifyTarget::write(uint64_t offset, std::span<const uint8_t> data)
-{
-    io_.write((base_ + offset) / io_.block_size(), data);
-    return true;
-}
-
-bool RegionVerifyTarget::read(uint64_t offset, std::span<uint8_t> out)
-{
-    return io_.try_read((base_ + offset) / io_.block_size(), out);
-}
 
 FileFill::FileFill(const fs::path& dir, uint64_t limit, uint64_t file_bytes, std::string name, uint64_t unit)
     : dir_(dir), name_(std::move(name)), file_bytes_(file_bytes)

@@ -14,24 +14,12 @@
 
 namespace mmc::probe {
 
+// A block device, or the region [base, base + size) of one (whole logical
+// blocks); the pattern names offsets from the region's start.
 class DeviceVerifyTarget : public VerifyTarget {
 public:
-    explicit DeviceVerifyTarget(DeviceBlocks& io) : io_(io) {}
-    uint64_t size() const override { return io_.block_count() * io_.block_size(); }
-    uint32_t io_unit() const override { return io_.block_size(); }
-    bool write(uint64_t offset, std::span<const uint8_t> data) override;
-    void flush() override { io_.flush(); }
-    bool read(uint64_t offset, std::span<uint8_t> out) override;
-
-private:
-    DeviceBlocks& io_;
-};
-
-// The region [base, base + size) of a block device (whole logical blocks);
-// the pattern names offsets from the region's start.
-class RegionVerifyTarget : public VerifyTarget {
-public:
-    RegionVerifyTarget(DeviceBlocks& io, uint64_t base, uint64_t size) : io_(io), base_(base), size_(size) {}
+    explicit DeviceVerifyTarget(DeviceBlocks& io) : DeviceVerifyTarget(io, 0, io.block_count() * io.block_size()) {}
+    DeviceVerifyTarget(DeviceBlocks& io, uint64_t base, uint64_t size) : io_(io), base_(base), size_(size) {}
     uint64_t size() const override { return size_; }
     uint32_t io_unit() const override { return io_.block_size(); }
     bool write(uint64_t offset, std::span<const uint8_t> data) override;

@@ -23,13 +23,7 @@ run 2 $health --canary --destructive --offset 1M --size 1G /dev/null && expect "
 run 2 $health --canary --from /dev/null && expect "not with --from" "$err" "not with --decode or --from"
 run 1 $health --canary /dev/null && expect "/dev/null is no block device" "$err" "/dev/null: not a block device"
 
-if [ "$(id -u)" -ne 0 ] || ! command -v nbdfuse >/dev/null || ! command -v nbdkit >/dev/null ||
-    [ ! -e /dev/loop-control ] || [ ! -e /dev/fuse ]; then
-    skip "block device tests (need root, /dev/loop-control, /dev/fuse, nbdkit and nbdfuse)"
-    finish
-    exit
-fi
-fast="--command 20us --page-read 10us --page-program 20us --block-erase 100us --au-cross 0ns --bus-rate 2e9"
+need_sim_chain
 
 # --- A card that wears out: the canary in the region at 32 MiB, each step
 # the canary then AU 5 written whole (O_DIRECT). AU 5's first write takes an
