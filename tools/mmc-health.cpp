@@ -7,10 +7,15 @@
 #include "cli/file_out.h"
 #include "cli/input.h"
 #include "cli/json_out.h"
+#include "cli/size.h"
 #include "dev/discovery.h"
 #include "dev/gen_cmd.h"
 #include "dev/identify.h"
 #include "dev/write_protect.h"
+#include "cli/confirm.h"
+#include "dev/free_region.h"
+#include "health/canary.h"
+#include "probe/canary.h"
 #include "health/collect.h"
 #include "health/nagios.h"
 #include "health/raw_file.h"
@@ -42,6 +47,7 @@ void usage(std::FILE* to)
  {0} [options] [DEVICE...]      every card, or the cards named
  {0} [options] --decode KIND=HEX [--decode KIND=HEX ...]
  {0} [options] --from FILE
+ {0} [options] --canary [--destructive --offset SIZE --size SIZE] [DEVICE...]
 
 Say whether an SD or eMMC card is wearing out and whether it can be written,
 from EXT_CSD, the vendor health block (CMD56) its CID names, the SD status
@@ -73,6 +79,19 @@ Options:
                          is outside RANGE (10, 10:, ~:10, 10:20, @10:20)
      --critical RANGE    with --nagios: CRITICAL likewise (-c as
                          check_mmc_health)
+     --canary            also write a small canary (64 KiB) to a file of its
+                         own on the card's mounted file system, read it back
+                         past the page cache and remove it: a card that loses
+                         what it acknowledges is end_of_life, one that refuses
+                         the write read_only
+     --destructive       with --canary: write a raw region of the card instead
+                         (outside every partition; asks first)
+     --offset SIZE       with --destructive: the region's start
+     --size SIZE         with --destructive: the region's length (up to 16M)
+ -y, --yes               with --destructive: do not ask for confirmation
+ -n, --dry-run           with --canary: say where it would write, write nothing
+     --any-device        with --canary: allow a block device that is not an
+                         MMC/SD card
      --no-ioctl          read sysfs and debugfs only, send no card commands
      --sysfs-root DIR    read sysfs from DIR (default /sys)
      --debugfs-root DIR  read debugfs from DIR (default /sys/kernel/debug)
@@ -87,6 +106,7 @@ Examples:
  {0} /dev/mmcblk0
  {0} --prometheus /var/lib/prometheus/node-exporter/mmckit.prom
  {0} --nagios -w 80 --critical 95 /dev/mmcblk0
+ {0} --canary /dev/mmcblk0
  {0} --family mmc --decode ext_csd=@/sys/kernel/debug/mmc0/mmc0:0001/ext_csd
  {0} --layout two_step --decode cmd56=@block.hex
 )",
@@ -133,6 +153,108 @@ Examples:
                plugin_name, mmc::health::layout_names());
 }
 
+struct CanaryOptions {
+    bool on = false;
+    bool destructive = false; // a raw region, --offset and --size
+    bool yes = false, dry_run = false, any_device = false;
+    std::optional<uint64_t> offset, size;
+};
+
+void check_canary_options(const CanaryOptions& o)
+{
+    if (!o.on && (o.destructive || o.offset || o.size || o.any_device || o.yes || o.dry_run))
+        throw mmc::cli::UsageError("--destructive, --offset, --size, --any-device, --yes and --dry-run only qualify --canary");
+    if (o.destructive != (o.offset && o.size))
+        throw mmc::cli::UsageError("--canary --destructive writes a raw region: give it with --offset SIZE and --size SIZE, all three");
+    if (o.size && *o.size > mmc::health::canary_max_region_bytes)
+        throw mmc::cli::UsageError(fmt::format("--size {}: the canary writes at most {}", *o.size,
+                                               mmc::cli::format_bytes(mmc::health::canary_max_region_bytes)));
+}
+
+// The block device `typed` names, for the canary: any block device with
+// --any-device, else an MMC/SD card's (or a card reader's slot).
+mmc::dev::Device canary_device(const std::string& typed, const CanaryOptions& o, const mmc::dev::SysRoots& roots)
+{
+    mmc::dev::ResolveOptions ro;
+    ro.roots = roots;
+    ro.any_device = o.any_device;
+    auto d = mmc::dev::resolve_device(typed, mmc::dev::Purpose::read, ro);
+    d.require_allowed();
+    if (!d.card && !d.is_reader_slot() && !o.any_device)
+        throw mmc::dev::DeviceError(mmc::dev::DeviceError::Why::not_mmc, typed, "not an MMC/SD device: " + d.not_mmc,
+                                    mmc::cli::Remedy::any_device_write);
+    return d;
+}
+
+mmc::cli::Error failure(const std::string& text) { return mmc::cli::Error(mmc::cli::ErrorKind::failure, text); }
+
+mmc::dev::SafetyRoots safety_roots(const mmc::dev::SysRoots& roots)
+{
+    mmc::dev::SafetyRoots s;
+    s.sysfs = roots.sysfs;
+    return s;
+}
+
+// A file of its own on the first file system of the device mounted
+// read-write; the file systems all mounted read-only is a finding (a card
+// that turned read-only has them remounted so: ext4's errors=remount-ro).
+std::optional<mmc::health::CanaryResult> file_canary(const mmc::dev::Device& d, const CanaryOptions& o, const mmc::dev::SysRoots& roots)
+{
+    const auto place = mmc::dev::writable_mount(d, safety_roots(roots));
+    if (place.dir.empty() && !place.read_only_mount.empty()) {
+        mmc::health::CanaryResult c;
+        c.mode = "file";
+        c.where = place.read_only_mount;
+        c.size = mmc::health::canary_default_bytes;
+        c.state = mmc::health::CanaryState::read_only;
+        c.error = fmt::format("{}: every file system of {} is mounted read-only", place.read_only_mount, d.disk);
+        return c;
+    }
+    if (place.dir.empty())
+        throw failure(fmt::format("{}: no file system of {} is mounted to hold the canary; mount one, or name a raw "
+                                  "region with --destructive --offset SIZE --size SIZE",
+                                  d.typed, d.disk));
+    if (o.dry_run) {
+        fmt::print(stderr, "Dry run: the canary would write {} to a file of its own in {}, then remove it.\n",
+                   mmc::cli::format_bytes(mmc::health::canary_default_bytes), place.dir.string());
+        return std::nullopt;
+    }
+    return mmc::probe::run_file_canary(place.dir, mmc::probe::random_pass());
+}
+
+// The raw region --offset and --size name, outside every partition, after a
+// confirmation.
+std::optional<mmc::health::CanaryResult> region_canary(const mmc::dev::Device& d, const CanaryOptions& o, const mmc::dev::SysRoots& roots)
+{
+    // Not exclusive: the card's partitions stay mounted; the region is outside them.
+    mmc::probe::DeviceBlocks io(d.path, false);
+    const std::string problem = mmc::dev::free_region_problem(d, *o.offset, *o.size, io.block_size(), safety_roots(roots));
+    if (!problem.empty())
+        throw failure(fmt::format("{}: the canary's region (--offset {} --size {}): {}", d.typed, *o.offset, *o.size, problem));
+    const std::string plan = fmt::format("The canary writes {} at bytes {} to {} of {} ({}) on every run,\n"
+                                         "destroying what is there.\n",
+                                         mmc::cli::format_bytes(*o.size), *o.offset, *o.offset + *o.size, d.path,
+                                         mmc::dev::describe_device(d));
+    if (o.dry_run) {
+        fmt::print(stderr, "{}Dry run: nothing was written.\n", plan);
+        return std::nullopt;
+    }
+    if (!o.yes) {
+        if (!isatty(STDIN_FILENO))
+            throw failure(fmt::format("{}: refusing to write the canary's region without confirmation: stdin is not a "
+                                      "terminal; use --yes",
+                                      d.typed));
+        if (mmc::cli::confirm(plan, "write the canary", false) != mmc::cli::Confirmation::yes)
+            throw failure("not confirmed; nothing was written");
+    }
+    return mmc::probe::run_region_canary(io, d.path, *o.offset, *o.size, mmc::probe::random_pass());
+}
+
+std::optional<mmc::health::CanaryResult> run_device_canary(const mmc::dev::Device& d, const CanaryOptions& o, const mmc::dev::SysRoots& roots)
+{
+    return o.destructive ? region_canary(d, o, roots) : file_canary(d, o, roots);
+}
+
 struct Options {
     std::optional<mmc::regs::CardFamily> card;
     std::vector<std::string> decode;
@@ -143,10 +265,12 @@ struct Options {
     bool use_ioctl = true;
     std::vector<std::string> devices;
     mmc::dev::SysRoots roots;
+    CanaryOptions canary;
 };
 
 Options parse_options(int argc, char** argv)
 {
+    enum { opt_canary = 300, opt_destructive, opt_offset, opt_size, opt_any_device };
     static const auto longopts = mmc::cli::with_device_sources({
         {"decode", required_argument, nullptr, 'd'},   {"family", required_argument, nullptr, 'c'},
         {"card", required_argument, nullptr, 'C'}, // deprecated spelling of --family
@@ -155,6 +279,10 @@ Options parse_options(int argc, char** argv)
         {"json", no_argument, nullptr, 'J'},
         {"nagios", no_argument, nullptr, 'G'},         {"warning", required_argument, nullptr, 'w'},
         {"critical", required_argument, nullptr, 'K'},
+        {"canary", no_argument, nullptr, opt_canary},   {"destructive", no_argument, nullptr, opt_destructive},
+        {"offset", required_argument, nullptr, opt_offset}, {"size", required_argument, nullptr, opt_size},
+        {"any-device", no_argument, nullptr, opt_any_device}, {"yes", no_argument, nullptr, 'y'},
+        {"dry-run", no_argument, nullptr, 'n'},
         {"help", no_argument, nullptr, 'h'},           {"version", no_argument, nullptr, 'V'},
     }, {.debugfs_root = true});
     Options o;
@@ -163,7 +291,7 @@ Options parse_options(int argc, char** argv)
     o.nagios = plugin;
     opterr = 0;
     int c;
-    while ((c = mmc::cli::next_option(argc, argv, plugin ? ":d:w:c:JhV" : ":d:c:w:JhV", longopts.data(), {"decode"})) != -1) {
+    while ((c = mmc::cli::next_option(argc, argv, plugin ? ":d:w:c:ynJhV" : ":d:c:w:ynJhV", longopts.data(), {"decode"})) != -1) {
         if (c == 'c' && plugin) c = 'K';
         switch (c) {
         case 'd': o.decode.push_back(optarg); break;
@@ -187,6 +315,13 @@ Options parse_options(int argc, char** argv)
         case 'R': o.save_raw = optarg; break;
         case 'P': o.prometheus = optarg; break;
         case 'J': o.json = true; break;
+        case opt_canary: o.canary.on = true; break;
+        case opt_destructive: o.canary.destructive = true; break;
+        case opt_offset: o.canary.offset = mmc::cli::size_option("--offset", optarg); break;
+        case opt_size: o.canary.size = mmc::cli::size_option("--size", optarg); break;
+        case opt_any_device: o.canary.any_device = true; break;
+        case 'y': o.canary.yes = true; break;
+        case 'n': o.canary.dry_run = true; break;
         case 'h':
             plugin ? plugin_usage(stdout) : usage(stdout);
             std::exit(mmc::cli::ok);
@@ -201,6 +336,9 @@ Options parse_options(int argc, char** argv)
     if (o.nagios && o.json) throw mmc::cli::UsageError("--nagios and --json: give one of them");
     if (!o.nagios && (o.thresholds.warning || o.thresholds.critical))
         throw mmc::cli::UsageError("--warning and --critical only qualify --nagios");
+    check_canary_options(o.canary);
+    if (o.canary.on && (!o.decode.empty() || o.from))
+        throw mmc::cli::UsageError("--canary writes to a card: not with --decode or --from");
     o.use_ioctl = sources.use_ioctl;
     o.roots = sources.roots<mmc::dev::SysRoots>();
     return o;
@@ -310,6 +448,7 @@ int run(int argc, char** argv)
     std::vector<mmc::health::RawCard> raws;
     std::vector<std::string> devices;
     std::vector<std::optional<nlohmann::ordered_json>> identities;
+    std::vector<std::optional<mmc::dev::Device>> canary_devices;
     mmc::cli::as_usage([&] {
         o = parse_options(argc, argv);
         if (!o.decode.empty()) raws.push_back(decoded_card(o));
@@ -331,24 +470,46 @@ int run(int argc, char** argv)
             if (cards.empty() && (!o.prometheus || o.nagios))
                 throw mmc::cli::Error(mmc::cli::ErrorKind::failure, "no MMC/SD card found");
         }
+        // With --canary, the block device each card's canary goes to; a
+        // device that is no card (--any-device) is judged by its canary alone.
+        std::vector<std::optional<mmc::dev::Device>> bare;
         for (const auto& name : o.devices) {
+            if (o.canary.on) {
+                auto d = canary_device(name, o.canary, o.roots);
+                if (d.card) cards.push_back(*d.card);
+                else bare.push_back(std::move(d));
+                continue;
+            }
             auto target = mmc::dev::resolve(name, o.roots); // its messages name the device as typed
             if (!target.card) throw mmc::cli::Error(mmc::cli::ErrorKind::failure, fmt::format("{}: no card in the slot", name));
             cards.push_back(*target.card);
         }
         for (const auto& c : cards) {
             auto live = read_card(c, o);
+            if (o.canary.on) canary_devices.push_back(canary_device(live.device.empty() ? c.name : live.device, o.canary, o.roots));
             raws.push_back(std::move(live.raw));
             devices.push_back(live.device);
             identities.push_back(std::move(live.identity));
         }
+        for (auto& d : bare) {
+            mmc::health::RawCard raw;
+            raw.name = d->name;
+            raws.push_back(std::move(raw));
+            devices.push_back(d->path);
+            identities.emplace_back();
+            canary_devices.push_back(std::move(d));
+        }
     }
     devices.resize(raws.size());
     identities.resize(raws.size());
+    canary_devices.resize(raws.size());
 
     std::vector<mmc::out::CardHealth> cards;
-    for (std::size_t i = 0; i < raws.size(); ++i)
+    for (std::size_t i = 0; i < raws.size(); ++i) {
         cards.push_back({raws[i].name, devices[i], identities[i], mmc::health::assess(mmc::health::input_of(raws[i]))});
+        if (!canary_devices[i]) continue;
+        if (auto c = run_device_canary(*canary_devices[i], o.canary, o.roots)) mmc::health::apply_canary(cards.back().report, *c);
+    }
 
     if (o.save_raw)
         mmc::cli::write_output_file(*o.save_raw, mmc::health::raw_file_text(raws, tool, mmc::version));

@@ -3,6 +3,7 @@
 // decides, out/ shows.
 #pragma once
 
+#include "health/canary_result.h"
 #include "health/layouts.h"
 #include "health/verdict.h"
 #include "health/writability.h"
@@ -43,6 +44,7 @@ struct HealthReport {
     // was read: a secure-storage product needs it, and it never changes.
     std::optional<uint64_t> rpmb_bytes;
     std::vector<std::string> notes; // "no health data known for this card (MID 0x.., OID ..)"
+    std::optional<CanaryResult> canary; // with --canary (apply_canary)
 };
 
 HealthReport assess(const HealthInput& input);

@@ -66,6 +66,10 @@ std::string card_summary(const NagiosCard& card, NagiosState threshold_state, co
     }
     if (report.judgement.figure == DecidingFigure::pre_eol) s += ", PRE_EOL " + std::string(report.judgement.verdict == Verdict::end_of_life ? "urgent" : "warning");
     if (const auto spare = spare_left_of(report)) s += fmt::format(", spare blocks left {:g}%", *spare);
+    if (const auto& c = report.canary) {
+        s += ", canary " + std::string(to_string(c->state));
+        if (c->lost) s += fmt::format(" ({} of {} bytes)", c->lost, c->written);
+    }
     return s;
 }
 

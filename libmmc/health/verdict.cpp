@@ -22,6 +22,7 @@ std::string_view to_string(DecidingFigure f)
     case DecidingFigure::pre_eol: return "pre_eol";
     case DecidingFigure::spare_blocks_percent: return "spare_blocks_percent";
     case DecidingFigure::writable: return "writable";
+    case DecidingFigure::canary: return "canary";
     }
     return "";
 }

@@ -30,8 +30,9 @@ inline constexpr double worn_spare_left_percent = 20.0;
 
 // The figure that decided a verdict; its word is the schema key the JSON's
 // verdict_basis names.
-enum class DecidingFigure { none, life_used_percent, pre_eol, spare_blocks_percent, writable };
-std::string_view to_string(DecidingFigure f); // "", "life_used_percent", ..., "writable"
+// canary: the write canary (canary.h) lost or could not write what it wrote.
+enum class DecidingFigure { none, life_used_percent, pre_eol, spare_blocks_percent, writable, canary };
+std::string_view to_string(DecidingFigure f); // "", "life_used_percent", ..., "writable", "canary"
 
 struct Judgement {
     Verdict verdict = Verdict::unknown;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <linux/fs.h>
 #include <stdexcept>
+#include <system_error>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -14,16 +15,18 @@ namespace mmc::probe {
 
 namespace {
 
-std::runtime_error os_error(const std::string& path, const std::string& what)
+// A system_error, so that a caller can tell a refused write (EROFS, EPERM)
+// from a failed one (EIO); its text is "path: what: strerror".
+std::system_error os_error(const std::string& path, const std::string& what)
 {
-    return std::runtime_error(fmt::format("{}: {}: {}", path, what, std::strerror(errno)));
+    return std::system_error(errno, std::generic_category(), fmt::format("{}: {}", path, what));
 }
 
 } // namespace
 
-DeviceBlocks::DeviceBlocks(const std::string& path) : path_(path)
+DeviceBlocks::DeviceBlocks(const std::string& path, bool exclusive) : path_(path)
 {
-    fd_ = ::open(path.c_str(), O_RDWR | O_EXCL | O_DIRECT | O_CLOEXEC);
+    fd_ = ::open(path.c_str(), O_RDWR | (exclusive ? O_EXCL : 0) | O_DIRECT | O_CLOEXEC);
     if (fd_ < 0) {
         if (errno == EBUSY) throw std::runtime_error(fmt::format("{}: in use (mounted or opened exclusively elsewhere)", path));
         throw os_error(path, "cannot open");

@@ -13,8 +13,11 @@ namespace mmc::probe {
 
 class DeviceBlocks : public BlockIo {
 public:
-    // Throws std::runtime_error naming the path and the reason.
-    explicit DeviceBlocks(const std::string& path);
+    // Throws std::runtime_error naming the path and the reason (a
+    // std::system_error where a call failed). Exclusive (O_EXCL) unless
+    // asked otherwise: a caller that writes only a region outside every
+    // partition (the write canary) shares the disk with their mounts.
+    explicit DeviceBlocks(const std::string& path, bool exclusive = true);
     ~DeviceBlocks() override;
     DeviceBlocks(const DeviceBlocks&) = delete;
     DeviceBlocks& operator=(const DeviceBlocks&) = delete;

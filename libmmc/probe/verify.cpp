@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cstring>
 #include <fmt/format.h>
+#include <random>
 #include <stdexcept>
+#include <unistd.h>
 #include <vector>
 
 namespace mmc::probe {
@@ -197,6 +199,12 @@ VerifyResult run_verify(VerifyTarget& target, const VerifyOptions& o)
     r.verdict = verdict_of(r, faults);
     r.real_capacity = r.verdict == VerifyVerdict::fake ? *r.first_bad_offset : r.size;
     return done();
+}
+
+uint64_t random_pass()
+{
+    std::random_device rd;
+    return (uint64_t{rd()} << 32) ^ rd() ^ static_cast<uint64_t>(::getpid());
 }
 
 } // namespace mmc::probe

@@ -102,4 +102,8 @@ std::optional<FaultKind> check_sector(uint64_t pass, uint64_t offset, std::span<
 
 VerifyResult run_verify(VerifyTarget&, const VerifyOptions&);
 
+// A pass no earlier run left on the card (verify's, the write canary's
+// sequence): stale data must not pass as this run's.
+uint64_t random_pass();
+
 } // namespace mmc::probe

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <stdexcept>
+#include <system_error>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -16,28 +17,30 @@ namespace fs = std::filesystem;
 
 bool DeviceVerifyTarget::write(uint64_t offset, std::span<const uint8_t> data)
 {
-    io_.write(offset / io_.block_size(), data);
+    io_.write((base_ + offset) / io_.block_size(), data);
     return true;
 }
 
 bool DeviceVerifyTarget::read(uint64_t offset, std::span<uint8_t> out)
 {
-    return io_.try_read(offset / io_.block_size(), out);
+    return io_.try_read((base_ + offset) / io_.block_size(), out);
 }
 
 namespace {
 
-std::runtime_error file_error(const fs::path& path, const std::string& what)
+// A system_error, so that a caller can tell a refused write (EROFS) from a
+// failed one (EIO); its text is "path: what: strerror".
+std::system_error file_error(const fs::path& path, const std::string& what)
 {
-    return std::runtime_error(fmt::format("{}: {}: {}", path.string(), what, std::strerror(errno)));
+    return std::system_error(errno, std::generic_category(), fmt::format("{}: {}", path.string(), what));
 }
-
-constexpr uint64_t file_fill_unit = 1 << 20;
 
 } // namespace
 
-FileFill::FileFill(const fs::path& dir, uint64_t limit, uint64_t file_bytes) : dir_(dir), file_bytes_(file_bytes)
+FileFill::FileFill(const fs::path& dir, uint64_t limit, uint64_t file_bytes, std::string name, uint64_t unit)
+    : dir_(dir), name_(std::move(name)), file_bytes_(file_bytes)
 {
+    const uint64_t file_fill_unit = unit;
     struct statvfs sv {};
     if (::statvfs(dir.c_str(), &sv) != 0) throw file_error(dir, "cannot look at its file system");
     std::error_code ec;
@@ -57,7 +60,7 @@ FileFill::~FileFill()
 
 std::pair<fs::path, uint64_t> FileFill::where(uint64_t offset) const
 {
-    return {dir_ / fmt::format("mmc-probe-verify.{}", offset / file_bytes_), offset % file_bytes_};
+    return {dir_ / fmt::format("{}.{}", name_, offset / file_bytes_), offset % file_bytes_};
 }
 
 int FileFill::open_for_write(std::size_t index)

@@ -14,10 +14,13 @@
 
 namespace mmc::probe {
 
+// A block device, or the region [base, base + size) of one (whole logical
+// blocks); the pattern names offsets from the region's start.
 class DeviceVerifyTarget : public VerifyTarget {
 public:
-    explicit DeviceVerifyTarget(DeviceBlocks& io) : io_(io) {}
-    uint64_t size() const override { return io_.block_count() * io_.block_size(); }
+    explicit DeviceVerifyTarget(DeviceBlocks& io) : DeviceVerifyTarget(io, 0, io.block_count() * io.block_size()) {}
+    DeviceVerifyTarget(DeviceBlocks& io, uint64_t base, uint64_t size) : io_(io), base_(base), size_(size) {}
+    uint64_t size() const override { return size_; }
     uint32_t io_unit() const override { return io_.block_size(); }
     bool write(uint64_t offset, std::span<const uint8_t> data) override;
     void flush() override { io_.flush(); }
@@ -25,15 +28,18 @@ public:
 
 private:
     DeviceBlocks& io_;
+    uint64_t base_, size_;
 };
 
 class FileFill : public VerifyTarget {
 public:
     // The fill is at most `limit` bytes (0: all the free space, root's
-    // reserve included when run as root), in files of
-    // `file_bytes` named mmc-probe-verify.N in `dir`. Throws
-    // std::runtime_error when dir is not a writable directory.
-    FileFill(const std::filesystem::path& dir, uint64_t limit, uint64_t file_bytes = uint64_t{1} << 30);
+    // reserve included when run as root), a whole number of `unit`s, in
+    // files of `file_bytes` named NAME.N in `dir`. Throws
+    // std::runtime_error when dir is not a writable directory (a
+    // std::system_error where a call failed).
+    FileFill(const std::filesystem::path& dir, uint64_t limit, uint64_t file_bytes = uint64_t{1} << 30,
+             std::string name = "mmc-probe-verify", uint64_t unit = uint64_t{1} << 20);
     ~FileFill() override; // removes every file it made
     FileFill(const FileFill&) = delete;
     FileFill& operator=(const FileFill&) = delete;
@@ -52,6 +58,7 @@ public:
 private:
     int open_for_write(std::size_t index);
     std::filesystem::path dir_;
+    std::string name_;
     uint64_t file_bytes_, size_ = 0;
     std::vector<std::filesystem::path> files_;
     int write_fd_ = -1;

@@ -145,6 +145,12 @@ std::string health_prometheus(const std::vector<CardHealth>& cards)
             m.gauge("mmc_health_writable", "1 when the card's user area can be written now, 0 when not", card,
                     *c.report.writability.writable ? 1 : 0);
         for (const auto& r : c.report.readings) wear_metrics(m, joined(card, label_set({{"source", r.source}})), r.wear);
+        if (const auto& canary = c.report.canary) {
+            m.gauge("mmc_health_canary_ok", "1 when the write canary read back all it wrote, 0 when not", card,
+                    canary->state == health::CanaryState::ok ? 1 : 0);
+            m.gauge("mmc_health_canary_lost_bytes", "Bytes of the write canary acknowledged and not read back as written", card,
+                    static_cast<double>(canary->lost));
+        }
     }
     return m.text();
 }

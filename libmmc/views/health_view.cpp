@@ -21,11 +21,30 @@ Json or_null(const std::optional<T>& v)
 
 std::string percent(double v) { return v == static_cast<int64_t>(v) ? fmt::format("{}%", static_cast<int64_t>(v)) : fmt::format("{:.2f}%", v); }
 
+// "64 KiB written, 64 KiB of it lost (from byte 0)": what the canary found.
+std::string canary_words(const health::CanaryResult& c)
+{
+    using health::CanaryState;
+    switch (c.state) {
+    case CanaryState::ok: return fmt::format("{} written and read back", cli::format_bytes(c.written));
+    case CanaryState::read_only: return fmt::format("the write was refused ({})", c.error);
+    case CanaryState::dead: return fmt::format("the write failed and nothing reads ({})", c.error);
+    case CanaryState::lost_writes:
+    case CanaryState::corrupt:
+    case CanaryState::read_errors: break;
+    }
+    const char* how = c.state == CanaryState::lost_writes ? "lost" : c.state == CanaryState::corrupt ? "corrupt" : "unreadable";
+    return fmt::format("{} written, {} of it {}{}", cli::format_bytes(c.written), cli::format_bytes(c.lost), how,
+                       c.first_bad_offset ? fmt::format(" (from byte {})", *c.first_bad_offset) : "");
+}
+
 // "life used 90% (ext_csd)": what decided the verdict, in words.
 std::string basis_text(const health::HealthReport& report)
 {
     const auto& j = report.judgement;
     if (j.source.empty()) return {};
+    if (j.figure == health::DecidingFigure::canary && report.canary)
+        return fmt::format("the write canary: {}", canary_words(*report.canary));
     if (j.figure == health::DecidingFigure::writable) {
         for (const auto& r : report.writability.reasons)
             if (r.scope == health::WpScope::card) return r.what;
@@ -112,6 +131,10 @@ std::string health_text(const CardHealth& card, bool color)
     for (const auto& r : w.reasons)
         out += fmt::format("    - {}{}\n      what to do: {}\n", r.what, r.permanent ? " (cannot be undone)" : "", r.remedy);
     if (report.rpmb_bytes && *report.rpmb_bytes) out += fmt::format("  RPMB: {}\n", cli::format_bytes_exact(*report.rpmb_bytes));
+    if (const auto& c = report.canary) {
+        out += fmt::format("  Canary: {} - {}\n", c->state == health::CanaryState::ok ? "ok" : "FAILED", canary_words(*c));
+        out += fmt::format("    {:<28} {}{}\n", "Written to", c->where, c->offset ? fmt::format(" at byte {}", *c->offset) : "");
+    }
     for (const auto& n : report.notes) out += fmt::format("  Note: {}\n", n);
     return out;
 }
@@ -169,7 +192,23 @@ Json health_json(const CardHealth& card)
     j["writability"] = {{"writable", or_null(report.writability.writable)}, {"reasons", reasons}};
     j["rpmb_bytes"] = or_null(report.rpmb_bytes);
     j["notes"] = report.notes;
+    if (report.canary) j["canary"] = canary_json(*report.canary);
     return j;
+}
+
+Json canary_json(const health::CanaryResult& c)
+{
+    return {{"mode", c.mode},
+            {"where", c.where},
+            {"offset", or_null(c.offset)},
+            {"sequence", c.sequence},
+            {"size", c.size},
+            {"written", c.written},
+            {"read_back_ok", c.read_back_ok},
+            {"lost", c.lost},
+            {"first_bad_offset", or_null(c.first_bad_offset)},
+            {"state", to_string(c.state)},
+            {"error", c.error.empty() ? Json(nullptr) : Json(c.error)}};
 }
 
 } // namespace mmc::out

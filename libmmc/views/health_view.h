@@ -22,5 +22,7 @@ struct CardHealth {
 std::string health_text(const CardHealth& card, bool color);
 nlohmann::ordered_json health_json(const CardHealth& card);
 nlohmann::ordered_json wear_json(const health::Reading& reading);
+// mmc-health --canary's result: the card's "canary" in -J.
+nlohmann::ordered_json canary_json(const health::CanaryResult& canary);
 
 } // namespace mmc::out

@@ -57,3 +57,16 @@ not_devices() {
     done
     rm -rf "$nd_dir"
 }
+
+# need_sim_chain: ends the suite here, the rest skipped, unless a simulated
+# card can be served through the real chain (mmc-sim: root, loop, FUSE,
+# nbdkit, nbdfuse). Sets $fast: flash timings that keep a suite quick.
+need_sim_chain() {
+    if [ "$(id -u)" -ne 0 ] || ! command -v nbdfuse >/dev/null || ! command -v nbdkit >/dev/null ||
+        [ ! -e /dev/loop-control ] || [ ! -e /dev/fuse ]; then
+        skip "block device tests (need root, /dev/loop-control, /dev/fuse, nbdkit and nbdfuse)"
+        finish
+        exit
+    fi
+    fast="--command 20us --page-read 10us --page-program 20us --block-erase 100us --au-cross 0ns --bus-rate 2e9"
+}

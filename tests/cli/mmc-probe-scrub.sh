@@ -15,13 +15,7 @@ run 0 $probe --help && expect "mmc-probe --help names scrub" "$out" "scrub"
 run 2 $probe scrub && expect "no DEVICE" "$err" "no DEVICE given"
 run 2 $probe scrub --bogus /dev/null && expect "unknown option" "$err" "--bogus"
 
-if [ "$(id -u)" -ne 0 ] || ! command -v nbdfuse >/dev/null || ! command -v nbdkit >/dev/null ||
-    [ ! -e /dev/loop-control ] || [ ! -e /dev/fuse ]; then
-    skip "block device tests (need root, /dev/loop-control, /dev/fuse, nbdkit and nbdfuse)"
-    finish
-    exit
-fi
-fast="--command 20us --page-read 10us --page-program 20us --block-erase 100us --au-cross 0ns --bus-rate 2e9"
+need_sim_chain
 # The weak region's reads need 7 retries of every page: over 4 times a
 # healthy read here, a margin no host's own latency closes.
 $sim $fast --capacity 128M --weak 32M,16M,7 --weak 83902464,16k,9 --stats "$work/stats.json" -- \

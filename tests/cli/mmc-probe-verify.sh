@@ -24,13 +24,7 @@ run 0 $probe verify --dry-run -J --file-system "$work" && json_eq "--dry-run on 
 [ -z "$(ls "$work")" ] && pass "--dry-run left no file" || fail "--dry-run left files: $(ls "$work")"
 not_devices "mmc-probe verify -n --any-device" "" $probe verify -n --any-device
 
-if [ "$(id -u)" -ne 0 ] || ! command -v nbdfuse >/dev/null || ! command -v nbdkit >/dev/null ||
-    [ ! -e /dev/loop-control ] || [ ! -e /dev/fuse ]; then
-    skip "block device tests (need root, /dev/loop-control, /dev/fuse, nbdkit and nbdfuse)"
-    finish
-    exit
-fi
-fast="--command 20us --page-read 10us --page-program 20us --block-erase 100us --au-cross 0ns --bus-rate 2e9"
+need_sim_chain
 
 # on_device NAME CARD-OPTIONS: verify --yes -J on a simulated card.
 on_device() {

@@ -3,6 +3,7 @@
 // writes are each named with the right first bad address; a read error is
 // found at its sector.
 #include "probe/verify.h"
+#include "sim_verify_target.h"
 #include "sim/card.h"
 #include "sim/params.h"
 
@@ -11,36 +12,11 @@
 
 using namespace mmc;
 using namespace mmc::probe;
+using mmc::test::SimVerifyTarget;
 
 namespace {
 
 constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
-
-// A simulated card as verify's target: a read error is a false read.
-class SimVerifyTarget : public VerifyTarget {
-public:
-    explicit SimVerifyTarget(const sim::Params& p) : card(p) {}
-    uint64_t size() const override { return card.size_bytes(); }
-    bool write(uint64_t offset, std::span<const uint8_t> data) override
-    {
-        card.write(offset, data, card.idle_at());
-        ++writes;
-        return true;
-    }
-    void flush() override { card.flush(card.idle_at()); }
-    bool read(uint64_t offset, std::span<uint8_t> out) override
-    {
-        try {
-            card.read(offset, out, card.idle_at());
-            return true;
-        } catch (const sim::RequestFailed& e) {
-            if (e.kind != sim::RequestFailed::Kind::read_error) throw;
-            return false;
-        }
-    }
-    sim::Card card;
-    uint64_t writes = 0;
-};
 
 sim::Params small_card()
 {

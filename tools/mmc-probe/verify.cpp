@@ -17,7 +17,6 @@
 #include <fmt/format.h>
 #include <getopt.h>
 #include <memory>
-#include <random>
 #include <unistd.h>
 
 namespace mmc_probe {
@@ -108,13 +107,6 @@ VerifyCommandOptions parse_verify_command(int argc, char** argv)
     return o;
 }
 
-// A pass no earlier run left on the card: stale data must not pass as ours.
-uint64_t random_pass()
-{
-    std::random_device rd;
-    return (uint64_t{rd()} << 32) ^ rd() ^ static_cast<uint64_t>(::getpid());
-}
-
 std::string progress_text(const VerifyProgress& p)
 {
     return fmt::format("{} {} of {} ({:.0f}%)", p.phase == VerifyPhase::write ? "writing" : "verifying", cli::format_bytes(p.done),
@@ -157,7 +149,7 @@ bool confirmed(const VerifyCommandOptions& o, const VerifyWhere& where, uint64_t
 int run_and_report(const VerifyCommandOptions& o, const VerifyWhere& where, VerifyTarget& target, VerifyOptions options)
 {
     cli::ProgressLine line;
-    options.pass = random_pass();
+    options.pass = mmc::probe::random_pass();
     options.stop = &cli::stop_requested();
     options.progress = [&](const VerifyProgress& p) { line.show(progress_text(p)); };
     VerifyResult r;
