@@ -25,7 +25,7 @@ rpi_lab_skip_reason() {
     if ! command -v aarch64-linux-gnu-g++ >/dev/null; then
         echo "lab: aarch64-linux-gnu-g++ not installed (make deps)"
     elif ! scripts/emmclab-qemu >/dev/null 2>&1; then
-        echo "lab: no QEMU 10 qemu-system-arm package with qemu-system-aarch64 (make deps fetches one into build/)"
+        echo "lab: no qemu-system-arm package (scripts/emmclab-qemu) with qemu-system-aarch64 (make deps fetches one into build/)"
     fi
 }
 
