@@ -11,8 +11,7 @@
 #include "cli/size.h"
 #include "erase/erase.h"
 #include "views/erase_view.h"
-#include "probe/ladder.h"
-#include "probe/sampler.h"
+#include "probe/au_measure.h"
 #include "probe/words_view.h"
 #include "version.h"
 
@@ -186,22 +185,9 @@ bool confirm(const mmc::erase::Prepared& p)
 // whole disk (AUs are counted from its first byte). Read-only.
 void measure_au(Options& o, const mmc::erase::Target& t)
 {
-    mmc::cli::ProgressLine line;
-    mmc::probe::BlockReadTimer reader(t.disk_path);
-    mmc::probe::SampleOptions so;
-    so.stop = &stop_requested;
-    so.progress = [&](uint64_t done, uint64_t total) {
-        line.show(fmt::format("measuring the AU (read-only): {}/{} reads", done, total));
-    };
-    const auto g = mmc::probe::read_geometry(reader, so, true).geometry;
-    line.clear();
-    if (stop_requested.load()) throw mmc::cli::Error(mmc::cli::ErrorKind::interrupted, "interrupted while measuring the AU; nothing was erased");
-    if (!g.au_bytes)
-        throw mmc::cli::Error(mmc::cli::ErrorKind::failure,
-                              fmt::format("{}: the read ladder shows no AU (confidence {}); give the AU with --au SIZE",
-                                          t.disk_path, mmc::probe::confidence_name(g.confidence)));
-    o.lib.au_bytes = *g.au_bytes;
-    o.lib.au_source = fmt::format("the read ladder (mmc-probe geometry: confidence {})", mmc::probe::confidence_name(g.confidence));
+    const auto au = mmc::probe::measure_au(t.disk_path, "nothing was erased");
+    o.lib.au_bytes = au.bytes;
+    o.lib.au_source = fmt::format("the read ladder (mmc-probe geometry: confidence {})", mmc::probe::confidence_name(au.confidence));
 }
 
 // Asks before erasing (or, with --yes, shows what is about to go). An

@@ -16,9 +16,7 @@
 #include "format/fdisk_text.h"
 #include "format/disk_file.h"
 #include "format/make_run.h"
-#include "probe/ladder.h"
-#include "probe/sampler.h"
-#include "probe/words_view.h"
+#include "probe/au_measure.h"
 #include "regs/card_facts.h"
 #include "version.h"
 
@@ -199,31 +197,13 @@ std::optional<mmc::dev::Identified> identify_card(const std::optional<mmc::dev::
     return d ? mmc::dev::identify(*d, mmc::dev::SysRoots{}, {true}) : std::nullopt;
 }
 
-uint64_t measured_au(const std::string& disk_path)
-{
-    const std::atomic<bool>& stop = mmc::cli::stop_requested();
-    mmc::cli::ProgressLine line;
-    mmc::probe::BlockReadTimer reader(disk_path);
-    mmc::probe::SampleOptions so;
-    so.stop = &stop;
-    so.progress = [&](uint64_t done, uint64_t total) { line.show(fmt::format("measuring the AU (read-only): {}/{} reads", done, total)); };
-    const auto g = mmc::probe::read_geometry(reader, so, true).geometry;
-    line.clear();
-    if (stop.load()) throw mmc::cli::Error(mmc::cli::ErrorKind::interrupted, "interrupted while measuring the AU; nothing was written");
-    if (!g.au_bytes)
-        throw mmc::cli::Error(mmc::cli::ErrorKind::failure,
-                              fmt::format("{}: the read ladder shows no AU (confidence {}); give the AU with --au SIZE",
-                                          disk_path, mmc::probe::confidence_name(g.confidence)));
-    return *g.au_bytes;
-}
-
 // The unit for this run: --au, a measured AU, or the card's registers.
 // The card is identified only when its registers decide the unit.
 mmc::format::Unit unit_for(const Options& o, const std::optional<mmc::dev::Device>& d, const std::string& path,
                            std::optional<mmc::dev::Identified>& card)
 {
     if (o.au) return {o.au, "--au"};
-    if (o.measure_au) return {measured_au(path), "the read ladder (mmc-probe geometry)"};
+    if (o.measure_au) return {mmc::probe::measure_au(path, "nothing was written").bytes, "the read ladder (mmc-probe geometry)"};
     if (!card) card = identify_card(d);
     return card ? card_unit(*card) : mmc::format::Unit{};
 }

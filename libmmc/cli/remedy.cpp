@@ -15,6 +15,7 @@ std::string_view remedy_text(Remedy remedy)
     case Remedy::destructive: return "add --destructive to allow it";
     case Remedy::confirm: return "add --yes to confirm on the command line";
     case Remedy::use_file: return "use --file PATH to measure a file on a mounted filesystem";
+    case Remedy::give_au: return "give the AU with --au SIZE";
     }
     return {};
 }

@@ -19,6 +19,7 @@ enum class Remedy {
     destructive,      // a read-only run: allow the writes
     confirm,          // no terminal to ask on: confirm on the command line
     use_file,         // not a block device: measure a file instead
+    give_au,          // the AU could not be measured: state it
 };
 
 // "use --any-device to erase it anyway"; empty for Remedy::none.
